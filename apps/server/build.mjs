@@ -1,0 +1,20 @@
+// Bundles the server into dist/main.js; npm dependencies stay external, the workspace contract is inlined.
+import { readFileSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url)));
+const root = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url)));
+const external = Object.keys(pkg.dependencies ?? {}).filter((name) => !name.startsWith('@centralino/'));
+
+await build({
+  entryPoints: ['src/main.ts'],
+  outfile: 'dist/main.js',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  sourcemap: true,
+  external: [...external, 'zod'],
+  define: { __CENTRALINO_VERSION__: JSON.stringify(root.version) },
+  logLevel: 'warning',
+});

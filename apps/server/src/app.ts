@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { DatabaseHandle } from './db/database.ts';
+import { AppError } from './errors.ts';
+import { authRoutes } from './features/auth/routes.ts';
+import { AuthService } from './features/auth/service.ts';
+import { healthRoutes } from './features/health/routes.ts';
+import { settingsRoutes } from './features/settings/routes.ts';
+import { LanguageService } from './features/settings/service.ts';
+import { WizardRepository } from './features/wizard/repository.ts';
+import { wizardRoutes } from './features/wizard/routes.ts';
+import { registerAuth } from './plugins/auth.ts';
+import { registerErrorHandler } from './plugins/errors.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
+import { registerSpa } from './plugins/spa.ts';
+import { VERSION } from './version.ts';
+
+export interface AppDeps {
+  config: Config;
+  database: DatabaseHandle;
+  /** Pino options or false; tests pass false to keep output quiet. */
+  logger?: boolean | object;
+}
+
+export interface App {
+  app: FastifyInstance;
+  auth: AuthService;
+}
+
+export async function buildApp({ config, database, logger }: AppDeps): Promise<App> {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel },
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+    },
+    bodyLimit: 1024 * 1024,
+    trustProxy: false,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const auth = new AuthService(database.db, config.sessionIdleMinutes * 60_000);
+
+  registerErrorHandler(app);
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: () => new AppError(429, 'rate_limited'),
+  });
+  await registerOpenApi(app, VERSION);
+  registerAuth(app, auth);
+
+  await app.register(healthRoutes(database, VERSION));
+  await app.register(authRoutes(auth, config.loginRateLimit));
+  await app.register(wizardRoutes(new WizardRepository(database.db), config.provisioningEngine));
+  await app.register(settingsRoutes(new LanguageService(database.db)));
+
+  await registerSpa(app, config.webDistDir);
+  return { app, auth };
+}

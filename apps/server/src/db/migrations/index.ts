@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import { initial } from './0001_initial.ts';
+
+/** Ordered by name; add new migrations at the end and never edit a released one. */
+export const migrations: Record<string, Migration> = {
+  '0001_initial': initial,
+};

@@ -1,0 +1,70 @@
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { migrateToLatest, openDatabase } from './db/database.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+async function main() {
+  const started = performance.now();
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    // apps/server/dist (built) or apps/server/src (tsx): the web app is built into apps/web/dist.
+    config = loadConfig(process.env, { webDistDir: path.resolve(here, '../../web/dist') });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+
+  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await migrateToLatest(database.db);
+  const { app, auth } = await buildApp({ config, database });
+
+  const admin = await auth.ensureAdmin(config.adminPassword);
+  if (admin.generatedPassword) {
+    // Printed once, outside the JSON log, so the installer sees it on first start.
+    console.log(
+      `\n  Centralino administrator created.\n  Username: admin\n  Password: ${admin.generatedPassword}\n` +
+        '  Keep it safe: it is not shown again (change it under Admin > Settings).\n',
+    );
+  }
+  await auth.purgeIdleSessions();
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    try {
+      await app.close();
+      await database.close();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  const address = await app.listen({ port: config.port, host: config.host });
+  app.log.info(
+    { address, database: database.kind, dataDir: config.dataDir, startupMs: Math.round(performance.now() - started) },
+    'Centralino listening',
+  );
+  const { port } = app.server.address() as AddressInfo;
+  const wildcard = config.host === '0.0.0.0' || config.host === '::';
+  console.log(`  Centralino is running at ${wildcard ? `http://localhost:${port}` : address}`);
+}
+
+main().catch((error) => {
+  console.error('Centralino failed to start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

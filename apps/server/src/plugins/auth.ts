@@ -1,0 +1,48 @@
+import { AUTH_KEY_HEADER, AUTH_USER_HEADER } from '@centralino/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AuthService } from '../features/auth/service.ts';
+import { sendError } from './errors.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set on the few routes that answer without authentication. */
+    public?: boolean;
+  }
+  interface FastifyRequest {
+    /** The signed-in administrator, set by the auth hook on protected routes. */
+    admin?: string;
+  }
+}
+
+// The API documentation page itself is public; the document it loads (/api/docs/json) is not.
+const PUBLIC_DOCS_ASSET = /^\/api\/docs(\/static\/.*|\/?|\/index\.html)?$/;
+
+function headerValue(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function isPublicRequest(request: FastifyRequest): boolean {
+  if (request.routeOptions.config?.public) return true;
+  const path = request.url.split('?')[0] ?? '';
+  if (!path.startsWith('/api/') && path !== '/api') return true;
+  return PUBLIC_DOCS_ASSET.test(path) && request.method === 'GET';
+}
+
+/** Every /api request must carry a valid User + Secretkey pair unless its route is public. */
+export function registerAuth(app: FastifyInstance, auth: AuthService) {
+  app.decorateRequest('admin', undefined);
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method === 'OPTIONS' || isPublicRequest(request)) return;
+    const admin = await auth.authenticate(
+      headerValue(request, AUTH_USER_HEADER),
+      headerValue(request, AUTH_KEY_HEADER),
+    );
+    if (!admin) return sendError(request, reply, 401, 'unauthorized');
+    request.admin = admin;
+  });
+}
+
+export function secretKeyOf(request: FastifyRequest): string {
+  return headerValue(request, AUTH_KEY_HEADER) ?? '';
+}

@@ -1,0 +1,72 @@
+import {
+  type ErrorBody,
+  type ErrorCode,
+  errorDetails,
+  errorTitles,
+  pickUiLanguage,
+} from '@centralino/contract';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from '../errors.ts';
+
+export function errorBody(
+  request: FastifyRequest,
+  code: ErrorCode,
+  detail?: string,
+  fields?: Record<string, string>,
+): ErrorBody {
+  const lang = pickUiLanguage(request.headers['accept-language']);
+  return {
+    title: errorTitles[lang][code],
+    detail: detail ?? errorDetails[lang][code],
+    code,
+    ...(fields ? { fields } : {}),
+  };
+}
+
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  code: ErrorCode,
+  detail?: string,
+  fields?: Record<string, string>,
+) {
+  return reply.code(status).type('application/json').send(errorBody(request, code, detail, fields));
+}
+
+function codeForStatus(status: number): ErrorCode {
+  if (status === 401) return 'unauthorized';
+  if (status === 404) return 'not_found';
+  if (status === 405) return 'method_not_allowed';
+  if (status === 413) return 'payload_too_large';
+  if (status === 415) return 'unsupported_media_type';
+  if (status === 429) return 'rate_limited';
+  return 'validation';
+}
+
+/** One error shape for every failure; 5xx bodies never carry internals. */
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      return sendError(request, reply, error.statusCode, error.code, error.detail, error.fields);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields: Record<string, string> = {};
+      for (const issue of error.validation) {
+        const where = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || error.validationContext || 'body';
+        fields[where] ??= issue.message ?? 'invalid value';
+      }
+      const detail = Object.entries(fields)
+        .map(([field, message]) => `${field}: ${message}`)
+        .join('; ');
+      return sendError(request, reply, 400, 'validation', detail, fields);
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return sendError(request, reply, status, codeForStatus(status), error.message);
+    }
+    request.log.error({ err: error }, 'request failed');
+    return sendError(request, reply, 500, 'internal');
+  });
+}

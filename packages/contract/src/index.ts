@@ -1,0 +1,5 @@
+export * from './auth.ts';
+export * from './errors.ts';
+export * from './limits.ts';
+export * from './settings.ts';
+export * from './wizard.ts';
