@@ -86,8 +86,10 @@ export function pickUiLanguage(acceptLanguage: string | undefined | null): UiLan
     .map((part) => {
       const [tag, ...params] = part.trim().split(';');
       const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      return { tag: (tag ?? '').toLowerCase(), q: q ? Number(q.slice(2)) || 0 : 1 };
+      return { tag: (tag ?? '').trim().toLowerCase(), q: q ? Number(q.slice(2)) || 0 : 1 };
     })
+    // q=0 means "not acceptable" (RFC 9110), so such a language is never picked.
+    .filter(({ q }) => q > 0)
     .sort((a, b) => b.q - a.q);
   for (const { tag } of ranked) {
     const base = tag.split('-')[0];

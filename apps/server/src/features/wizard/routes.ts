@@ -54,6 +54,7 @@ export const wizardRoutes =
           response: { 200: provisioningEngineSchema, 401: errorBodySchema },
         },
       },
-      async () => engine,
+      // A bare string would go out as text/plain; the contract answers a JSON string.
+      async (_request, reply) => reply.type('application/json').send(JSON.stringify(engine)),
     );
   };

@@ -1,0 +1,77 @@
+import { AUTH_KEY_HEADER, AUTH_USER_HEADER, type ErrorBody, errorBodySchema } from '@centralino/contract';
+import type { z } from 'zod';
+import i18n from '../i18n/index.ts';
+import { readCredentials } from './credentials.ts';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody,
+  ) {
+    super(body.detail);
+  }
+  get code() {
+    return this.body.code;
+  }
+}
+
+type UnauthorizedListener = () => void;
+let onUnauthorized: UnauthorizedListener | undefined;
+
+/** Called when the server refuses the stored key (expired or revoked): the app signs out. */
+export function setUnauthorizedListener(listener: UnauthorizedListener | undefined) {
+  onUnauthorized = listener;
+}
+
+export interface RequestOptions<S extends z.ZodType> {
+  body?: unknown;
+  /** Schema of a successful answer; the answer is checked against it. */
+  schema: S;
+  /** Skip the automatic sign-out on 401 (used by the login calls themselves). */
+  allowUnauthorized?: boolean;
+}
+
+export async function apiRequest<S extends z.ZodType>(
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+  path: string,
+  options: RequestOptions<S>,
+): Promise<z.output<S>> {
+  const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': i18n.language || 'en' };
+  const credentials = readCredentials();
+  if (credentials) {
+    headers[AUTH_USER_HEADER] = credentials.user;
+    headers[AUTH_KEY_HEADER] = credentials.secretkey;
+  }
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+  } catch {
+    throw new ApiError(0, { code: 'network', title: i18n.t('errors.network.title'), detail: i18n.t('errors.network.detail') });
+  }
+
+  const text = await response.text();
+  const json: unknown = text ? safeJson(text) : undefined;
+  if (!response.ok) {
+    const parsed = errorBodySchema.safeParse(json);
+    const body: ErrorBody = parsed.success
+      ? parsed.data
+      : { code: 'internal', title: i18n.t('errors.internal.title'), detail: i18n.t('errors.internal.detail') };
+    if (response.status === 401 && !options.allowUnauthorized) onUnauthorized?.();
+    throw new ApiError(response.status, body);
+  }
+  return options.schema.parse(json);
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

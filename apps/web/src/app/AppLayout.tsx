@@ -1,0 +1,109 @@
+import { isPathAllowedInMode, totalSteps } from '@centralino/contract';
+import { AppShell, Badge, Burger, Center, Group, Loader, Menu, NavLink, Text, UnstyledButton } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconApi, IconHome, IconLanguage, IconLogout, IconSettings, IconUserCircle } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, Outlet, useLocation } from 'react-router';
+import { useEngine, useWizardState } from '../features/wizard/useWizard.ts';
+import { useAuth } from './auth.tsx';
+import { LanguageMenu } from './LanguageMenu.tsx';
+
+function UserMenu() {
+  const { t } = useTranslation();
+  const auth = useAuth();
+  return (
+    <Menu position="bottom-end">
+      <Menu.Target>
+        <UnstyledButton aria-label={t('nav.userMenu')}>
+          <Group gap={6}>
+            <IconUserCircle size={20} />
+            <Text size="sm">{auth.user}</Text>
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{t('nav.signedInAs', { user: auth.user })}</Menu.Label>
+        <Menu.Item component="a" href="/api/docs" target="_blank" leftSection={<IconApi size={16} />}>
+          {t('nav.apiDocs')}
+        </Menu.Item>
+        <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={auth.logout}>
+          {t('nav.logout')}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+function Navigation({ onNavigate }: { onNavigate: () => void }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const item = (to: string, label: string, icon: React.ReactNode) => (
+    <NavLink component={Link} to={to} label={label} leftSection={icon} active={pathname === to} onClick={onNavigate} />
+  );
+  return (
+    <nav aria-label={t('nav.openMenu')}>
+      {item('/', t('nav.home'), <IconHome size={18} />)}
+      <NavLink label={t('nav.admin')} leftSection={<IconSettings size={18} />} defaultOpened childrenOffset={28}>
+        {item('/admin', t('nav.admin'), null)}
+        {item('/admin/languages', t('nav.languages'), <IconLanguage size={16} />)}
+      </NavLink>
+    </nav>
+  );
+}
+
+/** Signed-in frame: top bar always; the navigation menu only once the wizard is finished. */
+export function AppLayout() {
+  const { t } = useTranslation();
+  const auth = useAuth();
+  const location = useLocation();
+  const engine = useEngine();
+  const wizard = useWizardState();
+  const [opened, { toggle, close }] = useDisclosure(false);
+
+  if (auth.status === 'checking') {
+    return (
+      <Center mih="100vh">
+        <Loader aria-label={t('app.loading')} />
+      </Center>
+    );
+  }
+  if (auth.status === 'signedOut') return <Navigate to="/login" replace />;
+  if (engine.data && !isPathAllowedInMode(engine.data, location.pathname)) return <Navigate to="/" replace />;
+
+  const inWizard = wizard.data?.active ?? true;
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={inWizard ? undefined : { width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="lg"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between">
+          <Group gap="sm">
+            {!inWizard && <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('nav.openMenu')} />}
+            <Text fw={700} size="lg">
+              {t('app.name')}
+            </Text>
+            {inWizard && wizard.data && (
+              <Badge variant="light" data-testid="wizard-badge">
+                {t('wizard.stepOf', { step: wizard.data.step, total: totalSteps(engine.data ?? 'tancredi') })}
+              </Badge>
+            )}
+          </Group>
+          <Group gap="sm">
+            <LanguageMenu />
+            <UserMenu />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      {!inWizard && (
+        <AppShell.Navbar p="xs">
+          <Navigation onNavigate={close} />
+        </AppShell.Navbar>
+      )}
+      <AppShell.Main>
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,28 @@
+import { UI_LANGUAGES } from '@centralino/contract';
+import { Button, Menu } from '@mantine/core';
+import { IconLanguage } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { changeUiLanguage, type UiLanguage } from '../i18n/index.ts';
+
+/** Switches the language of this console (not of the PBX), remembered in the browser. */
+export function LanguageMenu() {
+  const { t, i18n } = useTranslation();
+  const current = (i18n.resolvedLanguage ?? 'en') as UiLanguage;
+  return (
+    <Menu position="bottom-end">
+      <Menu.Target>
+        <Button variant="subtle" size="compact-sm" leftSection={<IconLanguage size={16} />} aria-label={t('nav.interfaceLanguage')}>
+          {t(`uiLanguages.${current}`)}
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{t('nav.interfaceLanguage')}</Menu.Label>
+        {UI_LANGUAGES.map((lang) => (
+          <Menu.Item key={lang} onClick={() => changeUiLanguage(lang)} disabled={lang === current}>
+            {t(`uiLanguages.${lang}`)}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

@@ -1,0 +1,81 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { setUnauthorizedListener } from '../api/client.ts';
+import { forgetCredentials, readCredentials, storeCredentials } from '../api/credentials.ts';
+import { api } from '../api/endpoints.ts';
+import { notifyError } from '../components/notify.ts';
+
+type AuthStatus = 'checking' | 'signedOut' | 'signedIn';
+
+interface AuthContextValue {
+  status: AuthStatus;
+  user: string | undefined;
+  login(username: string, password: string): Promise<void>;
+  logout(): void;
+}
+
+const AuthContext = createContext<AuthContextValue | undefined>(undefined);
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const { t } = useTranslation();
+  const [status, setStatus] = useState<AuthStatus>(() => (readCredentials() ? 'checking' : 'signedOut'));
+  const [user, setUser] = useState<string | undefined>(() => readCredentials()?.user);
+
+  const signOut = useCallback(() => {
+    forgetCredentials();
+    queryClient.clear();
+    setUser(undefined);
+    setStatus('signedOut');
+  }, [queryClient]);
+
+  // Automatic login: a stored key is checked once when the app opens.
+  useEffect(() => {
+    if (status !== 'checking') return;
+    api
+      .checkLogin()
+      .then(() => setStatus('signedIn'))
+      .catch(() => signOut());
+  }, [status, signOut]);
+
+  useEffect(() => {
+    setUnauthorizedListener(() => {
+      if (readCredentials()) notifyError(t('errors.sessionExpired'));
+      signOut();
+    });
+    return () => setUnauthorizedListener(undefined);
+  }, [signOut, t]);
+
+  const value = useMemo<AuthContextValue>(
+    () => ({
+      status,
+      user,
+      async login(username, password) {
+        try {
+          const session = await api.login({ username, password });
+          storeCredentials(session);
+          setUser(session.user);
+          setStatus('signedIn');
+        } catch (error) {
+          forgetCredentials();
+          throw error;
+        }
+      },
+      logout() {
+        // The request takes the headers before the key is forgotten locally.
+        void api.logout().catch(() => undefined);
+        signOut();
+      },
+    }),
+    [status, user, signOut],
+  );
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthContextValue {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error('useAuth outside AuthProvider');
+  return value;
+}

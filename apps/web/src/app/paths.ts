@@ -1,0 +1,11 @@
+/** Screens this version of the console has; any other path falls back to /. */
+export const ROUTED_PATHS = ['/', '/login', '/final', '/admin', '/admin/languages'] as const;
+
+export function isRouted(path: string): boolean {
+  return (ROUTED_PATHS as readonly string[]).includes(path);
+}
+
+/** i18n key of a wizard step title: '/trunks/physical' → 'wizard.steps.trunks_physical'. */
+export function stepTitleKey(path: string): string {
+  return `wizard.steps.${path.replace(/^\//, '').replaceAll('/', '_')}`;
+}

@@ -1,0 +1,122 @@
+import { LIST_PAGE_SIZE, LIST_SCROLL_INCREMENT } from '@centralino/contract';
+import { Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { type ReactNode, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+
+export interface ListOption {
+  value: string;
+  label: string;
+}
+export interface ListFilter<T> extends ListOption {
+  test: (item: T) => boolean;
+}
+export interface ListSort<T> extends ListOption {
+  compare: (a: T, b: T) => number;
+}
+
+export interface ListViewProps<T> {
+  items: readonly T[];
+  getKey: (item: T) => string;
+  renderItem: (item: T) => ReactNode;
+  /** Text the search box matches against (case-insensitive). */
+  searchText: (item: T) => string;
+  filters?: ListFilter<T>[];
+  sorts?: ListSort<T>[];
+  emptyText?: string;
+  label?: string;
+}
+
+/**
+ * The list pattern of every screen: search, optional filter and sort, 20 rows at first and 20 more
+ * each time the end of the list scrolls into view (or "Show more" is pressed).
+ */
+export function ListView<T>({ items, getKey, renderItem, searchText, filters, sorts, emptyText, label }: ListViewProps<T>) {
+  const { t } = useTranslation();
+  const [query, setQuery] = useState('');
+  const deferredQuery = useDeferredValue(query);
+  const [filter, setFilter] = useState<string | null>(filters?.[0]?.value ?? null);
+  const [sort, setSort] = useState<string | null>(sorts?.[0]?.value ?? null);
+  const [limit, setLimit] = useState(LIST_PAGE_SIZE);
+  const sentinel = useRef<HTMLDivElement>(null);
+
+  const visible = useMemo(() => {
+    const needle = deferredQuery.trim().toLowerCase();
+    const activeFilter = filters?.find((f) => f.value === filter);
+    const activeSort = sorts?.find((s) => s.value === sort);
+    const matched = items.filter(
+      (item) => (!activeFilter || activeFilter.test(item)) && (!needle || searchText(item).toLowerCase().includes(needle)),
+    );
+    return activeSort ? matched.sort(activeSort.compare) : matched;
+  }, [items, deferredQuery, filter, sort, filters, sorts, searchText]);
+
+  // A new search, filter or sort starts again from the first page.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the reset is triggered by these inputs on purpose
+  useEffect(() => setLimit(LIST_PAGE_SIZE), [deferredQuery, filter, sort]);
+
+  const hasMore = visible.length > limit;
+  useEffect(() => {
+    const node = sentinel.current;
+    if (!node || !hasMore || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) setLimit((n) => n + LIST_SCROLL_INCREMENT);
+    });
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [hasMore]);
+
+  const shown = visible.slice(0, limit);
+  return (
+    <Stack gap="sm" aria-label={label}>
+      <Group gap="sm" align="end">
+        <TextInput
+          label={t('list.search')}
+          placeholder={t('list.search')}
+          value={query}
+          onChange={(e) => setQuery(e.currentTarget.value)}
+          style={{ flex: 1, minWidth: 200 }}
+        />
+        {filters && filters.length > 0 && (
+          <Select
+            label={t('list.filter')}
+            data={filters.map(({ value, label: l }) => ({ value, label: l }))}
+            value={filter}
+            onChange={setFilter}
+            allowDeselect={false}
+            w={200}
+          />
+        )}
+        {sorts && sorts.length > 0 && (
+          <Select
+            label={t('list.sort')}
+            data={sorts.map(({ value, label: l }) => ({ value, label: l }))}
+            value={sort}
+            onChange={setSort}
+            allowDeselect={false}
+            w={200}
+          />
+        )}
+      </Group>
+      <Text size="xs" c="dimmed" data-testid="list-count">
+        {t('list.count', { shown: shown.length, total: visible.length })}
+      </Text>
+      {shown.length === 0 ? (
+        <Text c="dimmed">{emptyText ?? t('list.noResults')}</Text>
+      ) : (
+        <Stack gap="xs" role="list">
+          {shown.map((item) => (
+            <div role="listitem" key={getKey(item)}>
+              {renderItem(item)}
+            </div>
+          ))}
+        </Stack>
+      )}
+      {hasMore && (
+        <div ref={sentinel}>
+          <Button variant="subtle" onClick={() => setLimit((n) => n + LIST_SCROLL_INCREMENT)}>
+            {t('list.showMore')}
+          </Button>
+        </div>
+      )}
+    </Stack>
+  );
+}

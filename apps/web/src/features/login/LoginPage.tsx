@@ -1,0 +1,97 @@
+import { loginRequestSchema } from '@centralino/contract';
+import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useNavigate } from 'react-router';
+import { ApiError } from '../../api/client.ts';
+import { useAuth } from '../../app/auth.tsx';
+import { LanguageMenu } from '../../app/LanguageMenu.tsx';
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const auth = useAuth();
+  const navigate = useNavigate();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [failure, setFailure] = useState<{ title: string; detail: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  if (auth.status === 'signedIn') return <Navigate to="/" replace />;
+
+  const missingUser = touched && username.trim() === '';
+  const missingPassword = touched && password === '';
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    // Same schema as the server: nothing is sent when it would be refused anyway.
+    if (!loginRequestSchema.safeParse({ username, password }).success) return;
+    setBusy(true);
+    setFailure(null);
+    try {
+      await auth.login(username, password);
+      navigate('/', { replace: true });
+    } catch (error) {
+      setPassword('');
+      if (error instanceof ApiError && error.status !== 401) {
+        setFailure({ title: error.body.title, detail: error.body.detail });
+      } else {
+        setFailure({ title: t('login.errorTitle'), detail: t('login.errorDetail') });
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Center mih="100vh" p="md">
+      <Paper withBorder shadow="md" p="xl" radius="md" w={400} maw="100%">
+        <form onSubmit={submit} noValidate>
+          <Stack gap="md">
+            <div>
+              <Title order={1} size="h2">
+                {t('app.name')}
+              </Title>
+              <Text c="dimmed" size="sm">
+                {t('login.subtitle')}
+              </Text>
+            </div>
+            {failure && (
+              <Alert color="red" icon={<IconAlertCircle />} title={failure.title} role="alert">
+                {failure.detail}
+              </Alert>
+            )}
+            <TextInput
+              label={t('login.username')}
+              name="username"
+              autoComplete="username"
+              required
+              value={username}
+              onChange={(e) => setUsername(e.currentTarget.value)}
+              error={missingUser ? t('login.required') : undefined}
+              autoFocus
+            />
+            <PasswordInput
+              label={t('login.password')}
+              name="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+              error={missingPassword ? t('login.required') : undefined}
+              visibilityToggleButtonProps={{ 'aria-label': t('login.togglePassword') }}
+            />
+            <Button type="submit" loading={busy} fullWidth>
+              {t('login.signIn')}
+            </Button>
+            <Center>
+              <LanguageMenu />
+            </Center>
+          </Stack>
+        </form>
+      </Paper>
+    </Center>
+  );
+}

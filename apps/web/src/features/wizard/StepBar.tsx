@@ -1,0 +1,71 @@
+import { type ProvisioningEngine, progressPercent, totalSteps } from '@centralino/contract';
+import { Button, Group, Paper, Progress, Stack, Text } from '@mantine/core';
+import { IconArrowLeft, IconArrowRight, IconCheck } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { notifyError } from '../../components/notify.ts';
+import { useWizardMove } from './useWizard.ts';
+
+export interface StepBarProps {
+  engine: ProvisioningEngine;
+  step: number;
+  /** False keeps Next and Finalise disabled until the screen's own work is done. */
+  canAdvance?: boolean;
+}
+
+/** Previous / Next / Finalise with the progress of the wizard (step × 100 / total steps). */
+export function StepBar({ engine, step, canAdvance = true }: StepBarProps) {
+  const { t } = useTranslation();
+  const move = useWizardMove(engine);
+  const total = totalSteps(engine);
+  const percent = progressPercent(engine, step);
+  const last = step >= total;
+
+  const go = (status: 'true' | 'false', target: number) =>
+    move.mutate({ status, step: target }, { onError: (error) => notifyError(t('wizard.saveError'), error) });
+
+  return (
+    <Paper withBorder p="md" radius="md" data-testid="step-bar">
+      <Stack gap="xs">
+        <Group justify="space-between">
+          <Text size="sm" fw={500}>
+            {t('wizard.stepOf', { step, total })}
+          </Text>
+          <Text size="sm" c="dimmed">
+            {t('wizard.progress', { percent })}
+          </Text>
+        </Group>
+        <Progress value={percent} aria-label={t('wizard.progress', { percent })} />
+        <Group justify="space-between" mt="xs">
+          <Button
+            variant="default"
+            leftSection={<IconArrowLeft size={16} />}
+            disabled={step <= 0 || move.isPending}
+            onClick={() => go('true', step - 1)}
+          >
+            {t('wizard.previous')}
+          </Button>
+          {last ? (
+            <Button
+              color="teal"
+              leftSection={<IconCheck size={16} />}
+              disabled={!canAdvance}
+              loading={move.isPending}
+              onClick={() => go('false', step)}
+            >
+              {t('wizard.finalise')}
+            </Button>
+          ) : (
+            <Button
+              rightSection={<IconArrowRight size={16} />}
+              disabled={!canAdvance}
+              loading={move.isPending}
+              onClick={() => go('true', step + 1)}
+            >
+              {t('wizard.next')}
+            </Button>
+          )}
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}

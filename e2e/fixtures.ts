@@ -1,0 +1,45 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import { ADMIN_PASSWORD, type RunningServer, startServer } from './server.ts';
+
+export { expect };
+
+type Fixtures = { server: RunningServer; serverEnv: Record<string, string> };
+
+export const test = base.extend<Fixtures>({
+  serverEnv: [{}, { option: true }],
+  server: async ({ serverEnv }, use) => {
+    const server = await startServer(serverEnv);
+    await use(server);
+    await server.stop();
+  },
+  baseURL: async ({ server }, use) => {
+    await use(server.url);
+  },
+});
+
+export async function signIn(page: Page, password = ADMIN_PASSWORD) {
+  await page.goto('/login');
+  await page.getByLabel('User').fill('admin');
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Calls the API as the signed-in administrator of the page (same stored key as the console). */
+export async function apiAs(page: Page, method: string, path: string, body?: unknown) {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const stored = JSON.parse(localStorage.getItem('secretkey') ?? '{}');
+      const res = await fetch(path, {
+        method,
+        headers: {
+          User: stored.user,
+          Secretkey: stored.secretkey,
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: await res.json().catch(() => null) };
+    },
+    { method, path, body },
+  );
+}

@@ -1,0 +1,106 @@
+import { apiAs, expect, signIn, test } from './fixtures.ts';
+
+test('the wizard starts at step 0, moves with the step bar and survives reloads and restarts', async ({ page, server }) => {
+  await signIn(page);
+  const bar = page.getByTestId('step-bar');
+  await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();
+  await expect(bar).toContainText('Step 0 of 13');
+  await expect(bar.getByRole('button', { name: 'Previous' })).toBeDisabled();
+
+  await bar.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByRole('heading', { name: 'Extensions' })).toBeVisible();
+  await expect(bar).toContainText('Step 1 of 13');
+  await expect(bar).toContainText('8% complete');
+
+  await bar.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByRole('heading', { name: 'Physical lines' })).toBeVisible();
+  await expect(bar).toContainText('15% complete');
+  expect((await apiAs(page, 'GET', '/api/configuration/wizard')).body).toEqual([{ step: 2, status: 'true' }]);
+
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Physical lines' })).toBeVisible();
+
+  await server.restart();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Physical lines' })).toBeVisible();
+  await expect(bar).toContainText('Step 2 of 13');
+
+  await bar.getByRole('button', { name: 'Previous' }).click();
+  await expect(page.getByRole('heading', { name: 'Extensions' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Extensions' })).toBeVisible();
+});
+
+test('the languages step sets the PBX language; finalise leads to /final and then the admin areas', async ({ page }) => {
+  await signIn(page);
+  await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();
+  expect((await apiAs(page, 'POST', '/api/configuration/wizard', { status: 'true', step: 12 })).status).toBe(200);
+  await page.reload();
+
+  await expect(page).toHaveURL(/\/admin\/languages$/);
+  const bar = page.getByTestId('step-bar');
+  await expect(bar).toContainText('Step 12 of 13');
+  await expect(bar).toContainText('92% complete');
+  await expect(page.getByTestId('current-language')).toContainText('English');
+
+  await page.getByRole('combobox', { name: 'System language' }).click();
+  await page.getByRole('option', { name: 'German' }).click();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Language saved')).toBeVisible();
+  await expect(page.getByTestId('current-language')).toContainText('German');
+  const languages = await apiAs(page, 'GET', '/api/settings/languages');
+  expect(languages.body.de).toEqual({ default: true });
+  expect(languages.body.en).toEqual({ default: false });
+
+  await bar.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
+  await expect(bar).toContainText('100% complete');
+  await expect(bar.getByRole('button', { name: 'Next' })).toHaveCount(0);
+  await bar.getByRole('button', { name: 'Finalise' }).click();
+
+  await expect(page).toHaveURL(/\/final$/);
+  await expect(page.getByRole('heading', { name: 'Wizard completed' })).toBeVisible();
+  expect((await apiAs(page, 'GET', '/api/configuration/wizard')).body).toEqual([{ step: 13, status: 'false' }]);
+
+  await page.getByRole('button', { name: 'Go to Home' }).click();
+  await expect(page.getByRole('heading', { name: 'Welcome to Centralino' })).toBeVisible();
+  await expect(page.getByTestId('home-language')).toHaveText('German');
+
+  // With the wizard finished the navigation menu leads to the admin areas.
+  await page.getByRole('link', { name: 'Languages' }).click();
+  await expect(page).toHaveURL(/\/admin\/languages$/);
+  await expect(page.getByRole('heading', { name: 'System language' })).toBeVisible();
+  await expect(page.getByTestId('step-bar')).toHaveCount(0);
+
+  await page.goto('/no/such/screen');
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('heading', { name: 'Welcome to Centralino' })).toBeVisible();
+});
+
+test('the interface language can be switched at any time', async ({ page }) => {
+  await signIn(page);
+  await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();
+  await page.getByRole('button', { name: 'Interface language' }).click();
+  await page.getByRole('menuitem', { name: 'Italiano' }).click();
+  await expect(page.getByRole('heading', { name: 'Utenti' })).toBeVisible();
+  await expect(page.getByTestId('step-bar')).toContainText('Passo 0 di 13');
+  await expect(page.getByRole('button', { name: 'Avanti' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Utenti' })).toBeVisible();
+});
+
+test.describe('old provisioning mode', () => {
+  test.use({ serverEnv: { PROVISIONING_ENGINE: 'freepbx' } });
+  test('uses the 11-step map', async ({ page }) => {
+    await signIn(page);
+    const bar = page.getByTestId('step-bar');
+    await expect(bar).toContainText('Step 0 of 11');
+    expect((await apiAs(page, 'POST', '/api/configuration/wizard', { status: 'true', step: 9 })).status).toBe(200);
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'User configuration' })).toBeVisible();
+    await bar.getByRole('button', { name: 'Next' }).click();
+    await expect(page).toHaveURL(/\/admin\/languages$/);
+    await expect(bar).toContainText('Step 10 of 11');
+    await expect(bar).toContainText('91% complete');
+  });
+});
