@@ -1,6 +1,9 @@
 import { apiAs, expect, signIn, test } from './fixtures.ts';
 
-test('the wizard starts at step 0, moves with the step bar and survives reloads and restarts', async ({ page, server }) => {
+test('the wizard starts at step 0, moves with the step bar and survives reloads and restarts', async ({
+  page,
+  server,
+}) => {
   await signIn(page);
   const bar = page.getByTestId('step-bar');
   await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();
@@ -31,7 +34,9 @@ test('the wizard starts at step 0, moves with the step bar and survives reloads 
   await expect(page.getByRole('heading', { name: 'Extensions' })).toBeVisible();
 });
 
-test('the languages step sets the PBX language; finalise leads to /final and then the admin areas', async ({ page }) => {
+test('the languages step sets the PBX language; finalise leads to /final and then the admin areas', async ({
+  page,
+}) => {
   await signIn(page);
   await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();
   expect((await apiAs(page, 'POST', '/api/configuration/wizard', { status: 'true', step: 12 })).status).toBe(200);

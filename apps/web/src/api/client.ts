@@ -52,7 +52,11 @@ export async function apiRequest<S extends z.ZodType>(
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
     });
   } catch {
-    throw new ApiError(0, { code: 'network', title: i18n.t('errors.network.title'), detail: i18n.t('errors.network.detail') });
+    throw new ApiError(0, {
+      code: 'network',
+      title: i18n.t('errors.network.title'),
+      detail: i18n.t('errors.network.detail'),
+    });
   }
 
   const text = await response.text();

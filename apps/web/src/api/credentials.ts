@@ -3,7 +3,9 @@ import { STORED_CREDENTIALS_KEY, type StoredCredentials, storedCredentialsSchema
 /** The signed-in administrator's key, kept in localStorage so a reload signs in again. */
 export function readCredentials(): StoredCredentials | undefined {
   try {
-    const parsed = storedCredentialsSchema.safeParse(JSON.parse(localStorage.getItem(STORED_CREDENTIALS_KEY) ?? 'null'));
+    const parsed = storedCredentialsSchema.safeParse(
+      JSON.parse(localStorage.getItem(STORED_CREDENTIALS_KEY) ?? 'null'),
+    );
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;

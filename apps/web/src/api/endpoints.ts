@@ -14,11 +14,13 @@ import { apiRequest } from './client.ts';
 const success = z.object({ success: z.literal(true) }).loose();
 
 export const api = {
-  login: (body: LoginRequest) => apiRequest('POST', '/api/login', { body, schema: loginResponseSchema, allowUnauthorized: true }),
+  login: (body: LoginRequest) =>
+    apiRequest('POST', '/api/login', { body, schema: loginResponseSchema, allowUnauthorized: true }),
   checkLogin: () => apiRequest('GET', '/api/login', { schema: success, allowUnauthorized: true }),
   logout: () => apiRequest('GET', '/api/logout', { schema: success, allowUnauthorized: true }),
   wizard: () => apiRequest('GET', '/api/configuration/wizard', { schema: wizardStateListSchema }),
-  saveWizard: (body: WizardUpdate) => apiRequest('POST', '/api/configuration/wizard', { body, schema: wizardStateSchema }),
+  saveWizard: (body: WizardUpdate) =>
+    apiRequest('POST', '/api/configuration/wizard', { body, schema: wizardStateSchema }),
   provisioningEngine: () => apiRequest('GET', '/api/provisioning/engine', { schema: provisioningEngineSchema }),
   languages: () => apiRequest('GET', '/api/settings/languages', { schema: languagesResponseSchema }),
   installLanguage: (body: LanguageRequest) => apiRequest('POST', '/api/settings/language', { body, schema: success }),

@@ -11,7 +11,12 @@ export function LanguageMenu() {
   return (
     <Menu position="bottom-end">
       <Menu.Target>
-        <Button variant="subtle" size="compact-sm" leftSection={<IconLanguage size={16} />} aria-label={t('nav.interfaceLanguage')}>
+        <Button
+          variant="subtle"
+          size="compact-sm"
+          leftSection={<IconLanguage size={16} />}
+          aria-label={t('nav.interfaceLanguage')}
+        >
           {t(`uiLanguages.${current}`)}
         </Button>
       </Menu.Target>

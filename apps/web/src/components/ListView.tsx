@@ -30,7 +30,16 @@ export interface ListViewProps<T> {
  * The list pattern of every screen: search, optional filter and sort, 20 rows at first and 20 more
  * each time the end of the list scrolls into view (or "Show more" is pressed).
  */
-export function ListView<T>({ items, getKey, renderItem, searchText, filters, sorts, emptyText, label }: ListViewProps<T>) {
+export function ListView<T>({
+  items,
+  getKey,
+  renderItem,
+  searchText,
+  filters,
+  sorts,
+  emptyText,
+  label,
+}: ListViewProps<T>) {
   const { t } = useTranslation();
   const [query, setQuery] = useState('');
   const deferredQuery = useDeferredValue(query);
@@ -44,7 +53,8 @@ export function ListView<T>({ items, getKey, renderItem, searchText, filters, so
     const activeFilter = filters?.find((f) => f.value === filter);
     const activeSort = sorts?.find((s) => s.value === sort);
     const matched = items.filter(
-      (item) => (!activeFilter || activeFilter.test(item)) && (!needle || searchText(item).toLowerCase().includes(needle)),
+      (item) =>
+        (!activeFilter || activeFilter.test(item)) && (!needle || searchText(item).toLowerCase().includes(needle)),
     );
     return activeSort ? matched.sort(activeSort.compare) : matched;
   }, [items, deferredQuery, filter, sort, filters, sorts, searchText]);
@@ -102,11 +112,9 @@ export function ListView<T>({ items, getKey, renderItem, searchText, filters, so
       {shown.length === 0 ? (
         <Text c="dimmed">{emptyText ?? t('list.noResults')}</Text>
       ) : (
-        <Stack gap="xs" role="list">
+        <Stack component="ul" gap="xs" m={0} p={0} style={{ listStyle: 'none' }}>
           {shown.map((item) => (
-            <div role="listitem" key={getKey(item)}>
-              {renderItem(item)}
-            </div>
+            <li key={getKey(item)}>{renderItem(item)}</li>
           ))}
         </Stack>
       )}

@@ -9,6 +9,10 @@ export function notifySuccess(title: string, message?: string) {
 /** Shows a failure; the server's own (already localised) explanation when it gave one. */
 export function notifyError(title: string, error?: unknown) {
   const message =
-    error instanceof ApiError ? error.body.detail : error instanceof Error ? error.message : i18n.t('errors.internal.detail');
+    error instanceof ApiError
+      ? error.body.detail
+      : error instanceof Error
+        ? error.message
+        : i18n.t('errors.internal.detail');
   notifications.show({ color: 'red', title, message, autoClose: 8000 });
 }

@@ -4,8 +4,22 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
-function AreaCard({ icon, title, description, to, external }: { icon: ReactNode; title: string; description: string; to: string; external?: boolean }) {
-  const linkProps = external ? { component: 'a' as const, href: to, target: '_blank', rel: 'noreferrer' } : { component: Link, to };
+function AreaCard({
+  icon,
+  title,
+  description,
+  to,
+  external,
+}: {
+  icon: ReactNode;
+  title: string;
+  description: string;
+  to: string;
+  external?: boolean;
+}) {
+  const linkProps = external
+    ? { component: 'a' as const, href: to, target: '_blank', rel: 'noreferrer' }
+    : { component: Link, to };
   return (
     <Card withBorder radius="md" {...(linkProps as object)}>
       {icon}
@@ -25,8 +39,19 @@ export function AdminPage() {
     <Stack gap="lg" maw={960}>
       <Title order={2}>{t('admin.title')}</Title>
       <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
-        <AreaCard icon={<IconLanguage />} title={t('nav.languages')} description={t('admin.languagesDescription')} to="/admin/languages" />
-        <AreaCard icon={<IconApi />} title={t('nav.apiDocs')} description={t('admin.apiDocsDescription')} to="/api/docs" external />
+        <AreaCard
+          icon={<IconLanguage />}
+          title={t('nav.languages')}
+          description={t('admin.languagesDescription')}
+          to="/admin/languages"
+        />
+        <AreaCard
+          icon={<IconApi />}
+          title={t('nav.apiDocs')}
+          description={t('admin.apiDocsDescription')}
+          to="/api/docs"
+          external
+        />
       </SimpleGrid>
     </Stack>
   );

@@ -44,7 +44,9 @@ export function LanguagesPage() {
 
   const options = pbxLanguages.map((lang) => ({
     value: lang,
-    label: languages.data[lang] ? `${t(`languages.names.${lang}`)} (${t('languages.installed')})` : t(`languages.names.${lang}`),
+    label: languages.data[lang]
+      ? `${t(`languages.names.${lang}`)} (${t('languages.installed')})`
+      : t(`languages.names.${lang}`),
   }));
 
   const body = (

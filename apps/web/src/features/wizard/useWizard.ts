@@ -5,7 +5,11 @@ import { api } from '../../api/endpoints.ts';
 import { isRouted } from '../../app/paths.ts';
 
 export function useEngine() {
-  return useQuery({ queryKey: ['provisioning-engine'], queryFn: api.provisioningEngine, staleTime: Number.POSITIVE_INFINITY });
+  return useQuery({
+    queryKey: ['provisioning-engine'],
+    queryFn: api.provisioningEngine,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
 }
 
 export function useWizardState() {

@@ -1,0 +1,15 @@
+// npm run bench: runs every benchmark in turn and prints its figures.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { root } from './lib.ts';
+
+const benches = ['foundation.ts'];
+let failed = false;
+for (const bench of benches) {
+  console.log(`\n## ${bench}`);
+  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench', bench)], {
+    stdio: 'inherit',
+  });
+  failed ||= result.status !== 0;
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,70 @@
+// npm test: type check, lint, unit and integration tests (SQLite and PostgreSQL), browser tests.
+// Ends with one "N passed, N failed" line over every test that ran.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const reports = path.join(root, '.tmp');
+fs.mkdirSync(reports, { recursive: true });
+const vitestReport = path.join(reports, 'vitest.json');
+const playwrightReport = path.join(reports, 'playwright.json');
+fs.rmSync(vitestReport, { force: true });
+fs.rmSync(playwrightReport, { force: true });
+
+const timings = [];
+function step(name, command, args, env = {}) {
+  console.log(`\n=== ${name} ===`);
+  const started = Date.now();
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  timings.push(`${name}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return result.status === 0;
+}
+
+function counts() {
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  if (fs.existsSync(vitestReport)) {
+    const r = JSON.parse(fs.readFileSync(vitestReport, 'utf8'));
+    passed += r.numPassedTests ?? 0;
+    failed += r.numFailedTests ?? 0;
+    skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+  }
+  if (fs.existsSync(playwrightReport)) {
+    const r = JSON.parse(fs.readFileSync(playwrightReport, 'utf8'));
+    passed += (r.stats?.expected ?? 0) + (r.stats?.flaky ?? 0);
+    failed += r.stats?.unexpected ?? 0;
+    skipped += r.stats?.skipped ?? 0;
+  }
+  return { passed, failed, skipped };
+}
+
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+let ok =
+  step('type check', 'npm', ['run', '--silent', 'typecheck']) &&
+  step('lint', npx, ['biome', 'check', '.']) &&
+  step('test services', process.execPath, ['scripts/ensure-postgres.mjs']);
+
+if (ok) {
+  ok = step('unit and integration tests', npx, [
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${vitestReport}`,
+  ]);
+}
+if (ok) {
+  ok =
+    step('browser (Chromium)', process.execPath, ['scripts/ensure-chromium.mjs']) &&
+    step('build', 'npm', ['run', '--silent', 'build']) &&
+    step('browser tests', npx, ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport,
+    });
+}
+
+const { passed, failed, skipped } = counts();
+console.log(`\n${timings.join('\n')}`);
+console.log(`\ntests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(ok && failed === 0 && passed > 0 ? 0 : 1);
