@@ -72,7 +72,10 @@ test('the languages step sets the PBX language; finalise leads to /final and the
   await expect(page.getByTestId('home-language')).toHaveText('German');
 
   // With the wizard finished the navigation menu leads to the admin areas.
-  await page.getByRole('link', { name: 'Languages' }).click();
+  await page.getByRole('link', { name: 'Administration' }).click();
+  await expect(page.getByRole('heading', { name: 'Administration' })).toBeVisible();
+  await expect(page.getByRole('link', { name: /API documentation/ })).toHaveAttribute('href', '/api/docs');
+  await page.getByRole('navigation').getByRole('link', { name: 'Languages' }).click();
   await expect(page).toHaveURL(/\/admin\/languages$/);
   await expect(page.getByRole('heading', { name: 'System language' })).toBeVisible();
   await expect(page.getByTestId('step-bar')).toHaveCount(0);
@@ -80,6 +83,16 @@ test('the languages step sets the PBX language; finalise leads to /final and the
   await page.goto('/no/such/screen');
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('heading', { name: 'Welcome to Centralino' })).toBeVisible();
+
+  // Running the wizard again asks first; cancelling changes nothing.
+  await page.getByRole('button', { name: 'Run the setup wizard again' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('heading', { name: 'Welcome to Centralino' })).toBeVisible();
+  await page.getByRole('button', { name: 'Run the setup wizard again' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();
+  await expect(page.getByTestId('step-bar')).toContainText('Step 0 of 13');
+  await expect(page.getByRole('navigation')).toHaveCount(0);
 });
 
 test('the interface language can be switched at any time', async ({ page }) => {

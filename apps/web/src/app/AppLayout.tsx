@@ -41,12 +41,10 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
     <NavLink component={Link} to={to} label={label} leftSection={icon} active={pathname === to} onClick={onNavigate} />
   );
   return (
-    <nav aria-label={t('nav.openMenu')}>
+    <nav aria-label={t('nav.mainMenu')}>
       {item('/', t('nav.home'), <IconHome size={18} />)}
-      <NavLink label={t('nav.admin')} leftSection={<IconSettings size={18} />} defaultOpened childrenOffset={28}>
-        {item('/admin', t('nav.admin'), null)}
-        {item('/admin/languages', t('nav.languages'), <IconLanguage size={16} />)}
-      </NavLink>
+      {item('/admin', t('nav.admin'), <IconSettings size={18} />)}
+      {item('/admin/languages', t('nav.languages'), <IconLanguage size={18} />)}
     </nav>
   );
 }

@@ -1,10 +1,32 @@
+import { Center, Loader } from '@mantine/core';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
-import { AdminPage } from '../features/admin/AdminPage.tsx';
-import { LanguagesPage } from '../features/languages/LanguagesPage.tsx';
 import { LoginPage } from '../features/login/LoginPage.tsx';
-import { FinalPage } from '../features/wizard/FinalPage.tsx';
-import { HomeOrWizard } from '../features/wizard/HomeOrWizard.tsx';
 import { AppLayout } from './AppLayout.tsx';
+
+// Screens behind the login load on demand, so the login page downloads only what it shows.
+const HomeOrWizard = lazy(() =>
+  import('../features/wizard/HomeOrWizard.tsx').then((m) => ({ default: m.HomeOrWizard })),
+);
+const FinalPage = lazy(() => import('../features/wizard/FinalPage.tsx').then((m) => ({ default: m.FinalPage })));
+const AdminPage = lazy(() => import('../features/admin/AdminPage.tsx').then((m) => ({ default: m.AdminPage })));
+const LanguagesPage = lazy(() =>
+  import('../features/languages/LanguagesPage.tsx').then((m) => ({ default: m.LanguagesPage })),
+);
+
+function screen(element: ReactNode) {
+  return (
+    <Suspense
+      fallback={
+        <Center mt="xl">
+          <Loader />
+        </Center>
+      }
+    >
+      {element}
+    </Suspense>
+  );
+}
 
 /** Keep in step with ROUTED_PATHS (paths.ts); a test checks that they agree. */
 export const routes = [
@@ -12,10 +34,10 @@ export const routes = [
   {
     element: <AppLayout />,
     children: [
-      { path: '/', element: <HomeOrWizard /> },
-      { path: '/final', element: <FinalPage /> },
-      { path: '/admin', element: <AdminPage /> },
-      { path: '/admin/languages', element: <LanguagesPage /> },
+      { path: '/', element: screen(<HomeOrWizard />) },
+      { path: '/final', element: screen(<FinalPage />) },
+      { path: '/admin', element: screen(<AdminPage />) },
+      { path: '/admin/languages', element: screen(<LanguagesPage />) },
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },
