@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
@@ -23,6 +23,10 @@ export interface AppDeps {
   database: DatabaseHandle;
   /** Pino options or false; tests pass false to keep output quiet. */
   logger?: boolean | object;
+  /** Clock in milliseconds for session expiry; tests pass a controllable one. */
+  now?: () => number;
+  /** Called for every route as it is registered (tests use it to walk the route table). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export interface App {
@@ -30,7 +34,7 @@ export interface App {
   auth: AuthService;
 }
 
-export async function buildApp({ config, database, logger }: AppDeps): Promise<App> {
+export async function buildApp({ config, database, logger, now, onRoute }: AppDeps): Promise<App> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     genReqId: (req) => {
@@ -40,6 +44,7 @@ export async function buildApp({ config, database, logger }: AppDeps): Promise<A
     bodyLimit: 1024 * 1024,
     trustProxy: false,
   }).withTypeProvider<ZodTypeProvider>();
+  if (onRoute) app.addHook('onRoute', onRoute);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -47,7 +52,7 @@ export async function buildApp({ config, database, logger }: AppDeps): Promise<A
     reply.header('x-request-id', request.id);
   });
 
-  const auth = new AuthService(database.db, config.sessionIdleMinutes * 60_000);
+  const auth = new AuthService(database.db, config.sessionIdleMinutes * 60_000, now);
 
   registerErrorHandler(app);
   await app.register(rateLimit, {

@@ -51,6 +51,9 @@ export type Config = {
   webDistDir: string | undefined;
 };
 
+/** Values never echoed in error messages: a password, or a URL that may carry one. */
+const SECRET_KEYS = new Set(['ADMIN_PASSWORD', 'DATABASE_URL']);
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -67,7 +70,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
     throw new ConfigError(
       parsed.error.issues.map((issue) => {
         const key = String(issue.path[0] ?? '');
-        return issue.message.startsWith(key) ? `${issue.message} (got "${env[key]}")` : `${key}: ${issue.message}`;
+        if (!issue.message.startsWith(key)) return `${key}: ${issue.message}`;
+        return SECRET_KEYS.has(key) ? issue.message : `${issue.message} (got "${env[key]}")`;
       }),
     );
   }

@@ -93,7 +93,13 @@ export function progressPercent(engine: ProvisioningEngine, step: number): numbe
 
 /** Screens that exist in one provisioning mode only; in the other they redirect to /. */
 export const modeOnlyPaths: Record<ProvisioningEngine, readonly string[]> = {
-  tancredi: ['/devices/inventory', '/devices/models', '/configurations/preferences', '/apps/bulkdevices', '/bulkdevices'],
+  tancredi: [
+    '/devices/inventory',
+    '/devices/models',
+    '/configurations/preferences',
+    '/apps/bulkdevices',
+    '/bulkdevices',
+  ],
   freepbx: ['/users/devices', '/configurations/preferencesFreepbx'],
 };
 

@@ -114,7 +114,13 @@ describe('progressPercent', () => {
 });
 
 describe('isPathAllowedInMode', () => {
-  const newOnly = ['/devices/inventory', '/devices/models', '/configurations/preferences', '/apps/bulkdevices', '/bulkdevices'];
+  const newOnly = [
+    '/devices/inventory',
+    '/devices/models',
+    '/configurations/preferences',
+    '/apps/bulkdevices',
+    '/bulkdevices',
+  ];
   const oldOnly = ['/users/devices', '/configurations/preferencesFreepbx'];
 
   it.each(newOnly)('old mode redirects %s', (path) => {
@@ -184,24 +190,13 @@ describe('wizardUpdateSchema', () => {
     expect(wizardUpdateSchema.parse({ status: 'true', step: '0' })).toEqual({ status: 'true', step: 0 });
   });
 
-  it.each([
-    ['x'],
-    [-1],
-    ['-1'],
-    [14],
-    ['14'],
-    [2.5],
-    ['2.5'],
-    [''],
-    [' 3'],
-    ['100'],
-    [null],
-    [true],
-    [Number.NaN],
-  ])('rejects step %j', (step) => {
-    const result = wizardUpdateSchema.safeParse({ status: 'true', step });
-    expect(result.success).toBe(false);
-  });
+  it.each([['x'], [-1], ['-1'], [14], ['14'], [2.5], ['2.5'], [''], [' 3'], ['100'], [null], [true], [Number.NaN]])(
+    'rejects step %j',
+    (step) => {
+      const result = wizardUpdateSchema.safeParse({ status: 'true', step });
+      expect(result.success).toBe(false);
+    },
+  );
 
   it.each([['yes'], ['TRUE'], [true], [false], [1], [''], [null]])('rejects status %j', (status) => {
     expect(wizardUpdateSchema.safeParse({ status, step: 1 }).success).toBe(false);

@@ -1,4 +1,3 @@
-
 /** Times are milliseconds since the epoch, stored as bigint on both databases. */
 export interface AdminsTable {
   username: string;
@@ -27,7 +26,6 @@ export interface SettingsTable {
   /** JSON-encoded value. */
   value: string;
 }
-
 
 export interface Database {
   admins: AdminsTable;

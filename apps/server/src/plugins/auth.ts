@@ -22,9 +22,25 @@ function headerValue(request: FastifyRequest, name: string): string | undefined 
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** The request path without query, percent-decoded as the router decodes it (/%61pi/x is /api/x). */
+export function decodedPath(request: FastifyRequest): string {
+  const raw = request.url.split('?')[0] ?? '';
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** The path the router matched: the route's pattern, or the decoded URL when no route matched. */
+function routedPath(request: FastifyRequest): string {
+  return request.routeOptions.url ?? decodedPath(request);
+}
+
 export function isPublicRequest(request: FastifyRequest): boolean {
   if (request.routeOptions.config?.public) return true;
-  const path = request.url.split('?')[0] ?? '';
+  // Judge the decoded path the router saw, not the raw URL: /%61pi/... reaches the /api/... routes too.
+  const path = routedPath(request);
   if (!path.startsWith('/api/') && path !== '/api') return true;
   return PUBLIC_DOCS_ASSET.test(path) && request.method === 'GET';
 }

@@ -1,10 +1,4 @@
-import {
-  type ErrorBody,
-  type ErrorCode,
-  errorDetails,
-  errorTitles,
-  pickUiLanguage,
-} from '@centralino/contract';
+import { type ErrorBody, type ErrorCode, errorDetails, errorTitles, pickUiLanguage } from '@centralino/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../errors.ts';
@@ -32,7 +26,10 @@ export function sendError(
   detail?: string,
   fields?: Record<string, string>,
 ) {
-  return reply.code(status).type('application/json').send(errorBody(request, code, detail, fields));
+  return reply
+    .code(status)
+    .type('application/json')
+    .send(errorBody(request, code, detail, fields));
 }
 
 function codeForStatus(status: number): ErrorCode {
@@ -64,7 +61,11 @@ export function registerErrorHandler(app: FastifyInstance) {
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return sendError(request, reply, status, codeForStatus(status), error.message);
+      const code = codeForStatus(status);
+      // A body that cannot be parsed (bad or empty JSON) is a validation problem of the body as a whole.
+      const fields =
+        code === 'validation' && error.code?.startsWith('FST_ERR_CTP_') ? { body: error.message } : undefined;
+      return sendError(request, reply, status, code, error.message, fields);
     }
     request.log.error({ err: error }, 'request failed');
     return sendError(request, reply, 500, 'internal');

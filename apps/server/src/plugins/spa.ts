@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { isPublicRequest } from './auth.ts';
+import { decodedPath, isPublicRequest } from './auth.ts';
 import { sendError } from './errors.ts';
 
 /**
@@ -30,7 +30,7 @@ export async function registerSpa(app: FastifyInstance, distDir: string | undefi
   }
 
   app.setNotFoundHandler(async (request, reply) => {
-    const pathname = request.url.split('?')[0] ?? '/';
+    const pathname = decodedPath(request);
     const isApi = pathname === '/api' || pathname.startsWith('/api/');
     if (isApi) {
       // Unknown API paths answer 404 only to authenticated callers (the auth hook already ran).

@@ -9,7 +9,10 @@ export class AuthRepository {
   }
 
   async countAdmins(): Promise<number> {
-    const row = await this.db.selectFrom('admins').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('admins')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
 

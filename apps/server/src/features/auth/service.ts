@@ -52,7 +52,10 @@ export class AuthService {
       await this.repo.deleteSession(keyHash);
       return undefined;
     }
-    if (now - session.last_seen_at > TOUCH_INTERVAL_MS) await this.repo.touchSession(keyHash, now);
+    // Touch well inside the idle window, or a short one (1 minute) would expire sessions that are in use.
+    if (now - session.last_seen_at > Math.min(TOUCH_INTERVAL_MS, this.idleMs / 10)) {
+      await this.repo.touchSession(keyHash, now);
+    }
     return session.username;
   }
 

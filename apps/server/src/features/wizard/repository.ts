@@ -8,7 +8,11 @@ export class WizardRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async get(): Promise<WizardState | undefined> {
-    const row = await this.db.selectFrom('wizard').select(['step', 'status']).where('id', '=', ROW_ID).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('wizard')
+      .select(['step', 'status'])
+      .where('id', '=', ROW_ID)
+      .executeTakeFirst();
     return row ? { step: Number(row.step), status: row.status } : undefined;
   }
 

@@ -55,6 +55,6 @@ export const wizardRoutes =
         },
       },
       // A bare string would go out as text/plain; the contract answers a JSON string.
-      async (_request, reply) => reply.type('application/json').send(JSON.stringify(engine)),
+      async (_request, reply) => reply.type('application/json').serializer(JSON.stringify).send(engine),
     );
   };

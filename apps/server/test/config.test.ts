@@ -1,0 +1,136 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig', () => {
+  it('has working defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      databaseUrl: undefined,
+      adminPassword: undefined,
+      logLevel: 'info',
+      provisioningEngine: 'tancredi',
+      sessionIdleMinutes: 480,
+      loginRateLimit: 10,
+      webDistDir: undefined,
+    });
+    expect(config.dataDir).toBe(path.resolve('./data'));
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      HOST: '127.0.0.1',
+      DATA_DIR: '/tmp/centralino-data',
+      DATABASE_URL: 'postgresql://u:p@db/centralino',
+      ADMIN_PASSWORD: 'long-enough',
+      LOG_LEVEL: 'warn',
+      PROVISIONING_ENGINE: 'freepbx',
+      SESSION_IDLE_MINUTES: '30',
+      LOGIN_RATE_LIMIT: '5',
+      WEB_DIST_DIR: '/tmp/web',
+    });
+    expect(config).toEqual({
+      port: 9000,
+      host: '127.0.0.1',
+      dataDir: '/tmp/centralino-data',
+      databaseUrl: 'postgresql://u:p@db/centralino',
+      adminPassword: 'long-enough',
+      logLevel: 'warn',
+      provisioningEngine: 'freepbx',
+      sessionIdleMinutes: 30,
+      loginRateLimit: 5,
+      webDistDir: '/tmp/web',
+    });
+  });
+
+  it('treats empty strings as unset', () => {
+    const config = loadConfig({
+      PORT: '',
+      HOST: '',
+      DATA_DIR: '',
+      DATABASE_URL: '',
+      ADMIN_PASSWORD: '',
+      LOG_LEVEL: '',
+      PROVISIONING_ENGINE: '',
+      SESSION_IDLE_MINUTES: '',
+      LOGIN_RATE_LIMIT: '',
+      WEB_DIST_DIR: '',
+    });
+    expect(config).toEqual(loadConfig({}));
+  });
+
+  it('falls back to the web app given by the caller', () => {
+    expect(loadConfig({}, { webDistDir: '/opt/web' }).webDistDir).toBe('/opt/web');
+    expect(loadConfig({ WEB_DIST_DIR: '/srv/web' }, { webDistDir: '/opt/web' }).webDistDir).toBe('/srv/web');
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['PORT', '80.5'],
+    ['LOG_LEVEL', 'verbose'],
+    ['PROVISIONING_ENGINE', 'asterisk'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['DATABASE_URL', 'postgres://'],
+    ['ADMIN_PASSWORD', 'short'],
+    ['SESSION_IDLE_MINUTES', '0'],
+    ['SESSION_IDLE_MINUTES', 'forever'],
+    ['LOGIN_RATE_LIMIT', '0'],
+  ])('refuses %s=%s with a problem naming the variable', (key, value) => {
+    const problems = problemsOf({ [key]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain(key);
+  });
+
+  it('lists every problem at once', () => {
+    const problems = problemsOf({ PORT: 'abc', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x' });
+    expect(problems).toHaveLength(3);
+    for (const key of ['PORT', 'LOG_LEVEL', 'DATABASE_URL']) expect(problems.some((p) => p.includes(key))).toBe(true);
+  });
+
+  it('shows the bad value, except for secrets', () => {
+    expect(problemsOf({ PORT: 'abc' })[0]).toContain('"abc"');
+    expect(problemsOf({ ADMIN_PASSWORD: 'hunter2' })[0]).not.toContain('hunter2');
+    expect(problemsOf({ DATABASE_URL: 'mysql://root:s3cret@db/x' })[0]).not.toContain('s3cret');
+  });
+});
+
+describe('server entry point', () => {
+  it('exits with code 2 and names the variable when the configuration is bad', async () => {
+    const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', 'apps/server/src/main.ts'],
+        {
+          cwd: repoRoot,
+          env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: 'abc', ADMIN_PASSWORD: 'hunter2' },
+          timeout: 30_000,
+        },
+        (error, stdout, stderr) => resolve({ code: error ? (error.code as number | null) : 0, stdout, stderr }),
+      );
+    });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain('PORT');
+    expect(result.stderr).toContain('"abc"');
+    expect(result.stderr).toContain('ADMIN_PASSWORD');
+    expect(result.stderr).not.toContain('hunter2');
+  });
+});
