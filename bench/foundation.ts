@@ -1,16 +1,17 @@
 // Cold start of the built server and latency of authenticated API calls (SQLite, loopback).
-import { load, startBuiltServer } from './lib.ts';
+import { load, startServer } from './lib.ts';
 
 const PASSWORD = 'bench-password-1';
+
 const starts: number[] = [];
 for (let i = 0; i < 3; i++) {
-  const server = await startBuiltServer({ ADMIN_PASSWORD: PASSWORD });
+  const server = await startServer({ ADMIN_PASSWORD: PASSWORD });
   starts.push(server.coldStartMs);
   await server.stop();
 }
 console.log(`cold start (first start, new database, 3 runs): ${starts.map((s) => s.toFixed(0)).join(', ')} ms`);
 
-const server = await startBuiltServer({ ADMIN_PASSWORD: PASSWORD, LOGIN_RATE_LIMIT: '1000' });
+const server = await startServer({ ADMIN_PASSWORD: PASSWORD, LOGIN_RATE_LIMIT: '1000' });
 try {
   const login = await fetch(`${server.url}/api/login`, {
     method: 'POST',

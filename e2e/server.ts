@@ -10,13 +10,15 @@ export const ADMIN_PASSWORD = 'Centralino-e2e-1';
 
 export interface RunningServer {
   url: string;
+  /** Milliseconds from spawning the first process to its first healthy answer. */
+  coldStartMs: number;
   dataDir: string;
   output: () => string;
   stop: () => Promise<void>;
   restart: () => Promise<void>;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.once('error', reject);
@@ -27,7 +29,7 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitForHealth(url: string, child: ChildProcess, output: () => string) {
+export async function waitForHealth(url: string, child: ChildProcess, output: () => string) {
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output()}`);
@@ -37,7 +39,7 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
     } catch {
       // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 10));
   }
   throw new Error(`server did not become healthy:\n${output()}`);
 }
@@ -80,9 +82,12 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     await exited;
   };
 
+  const started = performance.now();
   await launch();
+  const coldStartMs = performance.now() - started;
   return {
     url,
+    coldStartMs,
     dataDir,
     output: () => log,
     stop: async () => {
