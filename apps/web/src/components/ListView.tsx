@@ -14,6 +14,31 @@ export interface ListSort<T> extends ListOption {
   compare: (a: T, b: T) => number;
 }
 
+/** Filter or sort chooser; hidden when the screen offers no choices. */
+function OptionSelect({
+  label,
+  options,
+  value,
+  onChange,
+}: {
+  label: string;
+  options: ListOption[] | undefined;
+  value: string | null;
+  onChange: (value: string | null) => void;
+}) {
+  if (!options || options.length === 0) return null;
+  return (
+    <Select
+      label={label}
+      data={options.map(({ value: v, label: l }) => ({ value: v, label: l }))}
+      value={value}
+      onChange={onChange}
+      allowDeselect={false}
+      w={200}
+    />
+  );
+}
+
 export interface ListViewProps<T> {
   items: readonly T[];
   getKey: (item: T) => string;
@@ -85,26 +110,8 @@ export function ListView<T>({
           onChange={(e) => setQuery(e.currentTarget.value)}
           style={{ flex: 1, minWidth: 200 }}
         />
-        {filters && filters.length > 0 && (
-          <Select
-            label={t('list.filter')}
-            data={filters.map(({ value, label: l }) => ({ value, label: l }))}
-            value={filter}
-            onChange={setFilter}
-            allowDeselect={false}
-            w={200}
-          />
-        )}
-        {sorts && sorts.length > 0 && (
-          <Select
-            label={t('list.sort')}
-            data={sorts.map(({ value, label: l }) => ({ value, label: l }))}
-            value={sort}
-            onChange={setSort}
-            allowDeselect={false}
-            w={200}
-          />
-        )}
+        <OptionSelect label={t('list.filter')} options={filters} value={filter} onChange={setFilter} />
+        <OptionSelect label={t('list.sort')} options={sorts} value={sort} onChange={setSort} />
       </Group>
       <Text size="xs" c="dimmed" data-testid="list-count">
         {t('list.count', { shown: shown.length, total: visible.length })}

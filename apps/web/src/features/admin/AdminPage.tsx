@@ -17,11 +17,8 @@ function AreaCard({
   to: string;
   external?: boolean;
 }) {
-  const linkProps = external
-    ? { component: 'a' as const, href: to, target: '_blank', rel: 'noreferrer' }
-    : { component: Link, to };
-  return (
-    <Card withBorder radius="md" {...(linkProps as object)}>
+  const content = (
+    <>
       {icon}
       <Text fw={600} mt="sm">
         {title}
@@ -29,6 +26,15 @@ function AreaCard({
       <Text size="sm" c="dimmed">
         {description}
       </Text>
+    </>
+  );
+  return external ? (
+    <Card withBorder radius="md" component="a" href={to} target="_blank" rel="noreferrer">
+      {content}
+    </Card>
+  ) : (
+    <Card withBorder radius="md" component={Link} to={to}>
+      {content}
     </Card>
   );
 }
