@@ -44,7 +44,8 @@ const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 let ok =
   step('type check', 'npm', ['run', '--silent', 'typecheck']) &&
   step('lint', npx, ['biome', 'check', '.']) &&
-  step('test services', process.execPath, ['scripts/ensure-postgres.mjs']);
+  step('test services', process.execPath, ['scripts/ensure-postgres.mjs']) &&
+  step('directory server (slapd)', process.execPath, ['scripts/ensure-slapd.mjs']);
 
 if (ok) {
   ok = step('unit and integration tests', npx, [
