@@ -7,11 +7,18 @@ import type { DatabaseHandle } from './db/database.ts';
 import { AppError } from './errors.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { AuthService } from './features/auth/service.ts';
+import { csvRoutes } from './features/csv/routes.ts';
+import { CsvService } from './features/csv/service.ts';
+import { directoryRoutes } from './features/directory/routes.ts';
+import { DirectoryService } from './features/directory/service.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { settingsRoutes } from './features/settings/routes.ts';
 import { LanguageService } from './features/settings/service.ts';
+import { usersRoutes } from './features/users/routes.ts';
+import { UsersService } from './features/users/service.ts';
 import { WizardRepository } from './features/wizard/repository.ts';
 import { wizardRoutes } from './features/wizard/routes.ts';
+import { JobRunner } from './jobs/runner.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerErrorHandler } from './plugins/errors.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
@@ -32,6 +39,7 @@ export interface AppDeps {
 export interface App {
   app: FastifyInstance;
   auth: AuthService;
+  jobs: JobRunner;
 }
 
 export async function buildApp({ config, database, logger, now, onRoute }: AppDeps): Promise<App> {
@@ -67,6 +75,14 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
   await app.register(wizardRoutes(new WizardRepository(database.db), config.provisioningEngine));
   await app.register(settingsRoutes(new LanguageService(database.db)));
 
+  const jobs = new JobRunner(database.db, app.log);
+  const directory = new DirectoryService(database.db, jobs, config.localDomain);
+  await app.register(directoryRoutes(directory));
+  await app.register(usersRoutes(new UsersService(database.db, directory, config.extensionLimit)));
+  await app.register(csvRoutes(new CsvService(database.db, jobs, directory)));
+  // Jobs keep running in the background; let them finish before the database closes.
+  app.addHook('onClose', () => jobs.idle());
+
   await registerSpa(app, config.webDistDir);
-  return { app, auth };
+  return { app, auth, jobs };
 }

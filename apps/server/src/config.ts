@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { provisioningEngines } from '@centralino/contract';
 import { z } from 'zod';
@@ -34,6 +35,15 @@ const envSchema = z.object({
     .min(1, 'LOGIN_RATE_LIMIT must be at least 1')
     .default(10),
   WEB_DIST_DIR: z.string().optional(),
+  EXTENSION_LIMIT: z.coerce
+    .number({ error: 'EXTENSION_LIMIT must be a number' })
+    .int('EXTENSION_LIMIT must be a whole number')
+    .min(0, 'EXTENSION_LIMIT must be 0 or more')
+    .optional(),
+  LOCAL_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9.-]+$/i, 'LOCAL_DOMAIN must be a domain name such as example.com')
+    .optional(),
 });
 
 export type Config = {
@@ -49,6 +59,10 @@ export type Config = {
   loginRateLimit: number;
   /** Built web app to serve; undefined serves no SPA (API only). */
   webDistDir: string | undefined;
+  /** Licensed number of configured extensions; undefined means unlimited. */
+  extensionLimit: number | undefined;
+  /** User domain of the built-in directory (shown in the user portal link). */
+  localDomain: string;
 };
 
 /** Values never echoed in error messages: a password, or a URL that may carry one. */
@@ -87,5 +101,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
     sessionIdleMinutes: v.SESSION_IDLE_MINUTES,
     loginRateLimit: v.LOGIN_RATE_LIMIT,
     webDistDir: v.WEB_DIST_DIR ? path.resolve(v.WEB_DIST_DIR) : defaults.webDistDir,
+    extensionLimit: v.EXTENSION_LIMIT,
+    localDomain: (v.LOCAL_DOMAIN ?? defaultDomain()).toLowerCase(),
   };
+}
+
+/** The host's DNS domain (pbx.example.com → example.com), or 'local' when the name has none. */
+function defaultDomain(): string {
+  const parts = os.hostname().split('.');
+  return parts.length > 1 ? parts.slice(1).join('.') : 'local';
 }

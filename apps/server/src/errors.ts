@@ -1,4 +1,7 @@
-import type { ErrorCode } from '@centralino/contract';
+import type { ErrorCode, UiLanguage } from '@centralino/contract';
+
+/** A fixed detail, or one per interface language. */
+export type ErrorDetail = string | ((lang: UiLanguage) => string);
 
 /** An error a route answers on purpose; anything else becomes a 500 without details. */
 export class AppError extends Error {
@@ -6,9 +9,9 @@ export class AppError extends Error {
     readonly statusCode: number,
     readonly code: ErrorCode,
     /** Shown as the detail; defaults to the code's message in the caller's language. */
-    readonly detail?: string,
+    readonly detail?: ErrorDetail,
     readonly fields?: Record<string, string>,
   ) {
-    super(detail ?? code);
+    super(typeof detail === 'function' ? detail('en') : (detail ?? code));
   }
 }

@@ -23,7 +23,8 @@ async function main() {
 
   const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(database.db);
-  const { app, auth } = await buildApp({ config, database });
+  const { app, auth, jobs } = await buildApp({ config, database });
+  await jobs.failInterrupted();
 
   const admin = await auth.ensureAdmin(config.adminPassword);
   if (admin.generatedPassword) {

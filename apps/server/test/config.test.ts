@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       sessionIdleMinutes: 480,
       loginRateLimit: 10,
       webDistDir: undefined,
+      extensionLimit: undefined,
     });
     expect(config.dataDir).toBe(path.resolve('./data'));
   });
@@ -45,6 +46,8 @@ describe('loadConfig', () => {
       SESSION_IDLE_MINUTES: '30',
       LOGIN_RATE_LIMIT: '5',
       WEB_DIST_DIR: '/tmp/web',
+      EXTENSION_LIMIT: '8',
+      LOCAL_DOMAIN: 'Example.COM',
     });
     expect(config).toEqual({
       port: 9000,
@@ -57,6 +60,8 @@ describe('loadConfig', () => {
       sessionIdleMinutes: 30,
       loginRateLimit: 5,
       webDistDir: '/tmp/web',
+      extensionLimit: 8,
+      localDomain: 'example.com',
     });
   });
 

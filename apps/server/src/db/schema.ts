@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** Times are milliseconds since the epoch, stored as bigint on both databases. */
 export interface AdminsTable {
   username: string;
@@ -27,9 +29,52 @@ export interface SettingsTable {
   value: string;
 }
 
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  displayname: string;
+  fname: string | null;
+  lname: string | null;
+  email: string | null;
+  /** 'local' for the built-in directory, 'ldap' for users mirrored from an external one. */
+  source: 'local' | 'ldap';
+  /** Salted SHA-512 in LDAP {SSHA512} form, for the built-in directory only. */
+  password_hash: string | null;
+  /** Last password set through the console, kept because the final report and export show it (spec). */
+  password_clear: string | null;
+  /** Main extension; null when the user is not configured ('none' in the API). */
+  default_extension: string | null;
+  outboundcid: string | null;
+  mobile: string | null;
+  voicemail_pin: string | null;
+  profile_id: number | null;
+  /** Lower-cased username, name and extension, so search is one indexed-friendly LIKE on both databases. */
+  search_key: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export type JobStatus = 'running' | 'done' | 'failed';
+
+export interface JobsTable {
+  id: string;
+  kind: string;
+  status: JobStatus;
+  progress: number;
+  /** What the job is doing now (shown while it runs). */
+  action: string;
+  /** JSON of the job's outcome (per-item results). */
+  result: string | null;
+  error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   admins: AdminsTable;
   sessions: SessionsTable;
   wizard: WizardTable;
   settings: SettingsTable;
+  users: UsersTable;
+  jobs: JobsTable;
 }

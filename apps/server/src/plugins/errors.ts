@@ -1,18 +1,18 @@
 import { type ErrorBody, type ErrorCode, errorDetails, errorTitles, pickUiLanguage } from '@centralino/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError } from '../errors.ts';
+import { AppError, type ErrorDetail } from '../errors.ts';
 
 export function errorBody(
   request: FastifyRequest,
   code: ErrorCode,
-  detail?: string,
+  detail?: ErrorDetail,
   fields?: Record<string, string>,
 ): ErrorBody {
   const lang = pickUiLanguage(request.headers['accept-language']);
   return {
     title: errorTitles[lang][code],
-    detail: detail ?? errorDetails[lang][code],
+    detail: (typeof detail === 'function' ? detail(lang) : detail) ?? errorDetails[lang][code],
     code,
     ...(fields ? { fields } : {}),
   };
@@ -23,7 +23,7 @@ export function sendError(
   reply: FastifyReply,
   status: number,
   code: ErrorCode,
-  detail?: string,
+  detail?: ErrorDetail,
   fields?: Record<string, string>,
 ) {
   return reply

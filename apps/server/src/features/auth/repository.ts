@@ -42,6 +42,18 @@ export class AuthRepository {
     await this.db.deleteFrom('sessions').where('key_hash', '=', keyHash).execute();
   }
 
+  /** Stores the new hash and revokes every other key of the administrator, in one transaction. */
+  async changePassword(username: string, passwordHash: string, keepKeyHash: string, now: number) {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('admins')
+        .set({ password_hash: passwordHash, updated_at: now })
+        .where('username', '=', username)
+        .execute();
+      await trx.deleteFrom('sessions').where('username', '=', username).where('key_hash', '!=', keepKeyHash).execute();
+    });
+  }
+
   async deleteSessionsIdleSince(cutoff: number) {
     await this.db.deleteFrom('sessions').where('last_seen_at', '<', cutoff).execute();
   }

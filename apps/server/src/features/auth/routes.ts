@@ -1,9 +1,22 @@
-import { errorBodySchema, loginRequestSchema, loginResponseSchema } from '@centralino/contract';
+import {
+  ADMIN_PASSWORD_MIN_LENGTH,
+  errorBodySchema,
+  loginRequestSchema,
+  loginResponseSchema,
+  passwordRequestSchema,
+  pickUiLanguage,
+  type UiLanguage,
+} from '@centralino/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { secretKeyOf } from '../../plugins/auth.ts';
 import type { AuthService } from './service.ts';
+
+const tooShort: Record<UiLanguage, string> = {
+  en: `The administrator password must be at least ${ADMIN_PASSWORD_MIN_LENGTH} characters long.`,
+  it: `La password dell'amministratore deve contenere almeno ${ADMIN_PASSWORD_MIN_LENGTH} caratteri.`,
+};
 
 export const authRoutes =
   (auth: AuthService, loginRateLimit: number): FastifyPluginAsyncZod =>
@@ -40,6 +53,34 @@ export const authRoutes =
         },
       },
       async (request) => ({ success: true as const, user: request.admin ?? '' }),
+    );
+
+    // The users feature registers POST /api/users/:username/password; this static path wins for admin.
+    app.post(
+      '/api/users/admin/password',
+      {
+        schema: {
+          tags: ['session'],
+          summary: 'Changes the administrator password; signs out every other session of the administrator',
+          body: passwordRequestSchema,
+          response: {
+            201: z.object({ success: z.literal(true) }),
+            400: errorBodySchema,
+            401: errorBodySchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        const { password } = request.body;
+        if ([...password].length < ADMIN_PASSWORD_MIN_LENGTH) {
+          const detail = tooShort[pickUiLanguage(request.headers['accept-language'])];
+          throw new AppError(400, 'validation', detail, { password: detail });
+        }
+        const admin = request.admin ?? '';
+        await auth.changePassword(admin, password, secretKeyOf(request));
+        request.log.info({ username: admin }, 'administrator password changed');
+        return reply.code(201).send({ success: true as const });
+      },
     );
 
     app.get(

@@ -59,6 +59,15 @@ export class AuthService {
     return session.username;
   }
 
+  /**
+   * Sets a new password for the administrator and signs out every other session of theirs; the
+   * session of keepKey (the caller's) stays valid. The length rule is checked by the caller.
+   */
+  async changePassword(username: string, newPassword: string, keepKey: string): Promise<void> {
+    const hash = await hashPassword(newPassword);
+    await this.repo.changePassword(username.trim().toLowerCase(), hash, hashKey(keepKey), this.now());
+  }
+
   async logout(key: string): Promise<void> {
     await this.repo.deleteSession(hashKey(key));
   }

@@ -1,0 +1,350 @@
+import { randomInt } from 'node:crypto';
+import {
+  type CsvImportStatus,
+  type CsvPreview,
+  type CsvPreviewRow,
+  type CsvProblem,
+  type CsvRowFailure,
+  csvMessage,
+  EXTENSION_PATTERN,
+  isSystemAccount,
+  NO_EXTENSION,
+  type UiLanguage,
+  USERNAME_PATTERN,
+} from '@centralino/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import { type JobContext, type JobRunner, JobRunningError } from '../../jobs/runner.ts';
+import { directoryPasswordHash } from '../directory/password.ts';
+import type { DirectoryService } from '../directory/service.ts';
+import { companionNumbers } from '../users/extensions.ts';
+import { searchKey } from '../users/repository.ts';
+import { isUniqueViolation, splitName } from '../users/service.ts';
+import { type CsvLine, csvField, decodeCsvFile, parseCsv } from './parse.ts';
+
+export const IMPORT_JOB = 'csv-import';
+const CHUNK = 250;
+
+interface Existing {
+  id: number;
+  username: string;
+  displayname: string;
+  default_extension: string | null;
+  password_clear: string | null;
+  mobile: string | null;
+  voicemail_pin: string | null;
+}
+
+/** What one valid row will do. */
+interface PlannedRow {
+  line: number;
+  username: string;
+  fullname: string;
+  extension: string | null;
+  password: string | null;
+  mobile: string | null | undefined;
+  voicemail: boolean | undefined;
+  existing: Existing | undefined;
+}
+
+interface Plan {
+  preview: CsvPreview;
+  apply: PlannedRow[];
+}
+
+const TRUE_VALUES = new Set(['true', '1', 'yes']);
+
+/** Mobile numbers as the contract stores them: digits only, international prefix as 00. */
+export function normaliseMobile(value: string): string | undefined {
+  const compact = value.replace(/[\s().-]/g, '').replace(/^\+/, '00');
+  return /^[0-9]{3,20}$/.test(compact) ? compact : undefined;
+}
+
+function randomPin(): string {
+  return String(randomInt(0, 10_000)).padStart(4, '0');
+}
+
+export class CsvService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly jobs: JobRunner,
+    private readonly directory: DirectoryService,
+  ) {}
+
+  async export(): Promise<string> {
+    const rows = await this.db
+      .selectFrom('users')
+      .select(['username', 'displayname', 'default_extension', 'password_clear', 'mobile', 'voicemail_pin'])
+      .orderBy('username')
+      .execute();
+    const text = rows
+      .filter((r) => !isSystemAccount(r.username))
+      .map((r) =>
+        [
+          r.username,
+          r.displayname,
+          r.default_extension ?? NO_EXTENSION,
+          r.password_clear ?? '',
+          r.mobile ?? '',
+          r.voicemail_pin ? 'TRUE' : 'FALSE',
+          'FALSE',
+          '',
+          '',
+        ]
+          .map(csvField)
+          .join(','),
+      )
+      .map((line) => `${line}\r\n`)
+      .join('');
+    return Buffer.from(text, 'utf8').toString('base64');
+  }
+
+  async preview(file: string, lang: UiLanguage): Promise<CsvPreview> {
+    return (await this.plan(file, lang)).preview;
+  }
+
+  /** Validates every row against the file itself and the users already stored; writes nothing. */
+  private async plan(file: string, lang: UiLanguage): Promise<Plan> {
+    const provider = await this.directory.provider();
+    if (!provider) throw new AppError(409, 'directory_not_configured');
+    const local = provider.kind === 'local';
+    const lines = parseCsv(decodeCsvFile(file, lang), lang);
+
+    const existingRows = await this.db
+      .selectFrom('users')
+      .select(['id', 'username', 'displayname', 'default_extension', 'password_clear', 'mobile', 'voicemail_pin'])
+      .execute();
+    const byName = new Map<string, Existing>(existingRows.map((r) => [r.username, { ...r, id: Number(r.id) }]));
+    // Who holds each number: users as stored, then rows of the file as they are accepted.
+    const holder = new Map<string, { username: string; line?: number }>();
+    for (const r of existingRows) if (r.default_extension) holder.set(r.default_extension, { username: r.username });
+    const seenNames = new Map<string, number>();
+
+    const rows: CsvPreviewRow[] = [];
+    const apply: PlannedRow[] = [];
+    const msg = (p: CsvProblem, params?: Record<string, string | number>) => csvMessage(lang, p, params);
+
+    for (const entry of lines) {
+      const result = this.planRow(entry, { local, byName, holder, seenNames, msg });
+      rows.push(result.row);
+      if (result.planned) apply.push(result.planned);
+    }
+    const count = (action: CsvPreviewRow['action']) => rows.filter((r) => r.action === action).length;
+    return {
+      preview: {
+        rows,
+        create: count('create'),
+        update: count('update'),
+        unchanged: count('unchanged'),
+        reject: count('reject'),
+      },
+      apply,
+    };
+  }
+
+  private planRow(
+    entry: CsvLine,
+    ctx: {
+      local: boolean;
+      byName: Map<string, Existing>;
+      holder: Map<string, { username: string; line?: number }>;
+      seenNames: Map<string, number>;
+      msg: (p: CsvProblem, params?: Record<string, string | number>) => string;
+    },
+  ): { row: CsvPreviewRow; planned?: PlannedRow } {
+    const { msg } = ctx;
+    const f = entry.fields;
+    const username = (f.username ?? '').toLowerCase();
+    const fullname = f.fullname ?? '';
+    const rawExtension = f.extension ?? '';
+    const errors: string[] = [];
+    const warnings: string[] = [];
+    if (entry.problem) errors.push(msg(entry.problem.kind, entry.problem.params));
+
+    if (!entry.problem) {
+      if (!username) errors.push(msg('usernameMissing'));
+      else if (!USERNAME_PATTERN.test(username) || isSystemAccount(username))
+        errors.push(msg('usernameInvalid', { value: f.username ?? '' }));
+      else if (ctx.seenNames.has(username))
+        errors.push(msg('usernameDuplicate', { value: username, line: ctx.seenNames.get(username) ?? 0 }));
+      if (!fullname) errors.push(msg('fullnameMissing'));
+    }
+
+    const existing = ctx.byName.get(username);
+    if (!entry.problem && username && !existing && !ctx.local)
+      errors.push(msg('readOnlyDirectory', { value: username }));
+
+    // 'none' (as exported for unconfigured users) and an empty cell leave the extension as it is.
+    let extension: string | null = null;
+    if (rawExtension && rawExtension.toLowerCase() !== NO_EXTENSION) {
+      if (!EXTENSION_PATTERN.test(rawExtension)) errors.push(msg('extensionInvalid', { value: rawExtension }));
+      else extension = rawExtension;
+    }
+    if (extension && extension !== existing?.default_extension) {
+      const companionOf = /^9\d(\d{2,})$/.exec(extension)?.[1];
+      const clash = [extension, ...companionNumbers(extension), ...(companionOf ? [companionOf] : [])]
+        .map((n) => ctx.holder.get(n))
+        .find((h) => h && h.username !== username);
+      if (clash?.line) errors.push(msg('extensionDuplicate', { value: extension, line: clash.line }));
+      else if (clash) errors.push(msg('extensionInUse', { value: extension }));
+    }
+
+    let mobile: string | null | undefined;
+    if (f.mobile !== undefined) {
+      if (f.mobile === '') mobile = null;
+      else {
+        mobile = normaliseMobile(f.mobile);
+        if (mobile === undefined) errors.push(msg('mobileInvalid', { value: f.mobile }));
+      }
+    }
+    const voicemail = f.voicemail ? TRUE_VALUES.has(f.voicemail.toLowerCase()) : undefined;
+    const password = f.password ? f.password.slice(0, 128) : null;
+    if (password && !ctx.local) warnings.push(msg('notApplied', { column: 'password' }));
+    for (const column of ['webrtc', 'groups', 'profile', 'nethlink'] as const) {
+      if (f[column]) warnings.push(msg('notApplied', { column }));
+    }
+
+    const base = { line: entry.line, username, fullname, extension: extension ?? null };
+    if (errors.length > 0) return { row: { ...base, action: 'reject', errors, warnings } };
+
+    ctx.seenNames.set(username, entry.line);
+    if (extension) {
+      if (existing?.default_extension && existing.default_extension !== extension) {
+        ctx.holder.delete(existing.default_extension);
+      }
+      ctx.holder.set(extension, { username, line: entry.line });
+    }
+    const planned: PlannedRow = {
+      line: entry.line,
+      username,
+      fullname,
+      extension,
+      password: ctx.local ? password : null,
+      mobile,
+      voicemail,
+      existing,
+    };
+    const changes =
+      !existing ||
+      existing.displayname !== fullname ||
+      (extension !== null && extension !== existing.default_extension) ||
+      (planned.password !== null && planned.password !== existing.password_clear) ||
+      (mobile !== undefined && mobile !== existing.mobile) ||
+      (voicemail !== undefined && voicemail !== (existing.voicemail_pin !== null));
+    const action = !existing ? 'create' : changes ? 'update' : 'unchanged';
+    return { row: { ...base, action, errors, warnings }, planned: action === 'unchanged' ? undefined : planned };
+  }
+
+  /** Starts the import job once its status row exists (progress 0), so the first poll finds it. */
+  async start(file: string, lang: UiLanguage): Promise<string> {
+    const plan = await this.plan(file, lang);
+    try {
+      return await this.jobs.start(IMPORT_JOB, 'Importing users', (ctx) => this.run(plan, lang, ctx), {
+        exclusive: true,
+      });
+    } catch (error) {
+      if (error instanceof JobRunningError) throw new AppError(409, 'import_running');
+      throw error;
+    }
+  }
+
+  private async run(plan: Plan, lang: UiLanguage, ctx: JobContext) {
+    const failures: CsvRowFailure[] = plan.preview.rows
+      .filter((r) => r.action === 'reject')
+      .map((r) => ({ line: r.line, username: r.username, message: r.errors.join(' ') }));
+    let created = 0;
+    let updated = 0;
+    const total = plan.apply.length;
+    for (let i = 0; i < total; i += CHUNK) {
+      const chunk = plan.apply.slice(i, i + CHUNK);
+      try {
+        await this.db.transaction().execute((trx) => this.applyRows(trx, chunk));
+        for (const row of chunk) row.existing ? updated++ : created++;
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        // Something changed since the file was checked: apply row by row to fail only the culprits.
+        for (const row of chunk) {
+          try {
+            await this.db.transaction().execute((trx) => this.applyRows(trx, [row]));
+            row.existing ? updated++ : created++;
+          } catch (rowError) {
+            const reason = isUniqueViolation(rowError)
+              ? csvMessage(lang, 'extensionInUse', { value: row.extension ?? '' })
+              : rowError instanceof Error
+                ? rowError.message
+                : String(rowError);
+            failures.push({ line: row.line, username: row.username, message: csvMessage(lang, 'failed', { reason }) });
+          }
+        }
+      }
+      await ctx.progress(((i + chunk.length) * 100) / Math.max(total, 1));
+    }
+    failures.sort((a, b) => a.line - b.line);
+    return { created, updated, failures };
+  }
+
+  private async applyRows(trx: Kysely<Database>, rows: PlannedRow[]): Promise<void> {
+    const now = Date.now();
+    const inserts = rows.filter((r) => !r.existing);
+    if (inserts.length > 0) {
+      await trx
+        .insertInto('users')
+        .values(
+          inserts.map((r) => {
+            const password = r.password ?? null;
+            return {
+              username: r.username,
+              displayname: r.fullname,
+              ...splitName(r.fullname),
+              email: null,
+              source: 'local' as const,
+              password_hash: password ? directoryPasswordHash(password) : null,
+              password_clear: password,
+              default_extension: r.extension,
+              outboundcid: null,
+              mobile: r.mobile ?? null,
+              voicemail_pin: r.voicemail ? randomPin() : null,
+              profile_id: null,
+              search_key: searchKey(r.username, r.fullname, r.extension),
+              created_at: now,
+              updated_at: now,
+            };
+          }),
+        )
+        .execute();
+    }
+    for (const r of rows) {
+      const e = r.existing;
+      if (!e) continue;
+      const extension = r.extension ?? e.default_extension;
+      await trx
+        .updateTable('users')
+        .set({
+          displayname: r.fullname,
+          ...splitName(r.fullname),
+          default_extension: extension,
+          search_key: searchKey(r.username, r.fullname, extension),
+          ...(r.password ? { password_hash: directoryPasswordHash(r.password), password_clear: r.password } : {}),
+          ...(r.mobile !== undefined ? { mobile: r.mobile } : {}),
+          ...(r.voicemail === true && !e.voicemail_pin ? { voicemail_pin: randomPin() } : {}),
+          ...(r.voicemail === false ? { voicemail_pin: null } : {}),
+          updated_at: now,
+        })
+        .where('id', '=', e.id)
+        .execute();
+    }
+  }
+
+  async status(): Promise<CsvImportStatus> {
+    const job = await this.jobs.latest(IMPORT_JOB);
+    if (!job) throw new AppError(422, 'no_csv_import');
+    const outcome = (job.result ?? {}) as Partial<{ created: number; updated: number; failures: CsvRowFailure[] }>;
+    const failures = outcome.failures ?? [];
+    if (job.status === 'failed') {
+      failures.push({ line: 0, username: '', message: job.error ?? 'Import failed' });
+    }
+    const result = job.status === 'running' ? job.progress : failures.length > 0 ? -1 : 100;
+    return { result, created: outcome.created ?? 0, updated: outcome.updated ?? 0, failures };
+  }
+}

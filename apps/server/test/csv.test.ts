@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { DB_KINDS, expectError, useTestApp } from './helpers.ts';
+
+const b64 = (text: string | Buffer) => Buffer.from(text).toString('base64');
+const dataUrl = (text: string) => `data:text/csv;base64,${b64(text)}`;
+
+describe.each(DB_KINDS)('CSV import and export (%s)', (kind) => {
+  const t = useTestApp(kind);
+  const get = (url: string) => t.app.inject({ method: 'GET', url, headers: t.headers });
+  const post = (url: string, payload: unknown, lang = 'en') =>
+    t.app.inject({
+      method: 'POST',
+      url,
+      headers: { ...t.headers, 'accept-language': lang },
+      payload: payload as object,
+    });
+  const users = async () =>
+    ((await get('/api/users/false?sort=username')).json() as { username: string; default_extension: string }[]).map(
+      (u) => `${u.username}:${u.default_extension}`,
+    );
+  const finished = async () => {
+    for (let i = 0; i < 500; i++) {
+      const res = await get('/api/csv/csvimport');
+      const body = res.json();
+      if (body.result === 100 || body.result === -1) return body;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error('import did not finish');
+  };
+
+  it('needs a directory first, and reports no import before one starts', async () => {
+    expectError(await post('/api/csv/csvimport', { file: dataUrl('alice,Alice\n') }), 409, 'directory_not_configured');
+    expectError(await get('/api/csv/csvimport'), 422, 'no_csv_import');
+    const res = await post('/api/configuration/mode', { mode: 'legacy' });
+    expect(res.statusCode).toBe(200);
+    for (let i = 0; i < 100 && (await get('/api/configuration/userprovider')).json().configured !== 1; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect((await post('/api/users', { username: 'zoe', fullname: 'Zoe Existing' })).statusCode).toBe(201);
+    expect((await post('/api/mainextensions', { username: 'zoe', extension: '300' })).statusCode).toBe(201);
+  });
+
+  const file = [
+    '# exported from the old PBX',
+    'username,fullname,extension,password,mobile,voicemail',
+    'alice,Alice Rossi,201,Pw-alice1,+39 333 1234567,TRUE',
+    'bob,"Bianchi, Bob",202,,,',
+    'carla,Carla Verdi,300,,,', // 300 belongs to zoe
+    '9bad,Bad Name,203,,,',
+    'dario,,204,,,',
+    'alice,Alice Again,205,,,',
+    'elena,Elena Neri,201,,,', // same number as alice above
+    'zoe,Zoe Renamed,,,,',
+    'fabio,Fabio Blu,0207,,,',
+    'gina,Gina Viola,208,,not-a-number,',
+  ].join('\r\n');
+
+  it('previews what would be created, changed and rejected, writing nothing', async () => {
+    const before = await users();
+    const res = await post('/api/csv/csvimport/preview', { file: dataUrl(file) });
+    expect(res.statusCode, res.body).toBe(200);
+    const preview = res.json();
+    expect(preview).toMatchObject({ create: 2, update: 1, unchanged: 0, reject: 7 });
+    const byLine = Object.fromEntries(preview.rows.map((r: { line: number }) => [r.line, r]));
+    expect(byLine[3]).toMatchObject({ username: 'alice', action: 'create', extension: '201' });
+    expect(byLine[4]).toMatchObject({ username: 'bob', fullname: 'Bianchi, Bob', action: 'create' });
+    expect(byLine[5].errors).toEqual(['Extension 300 already in use.']);
+    expect(byLine[6].errors[0]).toMatch(/Username "9bad" is not valid/);
+    expect(byLine[7].errors).toEqual(['Full name is missing.']);
+    expect(byLine[8].errors).toEqual(['User alice is also on line 3.']);
+    expect(byLine[9].errors).toEqual(['Extension 201 is also on line 3.']);
+    expect(byLine[10]).toMatchObject({ username: 'zoe', action: 'update' });
+    expect(byLine[11].errors[0]).toMatch(/Extension "0207" is not valid/);
+    expect(byLine[12].errors[0]).toMatch(/Mobile number "not-a-number"/);
+    expect(await users()).toEqual(before);
+  });
+
+  it('imports the valid rows and reports each failed row in the user language', async () => {
+    const res = await post('/api/csv/csvimport', { file: dataUrl(file) }, 'it');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().result).toMatch(/^[0-9a-f]{32}$/);
+    const status = await finished();
+    expect(status.result).toBe(-1);
+    expect(status.created).toBe(2);
+    expect(status.updated).toBe(1);
+    expect(status.failures.map((f: { line: number }) => f.line)).toEqual([5, 6, 7, 8, 9, 11, 12]);
+    expect(status.failures[0]).toEqual({ line: 5, username: 'carla', message: 'Interno 300 già in uso.' });
+    expect(await users()).toEqual(['alice:201', 'bob:202', 'zoe:300']);
+    expect((await get('/api/users/alice/password')).json()).toEqual({ result: 'Pw-alice1' });
+    const alice = (await get('/api/users/false?search=alice')).json()[0];
+    expect(alice.mobile).toBe('00393331234567');
+    const zoe = (await get('/api/users/false?search=zoe')).json()[0];
+    expect(zoe.displayname).toBe('Zoe Renamed');
+    const report = (await get('/api/final')).json();
+    expect(report.find((r: { username: string }) => r.username === 'alice').voicemailpwd).toMatch(/^\d{4}$/);
+  });
+
+  it('finishes at 100 when every row is good', async () => {
+    expect((await post('/api/csv/csvimport', { file: dataUrl('hugo,Hugo Grigi,220\n') })).statusCode).toBe(200);
+    const status = await finished();
+    expect(status).toEqual({ result: 100, created: 1, updated: 0, failures: [] });
+  });
+
+  it.each([
+    ['a wrong header', 'username,surname,extension\nivo,Ivo,230\n', /Unknown column "surname"/],
+    ['Latin-1 text', Buffer.from('ivo,Ivo Perù,230\n', 'latin1'), /not UTF-8/],
+    ['binary junk', Buffer.from([0, 1, 2, 3, 255, 254, 0, 7]), /not UTF-8|not a text CSV/],
+    ['an empty file', '# only a comment\n\n', /no users/],
+  ])('refuses %s as a whole and changes nothing', async (_, content, message) => {
+    const before = await users();
+    const body = expectError(await post('/api/csv/csvimport', { file: b64(content) }), 422, 'csv_invalid');
+    expect(body.detail).toMatch(message);
+    expect(await users()).toEqual(before);
+  });
+
+  it('refuses 10 MB of junk with a clear error', async () => {
+    const junk = Buffer.alloc(10 * 1024 * 1024, 'x').toString('base64');
+    const res = await post('/api/csv/csvimport', { file: junk });
+    expect([400, 413]).toContain(res.statusCode);
+    expect(res.json().detail).not.toBe('');
+  });
+
+  it('exports every user as standard CSV with escaped quotes', async () => {
+    expect((await post('/api/users', { username: 'quoted', fullname: 'Mario "Super" Bros' })).statusCode).toBe(201);
+    const res = await get('/api/csv/csvexport');
+    expect(res.statusCode).toBe(200);
+    const text = Buffer.from(res.json() as string, 'base64').toString('utf8');
+    const lines = text.split('\r\n').filter(Boolean);
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toMatch(/^"alice","Alice Rossi","201","Pw-alice1","00393331234567","TRUE","FALSE","",""$/);
+    const quoted = lines.find((l) => l.startsWith('"quoted"'));
+    expect(quoted).toMatch(/^"quoted","Mario ""Super"" Bros","none","[a-zA-Z0-9]{8}","","FALSE","FALSE","",""$/);
+    // What was exported imports back without changes.
+    const preview = (await post('/api/csv/csvimport/preview', { file: b64(text) })).json();
+    expect(preview).toMatchObject({ create: 0, update: 0, reject: 0, unchanged: 5 });
+  });
+});
