@@ -24,12 +24,12 @@ test('a wrong password shows Cannot login and keeps the user out', async ({ page
 
 test('signing in survives a reload; logout forgets the key', async ({ page, server }) => {
   await signIn(page);
-  await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
   const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('secretkey') ?? '{}'));
   expect(stored.user).toBe('admin');
 
   await page.reload();
-  await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
   await expect(page).not.toHaveURL(/\/login$/);
 
   await page.getByRole('button', { name: 'Account' }).click();

@@ -29,6 +29,8 @@ export interface RequestOptions<S extends z.ZodType> {
   schema: S;
   /** Skip the automatic sign-out on 401 (used by the login calls themselves). */
   allowUnauthorized?: boolean;
+  /** Receives the response headers of a successful answer (e.g. X-Total-Count of a page). */
+  onHeaders?: (headers: Headers) => void;
 }
 
 export async function apiRequest<S extends z.ZodType>(
@@ -69,6 +71,7 @@ export async function apiRequest<S extends z.ZodType>(
     if (response.status === 401 && !options.allowUnauthorized) onUnauthorized?.();
     throw new ApiError(response.status, body);
   }
+  options.onHeaders?.(response.headers);
   return options.schema.parse(json);
 }
 

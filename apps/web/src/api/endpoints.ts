@@ -1,9 +1,11 @@
 import {
+  finalReportSchema,
   type LanguageRequest,
   type LoginRequest,
   languagesResponseSchema,
   loginResponseSchema,
   provisioningEngineSchema,
+  userProviderSchema,
   type WizardUpdate,
   wizardStateListSchema,
   wizardStateSchema,
@@ -26,4 +28,8 @@ export const api = {
   installLanguage: (body: LanguageRequest) => apiRequest('POST', '/api/settings/language', { body, schema: success }),
   setDefaultLanguage: (body: LanguageRequest) =>
     apiRequest('POST', '/api/settings/defaultlanguage', { body, schema: success }),
+  changeAdminPassword: (password: string) =>
+    apiRequest('POST', '/api/users/admin/password', { body: { password }, schema: success }),
+  finalReport: () => apiRequest('GET', '/api/final', { schema: finalReportSchema }),
+  userProvider: () => apiRequest('GET', '/api/configuration/userprovider', { schema: userProviderSchema }),
 };

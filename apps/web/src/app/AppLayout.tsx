@@ -1,7 +1,17 @@
 import { isPathAllowedInMode, totalSteps } from '@centralino/contract';
 import { AppShell, Badge, Burger, Center, Group, Loader, Menu, NavLink, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconApi, IconHome, IconLanguage, IconLogout, IconSettings, IconUserCircle } from '@tabler/icons-react';
+import {
+  IconApi,
+  IconHome,
+  IconKey,
+  IconLanguage,
+  IconLogout,
+  IconReportAnalytics,
+  IconSettings,
+  IconUserCircle,
+  IconUsers,
+} from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { useEngine, useWizardState } from '../features/wizard/useWizard.ts';
@@ -43,8 +53,11 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
   return (
     <nav aria-label={t('nav.mainMenu')}>
       {item('/', t('nav.home'), <IconHome size={18} />)}
+      {item('/extensions', t('nav.users'), <IconUsers size={18} />)}
       {item('/admin', t('nav.admin'), <IconSettings size={18} />)}
       {item('/admin/languages', t('nav.languages'), <IconLanguage size={18} />)}
+      {item('/admin/settings', t('nav.settings'), <IconKey size={18} />)}
+      {item('/admin/report', t('nav.report'), <IconReportAnalytics size={18} />)}
     </nav>
   );
 }

@@ -1,5 +1,15 @@
 /** Screens this version of the console has; any other path falls back to /. */
-export const ROUTED_PATHS = ['/', '/login', '/final', '/admin', '/admin/languages'] as const;
+export const ROUTED_PATHS = [
+  '/',
+  '/login',
+  '/users',
+  '/extensions',
+  '/final',
+  '/admin',
+  '/admin/languages',
+  '/admin/settings',
+  '/admin/report',
+] as const;
 
 export function isRouted(path: string): boolean {
   return (ROUTED_PATHS as readonly string[]).includes(path);

@@ -14,6 +14,16 @@ const LanguagesPage = lazy(() =>
   import('../features/languages/LanguagesPage.tsx').then((m) => ({ default: m.LanguagesPage })),
 );
 
+const AdminSettingsPage = lazy(() =>
+  import('../features/admin-settings/AdminSettingsPage.tsx').then((m) => ({ default: m.AdminSettingsPage })),
+);
+const ReportPage = lazy(() => import('../features/report/ReportPage.tsx').then((m) => ({ default: m.ReportPage })));
+
+const UsersPage = lazy(() => import('../features/users/UsersPage.tsx').then((m) => ({ default: m.UsersPage })));
+const ExtensionsPage = lazy(() =>
+  import('../features/users/ExtensionsPage.tsx').then((m) => ({ default: m.ExtensionsPage })),
+);
+
 function screen(element: ReactNode) {
   return (
     <Suspense
@@ -35,9 +45,13 @@ export const routes = [
     element: <AppLayout />,
     children: [
       { path: '/', element: screen(<HomeOrWizard />) },
+      { path: '/users', element: screen(<UsersPage />) },
+      { path: '/extensions', element: screen(<ExtensionsPage />) },
       { path: '/final', element: screen(<FinalPage />) },
       { path: '/admin', element: screen(<AdminPage />) },
       { path: '/admin/languages', element: screen(<LanguagesPage />) },
+      { path: '/admin/settings', element: screen(<AdminSettingsPage />) },
+      { path: '/admin/report', element: screen(<ReportPage />) },
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },

@@ -15,7 +15,7 @@ export interface ListSort<T> extends ListOption {
 }
 
 /** Filter or sort chooser; hidden when the screen offers no choices. */
-function OptionSelect({
+export function OptionSelect({
   label,
   options,
   value,

@@ -1,7 +1,8 @@
-import { Button, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Button, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { PrintReportButton } from '../report/PrintReportButton.tsx';
 
 export function FinalPage() {
   const { t } = useTranslation();
@@ -15,7 +16,13 @@ export function FinalPage() {
       <Text c="dimmed" maw={520}>
         {t('final.body')}
       </Text>
-      <Button onClick={() => navigate('/')}>{t('final.goHome')}</Button>
+      <Group justify="center">
+        <Button onClick={() => navigate('/')}>{t('final.goHome')}</Button>
+        <PrintReportButton variant="default" />
+      </Group>
+      <Text size="sm" c="dimmed" maw={520}>
+        {t('final.reportHint')}
+      </Text>
     </Stack>
   );
 }

@@ -1,0 +1,127 @@
+import { EXTENSION_PATTERN, NO_EXTENSION, type User } from '@centralino/contract';
+import { ActionIcon, Badge, Button, Group, Paper, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { IconCheck, IconPencil, IconX } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../api/client.ts';
+import { usersApi } from './usersApi.ts';
+
+/** A user with their main extension: add one, or change it. */
+export function ExtensionRow({
+  user,
+  licenceExhausted,
+  onChanged,
+}: {
+  user: User;
+  /** No configurable extensions left: adding is disabled (changing a number still works). */
+  licenceExhausted: boolean;
+  onChanged: () => void;
+}) {
+  const { t } = useTranslation();
+  const configured = user.default_extension !== NO_EXTENSION;
+  const [editing, setEditing] = useState(!configured);
+  const [value, setValue] = useState(configured ? user.default_extension : '');
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const save = useMutation({
+    mutationFn: (extension: string) => usersApi.setMainExtension({ username: user.username, extension }),
+    onSuccess: () => {
+      setProblem(null);
+      setEditing(false);
+      onChanged();
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.status === 422) setProblem(t('extensions.inUse'));
+      else if (error instanceof ApiError && error.status === 403) setProblem(t('extensions.licence'));
+      else setProblem(error.message);
+      onChanged();
+    },
+  });
+
+  const trimmed = value.trim();
+  const malformed = trimmed !== '' && !EXTENSION_PATTERN.test(trimmed);
+  const submit = () => {
+    if (!trimmed || malformed) return;
+    save.mutate(trimmed);
+  };
+  const addDisabled = !configured && licenceExhausted;
+
+  return (
+    <Paper withBorder p="sm" radius="md" data-testid={`user-${user.username}`}>
+      <Group justify="space-between" wrap="nowrap" align="start">
+        <Stack gap={0} style={{ minWidth: 0 }}>
+          <Text fw={600} truncate>
+            {user.displayname}
+          </Text>
+          <Group gap={6}>
+            <Text size="sm" c="dimmed">
+              {user.username}
+            </Text>
+            {configured ? (
+              <Badge size="sm" variant="light" color="teal">
+                {t('extensions.configured')}
+              </Badge>
+            ) : (
+              <Badge size="sm" variant="light" color="gray">
+                {t('extensions.unconfigured')}
+              </Badge>
+            )}
+          </Group>
+        </Stack>
+        {editing ? (
+          <Group gap="xs" align="start" wrap="nowrap">
+            <TextInput
+              aria-label={t('extensions.extensionOf', { name: user.displayname })}
+              placeholder={t('extensions.extension')}
+              value={value}
+              w={130}
+              inputMode="numeric"
+              error={malformed ? t('extensions.malformed') : problem}
+              onChange={(e) => {
+                setValue(e.currentTarget.value);
+                setProblem(null);
+              }}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') submit();
+              }}
+            />
+            <Tooltip label={t('extensions.licenceTooltip')} disabled={!addDisabled}>
+              <Button
+                loading={save.isPending}
+                disabled={!trimmed || malformed || addDisabled}
+                onClick={submit}
+                leftSection={<IconCheck size={16} />}
+              >
+                {configured ? t('extensions.save') : t('extensions.add')}
+              </Button>
+            </Tooltip>
+            {configured && (
+              <ActionIcon
+                variant="subtle"
+                size="lg"
+                aria-label={t('extensions.cancel')}
+                onClick={() => {
+                  setEditing(false);
+                  setValue(user.default_extension);
+                  setProblem(null);
+                }}
+              >
+                <IconX size={16} />
+              </ActionIcon>
+            )}
+          </Group>
+        ) : (
+          <Group gap="xs">
+            <Text fw={700} size="lg" data-testid="main-extension">
+              {user.default_extension}
+            </Text>
+            <Button variant="default" leftSection={<IconPencil size={16} />} onClick={() => setEditing(true)}>
+              {t('extensions.modify')}
+            </Button>
+          </Group>
+        )}
+      </Group>
+    </Paper>
+  );
+}

@@ -1,0 +1,68 @@
+import {
+  csvExportSchema,
+  csvImportStartedSchema,
+  csvImportStatusSchema,
+  csvPreviewSchema,
+  type DirectoryMode,
+  type LdapSettings,
+  ldapSettingsSchema,
+  ldapTestResultSchema,
+  type MainExtensionRequest,
+  modeResponseSchema,
+  type NewUser,
+  TOTAL_COUNT_HEADER,
+  taskSchema,
+  type UserListQuery,
+  userLimitsSchema,
+  userListSchema,
+  userSchema,
+} from '@centralino/contract';
+import { z } from 'zod';
+import { apiRequest } from '../../api/client.ts';
+
+function queryString(query: UserListQuery): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== '') params.set(key, String(value));
+  }
+  return params.toString();
+}
+
+/** Calls of the users, directory and CSV screens. */
+export const usersApi = {
+  page: async (query: UserListQuery) => {
+    let total = 0;
+    const users = await apiRequest('GET', `/api/users/false?${queryString(query)}`, {
+      schema: userListSchema,
+      onHeaders: (headers) => {
+        total = Number(headers.get(TOTAL_COUNT_HEADER) ?? 0);
+      },
+    });
+    return { users, total };
+  },
+  /** Same list, and asks the server to mirror the external directory (GET /users/true). */
+  startSync: () => apiRequest('GET', '/api/users/true?limit=1', { schema: userListSchema }),
+  syncing: () => apiRequest('GET', '/api/users/sync', { schema: z.boolean() }),
+  count: () => apiRequest('GET', '/api/users/count', { schema: z.number() }),
+  create: (body: NewUser) => apiRequest('POST', '/api/users', { body, schema: userSchema }),
+  setMainExtension: (body: MainExtensionRequest) =>
+    apiRequest('POST', '/api/mainextensions', { body, schema: z.unknown() }),
+  limits: () => apiRequest('GET', '/api/mainextensions/userlimits', { schema: userLimitsSchema }),
+  setMode: (mode: DirectoryMode) =>
+    apiRequest('POST', '/api/configuration/mode', { body: { mode }, schema: modeResponseSchema }),
+  task: (id: string) => apiRequest('GET', `/api/tasks/${id}`, { schema: taskSchema }),
+  testDirectory: (settings: LdapSettings, username?: string) =>
+    apiRequest('POST', '/api/configuration/directory/test', {
+      body: { settings, ...(username ? { username } : {}) },
+      schema: ldapTestResultSchema,
+    }),
+  saveDirectory: (settings: LdapSettings) =>
+    apiRequest('POST', '/api/configuration/directory', { body: settings, schema: z.unknown() }),
+  directorySettings: () => apiRequest('GET', '/api/configuration/directory', { schema: ldapSettingsSchema }),
+  exportCsv: () => apiRequest('GET', '/api/csv/csvexport', { schema: csvExportSchema }),
+  previewCsv: (file: string) =>
+    apiRequest('POST', '/api/csv/csvimport/preview', { body: { file }, schema: csvPreviewSchema }),
+  importCsv: (file: string) =>
+    apiRequest('POST', '/api/csv/csvimport', { body: { file }, schema: csvImportStartedSchema }),
+  importStatus: () => apiRequest('GET', '/api/csv/csvimport', { schema: csvImportStatusSchema }),
+};
