@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
@@ -44,4 +44,12 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
     const reason = error instanceof Error ? error.message : String(error ?? '');
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
   }
+}
+
+/**
+ * After a bulk write (import, directory sync) PostgreSQL's planner still believes the table is small
+ * until autovacuum runs, and sorts instead of walking the index; refresh its statistics at once.
+ */
+export async function refreshStatistics(db: Kysely<Database>, table: keyof Database): Promise<void> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`analyze ${sql.table(table)}`.execute(db);
 }

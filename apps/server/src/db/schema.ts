@@ -44,6 +44,8 @@ export interface UsersTable {
   password_clear: string | null;
   /** Main extension; null when the user is not configured ('none' in the API). */
   default_extension: string | null;
+  /** Numeric value of default_extension, UNCONFIGURED_ORDER when none: the index behind number sorting. */
+  extension_order: number;
   outboundcid: string | null;
   mobile: string | null;
   voicemail_pin: string | null;

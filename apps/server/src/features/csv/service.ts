@@ -13,13 +13,14 @@ import {
   USERNAME_PATTERN,
 } from '@centralino/contract';
 import type { Kysely } from 'kysely';
+import { refreshStatistics } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { type JobContext, type JobRunner, JobRunningError } from '../../jobs/runner.ts';
 import { directoryPasswordHash } from '../directory/password.ts';
 import type { DirectoryService } from '../directory/service.ts';
 import { companionNumbers } from '../users/extensions.ts';
-import { searchKey } from '../users/repository.ts';
+import { extensionColumns, searchKey } from '../users/repository.ts';
 import { isUniqueViolation, splitName } from '../users/service.ts';
 import { type CsvLine, csvField, decodeCsvFile, parseCsv } from './parse.ts';
 
@@ -281,6 +282,7 @@ export class CsvService {
       await ctx.progress(((i + chunk.length) * 100) / Math.max(total, 1));
     }
     failures.sort((a, b) => a.line - b.line);
+    if (total > 0) await refreshStatistics(this.db, 'users');
     return { created, updated, failures };
   }
 
@@ -301,7 +303,7 @@ export class CsvService {
               source: 'local' as const,
               password_hash: password ? directoryPasswordHash(password) : null,
               password_clear: password,
-              default_extension: r.extension,
+              ...extensionColumns(r.extension),
               outboundcid: null,
               mobile: r.mobile ?? null,
               voicemail_pin: r.voicemail ? randomPin() : null,
@@ -323,7 +325,7 @@ export class CsvService {
         .set({
           displayname: r.fullname,
           ...splitName(r.fullname),
-          default_extension: extension,
+          ...extensionColumns(extension),
           search_key: searchKey(r.username, r.fullname, extension),
           ...(r.password ? { password_hash: directoryPasswordHash(r.password), password_clear: r.password } : {}),
           ...(r.mobile !== undefined ? { mobile: r.mobile } : {}),

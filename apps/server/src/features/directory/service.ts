@@ -9,11 +9,12 @@ import {
   type UserProvider,
 } from '@centralino/contract';
 import type { Kysely } from 'kysely';
+import { refreshStatistics } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { SettingsStore } from '../../db/settings-store.ts';
 import { AppError } from '../../errors.ts';
 import { type JobRunner, JobRunningError } from '../../jobs/runner.ts';
-import { searchKey } from '../users/repository.ts';
+import { extensionColumns, searchKey } from '../users/repository.ts';
 import { LdapFailure, readLdapUsers, testLdap } from './ldap.ts';
 
 const PROVIDER_KEY = 'directory.provider';
@@ -210,7 +211,7 @@ export class DirectoryService {
               source: 'ldap' as const,
               password_hash: null,
               password_clear: null,
-              default_extension: null,
+              ...extensionColumns(null),
               outboundcid: null,
               mobile: null,
               voicemail_pin: null,
@@ -244,6 +245,7 @@ export class DirectoryService {
           .execute();
       }
     });
+    if (toInsert.length + toRemove.length > 0) await refreshStatistics(this.db, 'users');
     return { added: toInsert.length, updated: toUpdate.length, removed: toRemove.length, skipped };
   }
 }

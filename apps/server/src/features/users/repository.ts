@@ -4,6 +4,17 @@ import type { Database, UsersTable } from '../../db/schema.ts';
 
 export type UserRow = Selectable<UsersTable>;
 
+/** Larger than any extension (6 digits at most): unconfigured users sort last. */
+export const UNCONFIGURED_ORDER = 999_999_999;
+
+/** The two columns that say which main extension a user has. */
+export function extensionColumns(extension: string | null) {
+  return {
+    default_extension: extension,
+    extension_order: extension === null ? UNCONFIGURED_ORDER : Number(extension),
+  };
+}
+
 export function searchKey(username: string, displayname: string, extension: string | null): string {
   return `${username} ${displayname} ${extension ?? ''}`.toLowerCase().slice(0, 400);
 }
@@ -36,18 +47,13 @@ export class UsersRepository {
   async list(query: UserListQuery): Promise<{ rows: UserRow[]; total: number }> {
     let base = this.db.selectFrom('users');
     if (query.search) base = base.where(sql<boolean>`search_key like ${containsPattern(query.search)} escape '\\'`);
-    if (query.filter === 'configured') base = base.where('default_extension', 'is not', null);
-    if (query.filter === 'unconfigured') base = base.where('default_extension', 'is', null);
+    if (query.filter === 'configured') base = base.where('extension_order', '<', UNCONFIGURED_ORDER);
+    if (query.filter === 'unconfigured') base = base.where('extension_order', '=', UNCONFIGURED_ORDER);
 
     let select = base.selectAll();
     const sort = query.sort ?? 'username';
     if (sort === 'extension') {
-      // Numeric order of digit strings without a cast: shorter first, then by text; unconfigured last.
-      select = select
-        .orderBy(sql`case when default_extension is null then 1 else 0 end`)
-        .orderBy(sql`length(default_extension)`)
-        .orderBy('default_extension')
-        .orderBy('username');
+      select = select.orderBy('extension_order').orderBy('username');
     } else {
       select = select.orderBy(sort).orderBy('username');
     }
@@ -100,9 +106,8 @@ export class UsersRepository {
     const rows = await this.db
       .selectFrom('users')
       .select(['username', 'displayname', 'password_clear', 'default_extension', 'voicemail_pin'])
-      .where('default_extension', 'is not', null)
-      .orderBy(sql`length(default_extension)`)
-      .orderBy('default_extension')
+      .where('extension_order', '<', UNCONFIGURED_ORDER)
+      .orderBy('extension_order')
       .execute();
     return rows.map((r) => ({
       username: r.username,

@@ -13,7 +13,7 @@ import { AppError } from '../../errors.ts';
 import { directoryPasswordHash } from '../directory/password.ts';
 import type { DirectoryService } from '../directory/service.ts';
 import { extensionConflict } from './extensions.ts';
-import { searchKey, toUser, UsersRepository } from './repository.ts';
+import { extensionColumns, searchKey, toUser, UsersRepository } from './repository.ts';
 
 const LETTERS_AND_DIGITS = 'abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
@@ -70,7 +70,7 @@ export class UsersService {
           source: 'local',
           password_hash: directoryPasswordHash(password),
           password_clear: password,
-          default_extension: null,
+          ...extensionColumns(null),
           outboundcid: null,
           mobile: null,
           voicemail_pin: null,
@@ -129,7 +129,7 @@ export class UsersService {
         await trx
           .updateTable('users')
           .set({
-            default_extension: null,
+            ...extensionColumns(null),
             search_key: searchKey(user.username, user.displayname, null),
             updated_at: Date.now(),
           })
@@ -158,7 +158,7 @@ export class UsersService {
         await trx
           .updateTable('users')
           .set({
-            default_extension: extension,
+            ...extensionColumns(extension),
             outboundcid: outboundcid === undefined ? user.outboundcid : outboundcid || null,
             search_key: searchKey(user.username, user.displayname, extension),
             updated_at: Date.now(),

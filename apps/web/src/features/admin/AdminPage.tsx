@@ -1,5 +1,5 @@
 import { Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconApi, IconLanguage } from '@tabler/icons-react';
+import { IconApi, IconKey, IconLanguage, IconReportAnalytics, IconUsers } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -45,6 +45,24 @@ export function AdminPage() {
     <Stack gap="lg" maw={960}>
       <Title order={2}>{t('admin.title')}</Title>
       <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
+        <AreaCard
+          icon={<IconUsers />}
+          title={t('nav.users')}
+          description={t('admin.usersDescription')}
+          to="/extensions"
+        />
+        <AreaCard
+          icon={<IconKey />}
+          title={t('nav.settings')}
+          description={t('admin.settingsDescription')}
+          to="/admin/settings"
+        />
+        <AreaCard
+          icon={<IconReportAnalytics />}
+          title={t('nav.report')}
+          description={t('admin.reportDescription')}
+          to="/admin/report"
+        />
         <AreaCard
           icon={<IconLanguage />}
           title={t('nav.languages')}
