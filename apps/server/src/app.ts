@@ -9,6 +9,8 @@ import { authRoutes } from './features/auth/routes.ts';
 import { AuthService } from './features/auth/service.ts';
 import { csvRoutes } from './features/csv/routes.ts';
 import { CsvService } from './features/csv/service.ts';
+import { ctiRoutes } from './features/cti/routes.ts';
+import { CtiService } from './features/cti/service.ts';
 import { directoryRoutes } from './features/directory/routes.ts';
 import { DirectoryService } from './features/directory/service.ts';
 import { healthRoutes } from './features/health/routes.ts';
@@ -80,6 +82,12 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
   await app.register(directoryRoutes(directory));
   await app.register(usersRoutes(new UsersService(database.db, directory, config.extensionLimit)));
   await app.register(csvRoutes(new CsvService(database.db, jobs, directory)));
+  const cti = new CtiService(database.db, {
+    engine: config.provisioningEngine,
+    // Without a licence limit the system counts as licensed (the original: an enterprise subscription).
+    licenceActive: config.extensionLimit === undefined,
+  });
+  await app.register(ctiRoutes(cti));
   // Jobs keep running in the background; let them finish before the database closes.
   app.addHook('onClose', () => jobs.idle());
 

@@ -101,6 +101,42 @@ describe.each(DB_KINDS)('CSV import and export (%s)', (kind) => {
     expect(status).toEqual({ result: 100, created: 1, updated: 0, failures: [] });
   });
 
+  it('sets CTI groups (creating missing ones) and profiles by name', async () => {
+    const text = [
+      'username,fullname,extension,password,mobile,voicemail,webrtc,groups,profile',
+      'ivo,Ivo Grigi,230,,,,,Sales|Support,Standard',
+      'lia,Lia Rosa,231,,,,,Sales,Nonexistent',
+      'max,Max Blu,232,,,,,Bad Group,',
+    ].join('\n');
+    const preview = (await post('/api/csv/csvimport/preview', { file: b64(text) })).json();
+    expect(preview).toMatchObject({ create: 1, reject: 2 });
+    expect(preview.rows[1].errors).toEqual(['There is no CTI profile named "Nonexistent".']);
+    expect(preview.rows[2].errors[0]).toMatch(/Group "Bad Group" is not valid/);
+    expect((await post('/api/csv/csvimport', { file: b64(text) })).statusCode).toBe(200);
+    expect((await finished()).created).toBe(1);
+    const ivo = (await get('/api/users/false?search=ivo')).json()[0];
+    expect(ivo.profile).toBe('2');
+    const groups = (await get('/api/cti/groups')).json() as { id: number; name: string }[];
+    expect(groups.map((g) => g.name).sort()).toEqual(['Sales', 'Support']);
+    expect((await get(`/api/cti/groups/users/${ivo.id}`)).json()).toHaveLength(2);
+    // An empty groups cell clears them; an empty profile cell clears it.
+    expect(
+      (await post('/api/csv/csvimport', { file: b64(`${text.split('\n')[0]}\nivo,Ivo Grigi,230,,,,,,\n`) })).statusCode,
+    ).toBe(200);
+    expect((await finished()).updated).toBe(1);
+    expect((await get(`/api/cti/groups/users/${ivo.id}`)).json()).toEqual([]);
+    expect((await get('/api/users/false?search=ivo')).json()[0].profile).toBeNull();
+    // Put them back for the export below.
+    expect(
+      (
+        await post('/api/csv/csvimport', {
+          file: b64(`${text.split('\n')[0]}\nivo,Ivo Grigi,230,,,,,Sales|Support,Standard\n`),
+        })
+      ).statusCode,
+    ).toBe(200);
+    await finished();
+  });
+
   it.each([
     ['a wrong header', 'username,surname,extension\nivo,Ivo,230\n', /Unknown column "surname"/],
     ['Latin-1 text', Buffer.from('ivo,Ivo Perù,230\n', 'latin1'), /not UTF-8/],
@@ -126,12 +162,13 @@ describe.each(DB_KINDS)('CSV import and export (%s)', (kind) => {
     expect(res.statusCode).toBe(200);
     const text = Buffer.from(res.json() as string, 'base64').toString('utf8');
     const lines = text.split('\r\n').filter(Boolean);
-    expect(lines).toHaveLength(5);
+    expect(lines).toHaveLength(6);
+    expect(lines).toContain('"ivo","Ivo Grigi","230","","","FALSE","FALSE","Sales|Support","Standard"');
     expect(lines[0]).toMatch(/^"alice","Alice Rossi","201","Pw-alice1","00393331234567","TRUE","FALSE","",""$/);
     const quoted = lines.find((l) => l.startsWith('"quoted"'));
     expect(quoted).toMatch(/^"quoted","Mario ""Super"" Bros","none","[a-zA-Z0-9]{8}","","FALSE","FALSE","",""$/);
     // What was exported imports back without changes.
     const preview = (await post('/api/csv/csvimport/preview', { file: b64(text) })).json();
-    expect(preview).toMatchObject({ create: 0, update: 0, reject: 0, unchanged: 5 });
+    expect(preview).toMatchObject({ create: 0, update: 0, reject: 0, unchanged: 6 });
   });
 });

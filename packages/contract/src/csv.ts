@@ -106,6 +106,8 @@ export const csvProblems = [
   'mobileInvalid',
   'readOnlyDirectory',
   'notApplied',
+  'groupInvalid',
+  'profileUnknown',
   'failed',
 ] as const;
 export type CsvProblem = (typeof csvProblems)[number];
@@ -131,6 +133,8 @@ export const csvMessages: Record<UiLanguage, Record<CsvProblem, string>> = {
     mobileInvalid: 'Mobile number "{{value}}" is not valid.',
     readOnlyDirectory: 'User {{value}} is not in the external directory; add users there.',
     notApplied: 'Column {{column}} is not applied by this version and was ignored.',
+    groupInvalid: 'Group "{{value}}" is not valid: only letters and numbers are allowed.',
+    profileUnknown: 'There is no CTI profile named "{{value}}".',
     failed: 'Could not save this row: {{reason}}',
   },
   it: {
@@ -152,6 +156,8 @@ export const csvMessages: Record<UiLanguage, Record<CsvProblem, string>> = {
     mobileInvalid: 'Il numero di cellulare "{{value}}" non è valido.',
     readOnlyDirectory: "L'utente {{value}} non è nella directory esterna; aggiungi gli utenti lì.",
     notApplied: 'La colonna {{column}} non è applicata da questa versione ed è stata ignorata.',
+    groupInvalid: 'Il gruppo "{{value}}" non è valido: sono ammessi solo lettere e numeri.',
+    profileUnknown: 'Non esiste un profilo CTI di nome "{{value}}".',
     failed: 'Impossibile salvare questa riga: {{reason}}',
   },
 };

@@ -36,6 +36,9 @@ export const errorCodes = [
   'import_running',
   'no_csv_import',
   'sync_running',
+  'licence_required',
+  'profile_in_use',
+  'group_exists',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
@@ -67,6 +70,9 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     import_running: 'Import already running',
     no_csv_import: 'No CSV import active',
     sync_running: 'Synchronisation running',
+    licence_required: 'Licence required',
+    profile_in_use: 'Profile in use',
+    group_exists: 'Group already exists',
   },
   it: {
     validation: 'Richiesta non valida',
@@ -92,6 +98,9 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     import_running: 'Importazione già in corso',
     no_csv_import: 'Nessuna importazione CSV attiva',
     sync_running: 'Sincronizzazione in corso',
+    licence_required: 'Licenza richiesta',
+    profile_in_use: 'Profilo in uso',
+    group_exists: 'Gruppo già esistente',
   },
 };
 
@@ -120,6 +129,9 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     import_running: 'Wait for the current import to finish.',
     no_csv_import: 'No CSV import has been started.',
     sync_running: 'Wait for the directory synchronisation to finish.',
+    licence_required: 'The queue manager needs an active licence.',
+    profile_in_use: 'Users have this profile: assign them another profile first.',
+    group_exists: 'A group with this name already exists.',
   },
   it: {
     validation: 'Alcuni campi non sono validi.',
@@ -145,6 +157,9 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     import_running: "Attendi la fine dell'importazione in corso.",
     no_csv_import: 'Nessuna importazione CSV avviata.',
     sync_running: 'Attendi la fine della sincronizzazione della directory.',
+    licence_required: 'Il gestore delle code richiede una licenza attiva.',
+    profile_in_use: 'Alcuni utenti hanno questo profilo: assegna loro prima un altro profilo.',
+    group_exists: 'Esiste già un gruppo con questo nome.',
   },
 };
 

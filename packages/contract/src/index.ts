@@ -1,5 +1,6 @@
 export * from './auth.ts';
 export * from './csv.ts';
+export * from './cti.ts';
 export * from './directory.ts';
 export * from './errors.ts';
 export * from './limits.ts';

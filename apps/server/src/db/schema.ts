@@ -72,6 +72,33 @@ export interface JobsTable {
   updated_at: number;
 }
 
+export interface CtiProfilesTable {
+  id: Generated<number>;
+  name: string;
+}
+export interface CtiProfileMacrosTable {
+  profile_id: number;
+  macro: string;
+}
+export interface CtiProfilePermissionsTable {
+  profile_id: number;
+  permission: string;
+}
+export interface CtiProfileRoutesTable {
+  profile_id: number;
+  route_id: number;
+  /** 1 allowed, 0 denied. */
+  permission: number;
+}
+export interface CtiGroupsTable {
+  id: Generated<number>;
+  name: string;
+}
+export interface CtiUserGroupsTable {
+  user_id: number;
+  group_id: number;
+}
+
 export interface Database {
   admins: AdminsTable;
   sessions: SessionsTable;
@@ -79,4 +106,10 @@ export interface Database {
   settings: SettingsTable;
   users: UsersTable;
   jobs: JobsTable;
+  cti_profiles: CtiProfilesTable;
+  cti_profile_macros: CtiProfileMacrosTable;
+  cti_profile_permissions: CtiProfilePermissionsTable;
+  cti_profile_routes: CtiProfileRoutesTable;
+  cti_groups: CtiGroupsTable;
+  cti_user_groups: CtiUserGroupsTable;
 }

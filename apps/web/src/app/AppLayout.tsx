@@ -9,8 +9,10 @@ import {
   IconLogout,
   IconReportAnalytics,
   IconSettings,
+  IconShieldLock,
   IconUserCircle,
   IconUsers,
+  IconUsersGroup,
 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
@@ -54,6 +56,8 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
     <nav aria-label={t('nav.mainMenu')}>
       {item('/', t('nav.home'), <IconHome size={18} />)}
       {item('/extensions', t('nav.users'), <IconUsers size={18} />)}
+      {item('/configurations/groups', t('nav.groups'), <IconUsersGroup size={18} />)}
+      {item('/configurations/profiles', t('nav.profiles'), <IconShieldLock size={18} />)}
       {item('/admin', t('nav.admin'), <IconSettings size={18} />)}
       {item('/admin/languages', t('nav.languages'), <IconLanguage size={18} />)}
       {item('/admin/settings', t('nav.settings'), <IconKey size={18} />)}

@@ -4,6 +4,8 @@ export const ROUTED_PATHS = [
   '/login',
   '/users',
   '/extensions',
+  '/configurations/groups',
+  '/configurations/profiles',
   '/final',
   '/admin',
   '/admin/languages',

@@ -24,6 +24,9 @@ const ExtensionsPage = lazy(() =>
   import('../features/users/ExtensionsPage.tsx').then((m) => ({ default: m.ExtensionsPage })),
 );
 
+const GroupsPage = lazy(() => import('../features/cti/GroupsPage.tsx').then((m) => ({ default: m.GroupsPage })));
+const ProfilesPage = lazy(() => import('../features/cti/ProfilesPage.tsx').then((m) => ({ default: m.ProfilesPage })));
+
 function screen(element: ReactNode) {
   return (
     <Suspense
@@ -47,6 +50,8 @@ export const routes = [
       { path: '/', element: screen(<HomeOrWizard />) },
       { path: '/users', element: screen(<UsersPage />) },
       { path: '/extensions', element: screen(<ExtensionsPage />) },
+      { path: '/configurations/groups', element: screen(<GroupsPage />) },
+      { path: '/configurations/profiles', element: screen(<ProfilesPage />) },
       { path: '/final', element: screen(<FinalPage />) },
       { path: '/admin', element: screen(<AdminPage />) },
       { path: '/admin/languages', element: screen(<LanguagesPage />) },

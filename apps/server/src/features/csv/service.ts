@@ -35,6 +35,8 @@ interface Existing {
   password_clear: string | null;
   mobile: string | null;
   voicemail_pin: string | null;
+  profile_id: number | null;
+  groups: string[];
 }
 
 /** What one valid row will do. */
@@ -46,6 +48,10 @@ interface PlannedRow {
   password: string | null;
   mobile: string | null | undefined;
   voicemail: boolean | undefined;
+  /** Group names replacing the user's groups; undefined leaves them alone. */
+  groups: string[] | undefined;
+  /** Profile to set (null clears it); undefined leaves it alone. */
+  profileId: number | null | undefined;
   existing: Existing | undefined;
 }
 
@@ -74,11 +80,35 @@ export class CsvService {
   ) {}
 
   async export(): Promise<string> {
-    const rows = await this.db
-      .selectFrom('users')
-      .select(['username', 'displayname', 'default_extension', 'password_clear', 'mobile', 'voicemail_pin'])
-      .orderBy('username')
-      .execute();
+    const [rows, memberships] = await Promise.all([
+      this.db
+        .selectFrom('users')
+        .leftJoin('cti_profiles', 'cti_profiles.id', 'users.profile_id')
+        .select([
+          'users.id',
+          'users.username',
+          'users.displayname',
+          'users.default_extension',
+          'users.password_clear',
+          'users.mobile',
+          'users.voicemail_pin',
+          'cti_profiles.name as profile',
+        ])
+        .orderBy('users.username')
+        .execute(),
+      this.db
+        .selectFrom('cti_user_groups')
+        .innerJoin('cti_groups', 'cti_groups.id', 'cti_user_groups.group_id')
+        .select(['cti_user_groups.user_id', 'cti_groups.name'])
+        .orderBy('cti_groups.name')
+        .execute(),
+    ]);
+    const groupsOf = new Map<number, string[]>();
+    for (const m of memberships) {
+      const list = groupsOf.get(Number(m.user_id)) ?? [];
+      list.push(m.name);
+      groupsOf.set(Number(m.user_id), list);
+    }
     const text = rows
       .filter((r) => !isSystemAccount(r.username))
       .map((r) =>
@@ -90,8 +120,8 @@ export class CsvService {
           r.mobile ?? '',
           r.voicemail_pin ? 'TRUE' : 'FALSE',
           'FALSE',
-          '',
-          '',
+          (groupsOf.get(Number(r.id)) ?? []).join('|'),
+          r.profile ?? '',
         ]
           .map(csvField)
           .join(','),
@@ -112,11 +142,45 @@ export class CsvService {
     const local = provider.kind === 'local';
     const lines = parseCsv(decodeCsvFile(file, lang), lang);
 
-    const existingRows = await this.db
-      .selectFrom('users')
-      .select(['id', 'username', 'displayname', 'default_extension', 'password_clear', 'mobile', 'voicemail_pin'])
-      .execute();
-    const byName = new Map<string, Existing>(existingRows.map((r) => [r.username, { ...r, id: Number(r.id) }]));
+    const [existingRows, memberships, profiles] = await Promise.all([
+      this.db
+        .selectFrom('users')
+        .select([
+          'id',
+          'username',
+          'displayname',
+          'default_extension',
+          'password_clear',
+          'mobile',
+          'voicemail_pin',
+          'profile_id',
+        ])
+        .execute(),
+      this.db
+        .selectFrom('cti_user_groups')
+        .innerJoin('cti_groups', 'cti_groups.id', 'cti_user_groups.group_id')
+        .select(['cti_user_groups.user_id', 'cti_groups.name'])
+        .execute(),
+      this.db.selectFrom('cti_profiles').select(['id', 'name']).execute(),
+    ]);
+    const groupsOf = new Map<number, string[]>();
+    for (const m of memberships) {
+      const list = groupsOf.get(Number(m.user_id)) ?? [];
+      list.push(m.name);
+      groupsOf.set(Number(m.user_id), list);
+    }
+    const byName = new Map<string, Existing>(
+      existingRows.map((r) => [
+        r.username,
+        {
+          ...r,
+          id: Number(r.id),
+          profile_id: r.profile_id === null ? null : Number(r.profile_id),
+          groups: (groupsOf.get(Number(r.id)) ?? []).sort(),
+        },
+      ]),
+    );
+    const profileIds = new Map(profiles.map((p) => [p.name, Number(p.id)]));
     // Who holds each number: users as stored, then rows of the file as they are accepted.
     const holder = new Map<string, { username: string; line?: number }>();
     for (const r of existingRows) if (r.default_extension) holder.set(r.default_extension, { username: r.username });
@@ -127,7 +191,7 @@ export class CsvService {
     const msg = (p: CsvProblem, params?: Record<string, string | number>) => csvMessage(lang, p, params);
 
     for (const entry of lines) {
-      const result = this.planRow(entry, { local, byName, holder, seenNames, msg });
+      const result = this.planRow(entry, { local, byName, holder, seenNames, profileIds, msg });
       rows.push(result.row);
       if (result.planned) apply.push(result.planned);
     }
@@ -151,6 +215,7 @@ export class CsvService {
       byName: Map<string, Existing>;
       holder: Map<string, { username: string; line?: number }>;
       seenNames: Map<string, number>;
+      profileIds: Map<string, number>;
       msg: (p: CsvProblem, params?: Record<string, string | number>) => string;
     },
   ): { row: CsvPreviewRow; planned?: PlannedRow } {
@@ -202,8 +267,29 @@ export class CsvService {
     const voicemail = f.voicemail ? TRUE_VALUES.has(f.voicemail.toLowerCase()) : undefined;
     const password = f.password ? f.password.slice(0, 128) : null;
     if (password && !ctx.local) warnings.push(msg('notApplied', { column: 'password' }));
-    for (const column of ['webrtc', 'groups', 'profile', 'nethlink'] as const) {
+    for (const column of ['webrtc', 'nethlink'] as const) {
       if (f[column]) warnings.push(msg('notApplied', { column }));
+    }
+    // Groups: names joined by |, created when missing; an empty cell means no groups.
+    let groups: string[] | undefined;
+    if (f.groups !== undefined) {
+      groups = [
+        ...new Set(
+          f.groups
+            .split('|')
+            .map((g) => g.trim())
+            .filter(Boolean),
+        ),
+      ].sort();
+      for (const g of groups) if (!/^[a-zA-Z0-9]{1,65}$/.test(g)) errors.push(msg('groupInvalid', { value: g }));
+    }
+    let profileId: number | null | undefined;
+    if (f.profile !== undefined) {
+      if (f.profile === '') profileId = null;
+      else {
+        profileId = ctx.profileIds.get(f.profile);
+        if (profileId === undefined) errors.push(msg('profileUnknown', { value: f.profile }));
+      }
     }
 
     const base = { line: entry.line, username, fullname, extension: extension ?? null };
@@ -224,6 +310,8 @@ export class CsvService {
       password: ctx.local ? password : null,
       mobile,
       voicemail,
+      groups,
+      profileId,
       existing,
     };
     const changes =
@@ -232,7 +320,9 @@ export class CsvService {
       (extension !== null && extension !== existing.default_extension) ||
       (planned.password !== null && planned.password !== existing.password_clear) ||
       (mobile !== undefined && mobile !== existing.mobile) ||
-      (voicemail !== undefined && voicemail !== (existing.voicemail_pin !== null));
+      (voicemail !== undefined && voicemail !== (existing.voicemail_pin !== null)) ||
+      (groups !== undefined && groups.join('|') !== existing.groups.join('|')) ||
+      (profileId !== undefined && profileId !== existing.profile_id);
     const action = !existing ? 'create' : changes ? 'update' : 'unchanged';
     return { row: { ...base, action, errors, warnings }, planned: action === 'unchanged' ? undefined : planned };
   }
@@ -289,8 +379,10 @@ export class CsvService {
   private async applyRows(trx: Kysely<Database>, rows: PlannedRow[]): Promise<void> {
     const now = Date.now();
     const inserts = rows.filter((r) => !r.existing);
+    const ids = new Map<string, number>();
+    for (const r of rows) if (r.existing) ids.set(r.username, r.existing.id);
     if (inserts.length > 0) {
-      await trx
+      const created = await trx
         .insertInto('users')
         .values(
           inserts.map((r) => {
@@ -307,15 +399,18 @@ export class CsvService {
               outboundcid: null,
               mobile: r.mobile ?? null,
               voicemail_pin: r.voicemail ? randomPin() : null,
-              profile_id: null,
+              profile_id: r.profileId ?? null,
               search_key: searchKey(r.username, r.fullname, r.extension),
               created_at: now,
               updated_at: now,
             };
           }),
         )
+        .returning(['id', 'username'])
         .execute();
+      for (const c of created) ids.set(c.username, Number(c.id));
     }
+    await this.applyGroups(trx, rows, ids);
     for (const r of rows) {
       const e = r.existing;
       if (!e) continue;
@@ -331,9 +426,45 @@ export class CsvService {
           ...(r.mobile !== undefined ? { mobile: r.mobile } : {}),
           ...(r.voicemail === true && !e.voicemail_pin ? { voicemail_pin: randomPin() } : {}),
           ...(r.voicemail === false ? { voicemail_pin: null } : {}),
+          ...(r.profileId !== undefined ? { profile_id: r.profileId } : {}),
           updated_at: now,
         })
         .where('id', '=', e.id)
+        .execute();
+    }
+  }
+
+  /** Replaces the memberships of rows with a groups column, creating groups that do not exist yet. */
+  private async applyGroups(trx: Kysely<Database>, rows: PlannedRow[], ids: Map<string, number>) {
+    const withGroups = rows.filter((r) => r.groups !== undefined);
+    if (withGroups.length === 0) return;
+    const names = [...new Set(withGroups.flatMap((r) => r.groups ?? []))];
+    if (names.length > 0) {
+      await trx
+        .insertInto('cti_groups')
+        .values(names.map((name) => ({ name })))
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
+    }
+    const groups = names.length
+      ? await trx.selectFrom('cti_groups').select(['id', 'name']).where('name', 'in', names).execute()
+      : [];
+    const groupId = new Map(groups.map((g) => [g.name, Number(g.id)]));
+    const userIds = withGroups.map((r) => ids.get(r.username)).filter((id): id is number => id !== undefined);
+    if (userIds.length > 0) await trx.deleteFrom('cti_user_groups').where('user_id', 'in', userIds).execute();
+    const links = withGroups.flatMap((r) => {
+      const userId = ids.get(r.username);
+      return userId === undefined
+        ? []
+        : (r.groups ?? []).flatMap((name) => {
+            const group_id = groupId.get(name);
+            return group_id === undefined ? [] : [{ user_id: userId, group_id }];
+          });
+    });
+    for (let i = 0; i < links.length; i += 500) {
+      await trx
+        .insertInto('cti_user_groups')
+        .values(links.slice(i, i + 500))
         .execute();
     }
   }

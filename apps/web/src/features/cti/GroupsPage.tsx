@@ -1,0 +1,159 @@
+import { ctiGroupNameSchema, stepOfPath } from '@centralino/contract';
+import {
+  ActionIcon,
+  Button,
+  Card,
+  Center,
+  Group,
+  Loader,
+  Modal,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { IconPlus, IconTrash, IconUsersGroup } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { confirmAction } from '../../components/confirm.tsx';
+import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { useEngine, useWizardState } from '../wizard/useWizard.ts';
+import { WizardFrame } from '../wizard/WizardFrame.tsx';
+import { ctiApi } from './ctiApi.ts';
+
+const PATH = '/configurations/groups';
+
+function NewGroupModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const [touched, setTouched] = useState(false);
+  const parsed = ctiGroupNameSchema.safeParse(name);
+  const error =
+    touched && !parsed.success ? (name.trim() ? t('cti.groups.lettersDigits') : t('cti.groups.nameRequired')) : null;
+  const create = useMutation({
+    mutationFn: () => ctiApi.createGroup(name.trim()),
+    onSuccess: async () => {
+      notifySuccess(t('cti.groups.saved'));
+      await queryClient.invalidateQueries({ queryKey: ['cti'] });
+      setName('');
+      setTouched(false);
+      onClose();
+    },
+    onError: (e) => notifyError(t('cti.groups.notSaved'), e),
+  });
+  return (
+    <Modal opened={opened} onClose={onClose} title={t('cti.groups.create')}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          setTouched(true);
+          if (parsed.success) create.mutate();
+        }}
+      >
+        <Stack>
+          <TextInput
+            label={t('cti.groups.name')}
+            withAsterisk
+            data-autofocus
+            value={name}
+            error={error}
+            onChange={(e) => setName(e.currentTarget.value)}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={create.isPending}>
+              {t('cti.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** CTI groups: who sees whom in the presence panel, and the ring groups of the PBX. */
+export function GroupsPage() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const engine = useEngine();
+  const wizard = useWizardState();
+  const groups = useQuery({ queryKey: ['cti', 'groups'], queryFn: ctiApi.groups });
+  const [creating, setCreating] = useState(false);
+  const remove = useMutation({
+    mutationFn: ctiApi.deleteGroup,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['cti'] }),
+    onError: (e) => notifyError(t('cti.groups.notDeleted'), e),
+  });
+
+  if (!groups.data || !engine.data || !wizard.data) {
+    return (
+      <Center mt="xl">
+        <Loader aria-label={t('app.loading')} />
+      </Center>
+    );
+  }
+
+  const body = (
+    <Stack gap="md">
+      <Group>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+          {t('cti.groups.create')}
+        </Button>
+      </Group>
+      {groups.data.length === 0 ? (
+        <Text c="dimmed">{t('cti.groups.empty')}</Text>
+      ) : (
+        <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
+          {groups.data.map((group) => (
+            <Card key={group.id} withBorder radius="md" data-testid={`group-${group.name}`}>
+              <Group justify="space-between">
+                <Group gap="xs">
+                  <IconUsersGroup size={20} />
+                  <Text fw={600}>{group.name}</Text>
+                </Group>
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  aria-label={t('cti.groups.delete', { name: group.name })}
+                  loading={remove.isPending && remove.variables === group.id}
+                  onClick={async () => {
+                    const ok = await confirmAction({
+                      title: t('cti.groups.deleteTitle'),
+                      message: t('cti.groups.deleteConfirm', { name: group.name }),
+                      confirmLabel: t('cti.delete'),
+                      danger: true,
+                    });
+                    if (ok) remove.mutate(group.id);
+                  }}
+                >
+                  <IconTrash size={18} />
+                </ActionIcon>
+              </Group>
+            </Card>
+          ))}
+        </SimpleGrid>
+      )}
+      <NewGroupModal opened={creating} onClose={() => setCreating(false)} />
+    </Stack>
+  );
+
+  const step = stepOfPath(engine.data, PATH);
+  if (wizard.data.active && step !== undefined) {
+    return (
+      <WizardFrame engine={engine.data} step={step}>
+        {body}
+      </WizardFrame>
+    );
+  }
+  return (
+    <Stack gap="lg">
+      <Title order={2}>{t('cti.groups.title')}</Title>
+      {body}
+    </Stack>
+  );
+}

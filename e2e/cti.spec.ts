@@ -1,0 +1,112 @@
+import { apiAs, expect, signIn, test } from './fixtures.ts';
+
+test.beforeEach(async ({ page }) => {
+  await signIn(page);
+  await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
+});
+
+test('a new group gets its permission in the profiles; enabling it clears the warning', async ({ page }) => {
+  await page.goto('/configurations/groups');
+  await expect(page.getByText('No groups found')).toBeVisible();
+  await page.getByRole('button', { name: 'Create new group' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create new group' });
+  await dialog.getByLabel('Name').fill('Sales team');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText('Only letters and numbers allowed')).toBeVisible();
+  await dialog.getByLabel('Name').fill('Support');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Group saved with success')).toBeVisible();
+  await expect(page.getByTestId('group-Support')).toBeVisible();
+
+  await page.goto('/configurations/profiles');
+  await expect(page.getByText('Some groups have not been enabled')).toBeVisible();
+  await page.getByRole('button', { name: 'Base' }).click();
+  const base = page.getByTestId('profile-Base');
+  const presence = base.getByTestId('macro-presence_panel');
+  const group = presence.getByRole('switch', { name: 'Group Support' });
+  await expect(group).not.toBeChecked();
+  await group.click({ force: true });
+  await expect(presence.getByLabel('Saved')).toBeVisible();
+  await expect(group).toBeChecked();
+  await expect(page.getByText('Some groups have not been enabled')).toHaveCount(0);
+  const stored = (await apiAs(page, 'GET', '/api/cti/profiles/1')).body;
+  const grp = stored.macro_permissions.presence_panel.permissions.find(
+    (p: { name: string }) => p.name === 'grp_support',
+  );
+  expect(grp.value).toBe(true);
+
+  // With "All groups" on, single group switches are hidden.
+  await presence.getByRole('switch', { name: 'All groups' }).click({ force: true });
+  await expect(presence.getByRole('switch', { name: 'Group Support' })).toHaveCount(0);
+});
+
+test('NethVoice CTI switches its dependent areas; a profile can be duplicated', async ({ page }) => {
+  await page.goto('/configurations/profiles');
+  await page.getByRole('button', { name: 'Base' }).click();
+  const base = page.getByTestId('profile-Base');
+  const cti = base.getByTestId('macro-nethvoice_cti').getByRole('switch', { name: 'NethVoice CTI' });
+  await expect(cti).toBeChecked();
+  await expect(base.getByTestId('macro-phonebook').getByRole('switch', { name: 'Phonebook' })).toBeChecked();
+  await cti.click({ force: true });
+  for (const macro of ['phonebook', 'cdr', 'presence_panel', 'customer_card', 'queue_agent']) {
+    await expect(base.getByTestId(`macro-${macro}`).getByRole('switch').first()).not.toBeChecked();
+  }
+  // Settings is not one of the dependent areas.
+  await expect(base.getByTestId('macro-settings').getByRole('switch').first()).toBeChecked();
+  await expect(base.getByTestId('macro-nethvoice_cti').getByLabel('Saved')).toBeVisible();
+  const stored = (await apiAs(page, 'GET', '/api/cti/profiles/1')).body;
+  expect(stored.macro_permissions.phonebook.value).toBe(false);
+  expect(stored.macro_permissions.settings.value).toBe(true);
+
+  // Recording turns on with a privacy warning.
+  await base.getByTestId('macro-settings').getByRole('switch', { name: 'Recording' }).click({ force: true });
+  await expect(page.getByText(/Recording or listening to calls may require/)).toBeVisible();
+
+  await page.getByRole('button', { name: 'Create new profile' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create new profile' });
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText('Name is required')).toBeVisible();
+  await dialog.getByLabel('Name').fill('Reception');
+  await dialog.getByRole('combobox', { name: 'Duplicate from' }).click();
+  await page.getByRole('option', { name: 'Advanced' }).click();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Profiles configuration saved with success')).toBeVisible();
+  await page.getByRole('button', { name: 'Reception' }).click();
+  const reception = page.getByTestId('profile-Reception');
+  await expect(reception.getByTestId('macro-remote_sites').getByRole('switch').first()).toBeChecked();
+  const profiles = (await apiAs(page, 'GET', '/api/cti/profiles')).body as {
+    name: string;
+    macro_permissions: unknown;
+  }[];
+  const advanced = profiles.find((p) => p.name === 'Advanced');
+  const copy = profiles.find((p) => p.name === 'Reception');
+  expect(copy?.macro_permissions).toEqual(advanced?.macro_permissions);
+});
+
+test('a failed save puts the switch back and says so', async ({ page }) => {
+  await page.goto('/configurations/profiles');
+  await page.getByRole('button', { name: 'Standard' }).click();
+  const standard = page.getByTestId('profile-Standard');
+  const dnd = standard.getByTestId('macro-settings').getByRole('switch', { name: 'DND' });
+  await expect(dnd).toBeChecked();
+  // The profile disappears behind the console's back: the next save cannot succeed.
+  expect((await apiAs(page, 'DELETE', '/api/cti/profiles/2')).status).toBe(200);
+  await dnd.click({ force: true });
+  await expect(standard.getByText('Configuration not saved. Try again')).toBeVisible();
+  await expect(dnd).toBeChecked();
+});
+
+test('a profile in use cannot be deleted', async ({ page }) => {
+  expect((await apiAs(page, 'POST', '/api/configuration/mode', { mode: 'legacy' })).status).toBe(200);
+  await expect.poll(async () => (await apiAs(page, 'GET', '/api/configuration/userprovider')).body.configured).toBe(1);
+  const user = await apiAs(page, 'POST', '/api/users', { username: 'ugo', fullname: 'Ugo Verdi' });
+  expect((await apiAs(page, 'POST', `/api/cti/profiles/users/${user.body.id}`, { profile_id: 3 })).status).toBe(200);
+  await page.goto('/configurations/profiles');
+  await page.getByRole('button', { name: 'Advanced' }).click();
+  await page.getByTestId('profile-Advanced').getByRole('button', { name: 'Delete profile' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(
+    page.getByText('Profile Advanced is assigned to 1 users: assign them another profile first.'),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Advanced' })).toBeVisible();
+});
