@@ -16,6 +16,8 @@ import { DirectoryService } from './features/directory/service.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { settingsRoutes } from './features/settings/routes.ts';
 import { LanguageService } from './features/settings/service.ts';
+import { trunksRoutes } from './features/trunks/routes.ts';
+import { TrunksService } from './features/trunks/service.ts';
 import { usersRoutes } from './features/users/routes.ts';
 import { UsersService } from './features/users/service.ts';
 import { WizardRepository } from './features/wizard/repository.ts';
@@ -88,6 +90,7 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
     licenceActive: config.extensionLimit === undefined,
   });
   await app.register(ctiRoutes(cti));
+  await app.register(trunksRoutes(new TrunksService(database.db)));
   // Jobs keep running in the background; let them finish before the database closes.
   app.addHook('onClose', () => jobs.idle());
 

@@ -39,6 +39,7 @@ export const errorCodes = [
   'licence_required',
   'profile_in_use',
   'group_exists',
+  'trunk_exists',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
@@ -73,6 +74,7 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     licence_required: 'Licence required',
     profile_in_use: 'Profile in use',
     group_exists: 'Group already exists',
+    trunk_exists: 'Trunk already exists',
   },
   it: {
     validation: 'Richiesta non valida',
@@ -101,6 +103,7 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     licence_required: 'Licenza richiesta',
     profile_in_use: 'Profilo in uso',
     group_exists: 'Gruppo già esistente',
+    trunk_exists: 'Fascio già esistente',
   },
 };
 
@@ -132,6 +135,7 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     licence_required: 'The queue manager needs an active licence.',
     profile_in_use: 'Users have this profile: assign them another profile first.',
     group_exists: 'A group with this name already exists.',
+    trunk_exists: 'A trunk with this name already exists.',
   },
   it: {
     validation: 'Alcuni campi non sono validi.',
@@ -160,6 +164,7 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     licence_required: 'Il gestore delle code richiede una licenza attiva.',
     profile_in_use: 'Alcuni utenti hanno questo profilo: assegna loro prima un altro profilo.',
     group_exists: 'Esiste già un gruppo con questo nome.',
+    trunk_exists: 'Esiste già un fascio con questo nome.',
   },
 };
 

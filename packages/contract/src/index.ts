@@ -5,5 +5,6 @@ export * from './directory.ts';
 export * from './errors.ts';
 export * from './limits.ts';
 export * from './settings.ts';
+export * from './trunks.ts';
 export * from './users.ts';
 export * from './wizard.ts';

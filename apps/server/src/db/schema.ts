@@ -99,6 +99,32 @@ export interface CtiUserGroupsTable {
   group_id: number;
 }
 
+export interface TrunksTable {
+  id: Generated<number>;
+  /** Channel id of the trunk in the PBX; unique. */
+  name: string;
+  /** 'voip' for a provider account, 'gateway' for a port of a physical gateway. */
+  kind: 'voip' | 'gateway';
+  /** Provider key of the catalogue (VoIP), or the gateway vendor. */
+  provider: string | null;
+  username: string | null;
+  /** The provider account password: the PBX must send it, so it cannot be hashed; never answered by the API. */
+  secret: string | null;
+  /** The line's number, used as outbound caller id. */
+  phone: string | null;
+  /** Comma-separated codec list in order of preference. */
+  codecs: string;
+  force_codec: number;
+  /** JSON object of PJSIP settings from the provider template (keyword → value). */
+  settings: string;
+  gateway_id: number | null;
+  /** fxo, isdn or pri for gateway ports. */
+  port_type: string | null;
+  port: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   admins: AdminsTable;
   sessions: SessionsTable;
@@ -112,4 +138,5 @@ export interface Database {
   cti_profile_routes: CtiProfileRoutesTable;
   cti_groups: CtiGroupsTable;
   cti_user_groups: CtiUserGroupsTable;
+  trunks: TrunksTable;
 }

@@ -3,6 +3,7 @@ import { AppShell, Badge, Burger, Center, Group, Loader, Menu, NavLink, Text, Un
 import { useDisclosure } from '@mantine/hooks';
 import {
   IconApi,
+  IconCloudComputing,
   IconHome,
   IconKey,
   IconLanguage,
@@ -56,6 +57,7 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
     <nav aria-label={t('nav.mainMenu')}>
       {item('/', t('nav.home'), <IconHome size={18} />)}
       {item('/extensions', t('nav.users'), <IconUsers size={18} />)}
+      {item('/trunks/voip', t('nav.voip'), <IconCloudComputing size={18} />)}
       {item('/configurations/groups', t('nav.groups'), <IconUsersGroup size={18} />)}
       {item('/configurations/profiles', t('nav.profiles'), <IconShieldLock size={18} />)}
       {item('/admin', t('nav.admin'), <IconSettings size={18} />)}

@@ -4,6 +4,7 @@ export const ROUTED_PATHS = [
   '/login',
   '/users',
   '/extensions',
+  '/trunks/voip',
   '/configurations/groups',
   '/configurations/profiles',
   '/final',

@@ -27,6 +27,10 @@ const ExtensionsPage = lazy(() =>
 const GroupsPage = lazy(() => import('../features/cti/GroupsPage.tsx').then((m) => ({ default: m.GroupsPage })));
 const ProfilesPage = lazy(() => import('../features/cti/ProfilesPage.tsx').then((m) => ({ default: m.ProfilesPage })));
 
+const VoipTrunksPage = lazy(() =>
+  import('../features/trunks/VoipTrunksPage.tsx').then((m) => ({ default: m.VoipTrunksPage })),
+);
+
 function screen(element: ReactNode) {
   return (
     <Suspense
@@ -50,6 +54,7 @@ export const routes = [
       { path: '/', element: screen(<HomeOrWizard />) },
       { path: '/users', element: screen(<UsersPage />) },
       { path: '/extensions', element: screen(<ExtensionsPage />) },
+      { path: '/trunks/voip', element: screen(<VoipTrunksPage />) },
       { path: '/configurations/groups', element: screen(<GroupsPage />) },
       { path: '/configurations/profiles', element: screen(<ProfilesPage />) },
       { path: '/final', element: screen(<FinalPage />) },

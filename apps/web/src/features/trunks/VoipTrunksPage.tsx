@@ -1,0 +1,235 @@
+import { stepOfPath, type Trunk } from '@centralino/contract';
+import {
+  Badge,
+  Button,
+  Card,
+  Center,
+  Grid,
+  Group,
+  Loader,
+  Stack,
+  Table,
+  Text,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
+import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { confirmAction } from '../../components/confirm.tsx';
+import { ListView } from '../../components/ListView.tsx';
+import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { useEngine, useWizardState } from '../wizard/useWizard.ts';
+import { WizardFrame } from '../wizard/WizardFrame.tsx';
+import { CreateTrunkModal, EditTrunkModal } from './TrunkModals.tsx';
+import { type LiveTrunk, trunksApi } from './trunksApi.ts';
+
+const PATH = '/trunks/voip';
+
+function TrunkDetail({
+  trunk,
+  providerName,
+  live,
+  onEdit,
+  onDeleted,
+}: {
+  trunk: Trunk;
+  providerName: string;
+  live: LiveTrunk | undefined;
+  onEdit: () => void;
+  onDeleted: () => void;
+}) {
+  const { t } = useTranslation();
+  const remove = useMutation({
+    mutationFn: () => trunksApi.remove(trunk.trunkid),
+    onSuccess: () => {
+      notifySuccess(t('voip.deleted', { name: trunk.name }));
+      onDeleted();
+    },
+    onError: (e) => notifyError(t('voip.deleteFailed'), e),
+  });
+  const status = live?.status ?? 'unknown';
+  const registration = live?.registration ?? 'unknown';
+  const rows: [string, React.ReactNode][] = [
+    [t('voip.provider'), providerName],
+    [t('voip.username'), trunk.username ?? '—'],
+    [t('voip.phone'), trunk.outcid ?? '—'],
+    [t('voip.providerIp'), live?.ip ?? trunk.server ?? '—'],
+    [t('voip.port'), String(live?.port ?? trunk.port ?? '—')],
+    [
+      t('voip.status'),
+      <Badge key="s" color={status === 'online' ? 'teal' : status === 'unknown' ? 'gray' : 'red'}>
+        {t(`voip.statuses.${status}`, { defaultValue: status })}
+      </Badge>,
+    ],
+    [
+      t('voip.registration'),
+      <Badge key="r" color={registration === 'registered' ? 'teal' : registration === 'unknown' ? 'gray' : 'red'}>
+        {t(`voip.registrations.${registration}`, { defaultValue: registration })}
+      </Badge>,
+    ],
+    [t('voip.codecs'), trunk.codecs.join(', ')],
+  ];
+  return (
+    <Card withBorder radius="md" data-testid="trunk-detail">
+      <Stack>
+        <Title order={4}>{trunk.name}</Title>
+        <Table>
+          <Table.Tbody>
+            {rows.map(([label, value]) => (
+              <Table.Tr key={label}>
+                <Table.Th w={180}>{label}</Table.Th>
+                <Table.Td>{value}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+        {!live && (
+          <Text size="xs" c="dimmed">
+            {t('voip.noLiveState')}
+          </Text>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" leftSection={<IconPencil size={16} />} onClick={onEdit}>
+            {t('voip.editButton')}
+          </Button>
+          <Button
+            color="red"
+            variant="light"
+            leftSection={<IconTrash size={16} />}
+            loading={remove.isPending}
+            onClick={async () => {
+              const ok = await confirmAction({
+                title: t('voip.deleteTitle'),
+                message: t('voip.deleteConfirm', { name: trunk.name }),
+                confirmLabel: t('voip.delete'),
+                danger: true,
+              });
+              if (ok) remove.mutate();
+            }}
+          >
+            {t('voip.delete')}
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+/** 'Provider settings': VoIP trunks created from the provider catalogue. */
+export function VoipTrunksPage() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const engine = useEngine();
+  const wizard = useWizardState();
+  const trunks = useQuery({ queryKey: ['trunks'], queryFn: trunksApi.list });
+  const providers = useQuery({ queryKey: ['providers'], queryFn: trunksApi.providers });
+  const live = useQuery({ queryKey: ['trunks', 'live'], queryFn: trunksApi.live, refetchInterval: 15_000 });
+  const [selected, setSelected] = useState<number | null>(null);
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<Trunk | null>(null);
+  const reload = () => queryClient.invalidateQueries({ queryKey: ['trunks'] });
+
+  if (!trunks.data || !providers.data || !engine.data || !wizard.data) {
+    return (
+      <Center mt="xl">
+        <Loader aria-label={t('app.loading')} />
+      </Center>
+    );
+  }
+  const voip = trunks.data.filter((tr) => tr.kind === 'voip').sort((a, b) => a.name.localeCompare(b.name));
+  const providerName = (key: string | null) => providers.data.find((p) => p.provider === key)?.description ?? '—';
+  const current = voip.find((tr) => tr.trunkid === selected) ?? voip[0];
+
+  const body = (
+    <Stack gap="md">
+      <Group>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+          {t('voip.create')}
+        </Button>
+      </Group>
+      {voip.length === 0 ? (
+        <Text c="dimmed">{t('voip.empty')}</Text>
+      ) : (
+        <Grid>
+          <Grid.Col span={{ base: 12, md: 5 }}>
+            <ListView<Trunk>
+              items={voip}
+              getKey={(tr) => String(tr.trunkid)}
+              searchText={(tr) => `${tr.name} ${providerName(tr.provider)} ${tr.outcid ?? ''}`}
+              label={t('voip.listLabel')}
+              renderItem={(tr) => (
+                <UnstyledButton onClick={() => setSelected(tr.trunkid)} w="100%" data-testid={`trunk-${tr.name}`}>
+                  <Card
+                    withBorder
+                    radius="md"
+                    p="sm"
+                    bg={tr.trunkid === current?.trunkid ? 'var(--mantine-primary-color-light)' : undefined}
+                  >
+                    <Text fw={600}>{tr.name}</Text>
+                    <Text size="sm" c="dimmed">
+                      {providerName(tr.provider)} · {tr.outcid}
+                    </Text>
+                  </Card>
+                </UnstyledButton>
+              )}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 7 }}>
+            {current && (
+              <TrunkDetail
+                trunk={current}
+                providerName={providerName(current.provider)}
+                live={live.data?.[current.name]}
+                onEdit={() => setEditing(current)}
+                onDeleted={() => {
+                  setSelected(null);
+                  void reload();
+                }}
+              />
+            )}
+          </Grid.Col>
+        </Grid>
+      )}
+      {creating && (
+        <CreateTrunkModal
+          opened
+          onClose={() => setCreating(false)}
+          onCreated={(id) => {
+            setCreating(false);
+            setSelected(id);
+            notifySuccess(t('voip.created'));
+            void reload();
+          }}
+        />
+      )}
+      {editing && (
+        <EditTrunkModal
+          trunk={editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            notifySuccess(t('voip.saved'));
+            void reload();
+          }}
+        />
+      )}
+    </Stack>
+  );
+
+  const step = stepOfPath(engine.data, PATH);
+  if (wizard.data.active && step !== undefined) {
+    return (
+      <WizardFrame engine={engine.data} step={step}>
+        {body}
+      </WizardFrame>
+    );
+  }
+  return (
+    <Stack gap="lg">
+      <Title order={2}>{t('voip.title')}</Title>
+      {body}
+    </Stack>
+  );
+}
