@@ -1,5 +1,5 @@
 // Bundles the server into dist/main.js; npm dependencies stay external, the workspace contract is inlined.
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url)));
@@ -18,3 +18,6 @@ await build({
   define: { __CENTRALINO_VERSION__: JSON.stringify(root.version) },
   logLevel: 'warning',
 });
+
+// Phone templates are read at run time; the bundle looks for them next to itself.
+cpSync('src/provisioning/templates', 'dist/provisioning-templates', { recursive: true });

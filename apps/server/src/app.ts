@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { vendorOfMac } from '@centralino/contract';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -11,9 +12,16 @@ import { csvRoutes } from './features/csv/routes.ts';
 import { CsvService } from './features/csv/service.ts';
 import { ctiRoutes } from './features/cti/routes.ts';
 import { CtiService } from './features/cti/service.ts';
+import { devicesRoutes } from './features/devices/routes.ts';
+import { DevicesService } from './features/devices/service.ts';
 import { directoryRoutes } from './features/directory/routes.ts';
 import { DirectoryService } from './features/directory/service.ts';
+import { gatewaysRoutes } from './features/gateways/routes.ts';
+import { GatewaysService } from './features/gateways/service.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import { InboundRoutesService } from './features/routes/inbound.ts';
+import { OutboundRoutesService } from './features/routes/outbound.ts';
+import { routesRoutes } from './features/routes/routes.ts';
 import { settingsRoutes } from './features/settings/routes.ts';
 import { LanguageService } from './features/settings/service.ts';
 import { trunksRoutes } from './features/trunks/routes.ts';
@@ -23,10 +31,16 @@ import { UsersService } from './features/users/service.ts';
 import { WizardRepository } from './features/wizard/repository.ts';
 import { wizardRoutes } from './features/wizard/routes.ts';
 import { JobRunner } from './jobs/runner.ts';
+import { markPbxDirtyAfterWrites } from './pbx/dirty-hook.ts';
+import { PbxEngine } from './pbx/engine.ts';
+import { networkRoutes } from './pbx/network-routes.ts';
+import { pbxRoutes } from './pbx/routes.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerErrorHandler } from './plugins/errors.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSpa } from './plugins/spa.ts';
+import { registerProvisioning } from './provisioning/index.ts';
+import type { ProvisioningService } from './provisioning/service.ts';
 import { VERSION } from './version.ts';
 
 export interface AppDeps {
@@ -44,6 +58,7 @@ export interface App {
   app: FastifyInstance;
   auth: AuthService;
   jobs: JobRunner;
+  provisioning: ProvisioningService;
 }
 
 export async function buildApp({ config, database, logger, now, onRoute }: AppDeps): Promise<App> {
@@ -80,10 +95,22 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
   await app.register(settingsRoutes(new LanguageService(database.db)));
 
   const jobs = new JobRunner(database.db, app.log);
-  const directory = new DirectoryService(database.db, jobs, config.localDomain);
+  const pbx = new PbxEngine(database.db, config, VERSION, app.log);
+  markPbxDirtyAfterWrites(app, pbx.applier.markDirty);
+  await app.register(pbxRoutes(pbx));
+  await app.register(networkRoutes(database.db));
+  // The provisioning engine is registered later; phones hear about their accounts through it once it exists.
+  let provisioningRef: ProvisioningService | undefined;
+  const devicesService = new DevicesService(
+    database.db,
+    undefined,
+    (mac) => vendorOfMac(mac) ?? null,
+    (mac, accounts) => provisioningRef?.setPhoneAccounts(mac, accounts) ?? Promise.resolve(),
+  );
+  const directory = new DirectoryService(database.db, jobs, config.localDomain, pbx.applier.markDirty);
   await app.register(directoryRoutes(directory));
-  await app.register(usersRoutes(new UsersService(database.db, directory, config.extensionLimit)));
-  await app.register(csvRoutes(new CsvService(database.db, jobs, directory)));
+  await app.register(usersRoutes(new UsersService(database.db, directory, config.extensionLimit, devicesService)));
+  await app.register(csvRoutes(new CsvService(database.db, jobs, directory, pbx.applier.markDirty)));
   const cti = new CtiService(database.db, {
     engine: config.provisioningEngine,
     // Without a licence limit the system counts as licensed (the original: an enterprise subscription).
@@ -91,9 +118,31 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
   });
   await app.register(ctiRoutes(cti));
   await app.register(trunksRoutes(new TrunksService(database.db)));
+  await app.register(devicesRoutes(devicesService));
+  await app.register(
+    routesRoutes(new InboundRoutesService(database.db), new OutboundRoutesService(database.db), config.routePlannerUrl),
+  );
+  const gateways = new GatewaysService(database.db, {
+    tftpPort: config.tftpPort,
+    tftpHost: config.host,
+    controlPort: config.gatewayControlPort,
+    log: app.log,
+  });
+  await app.register(gatewaysRoutes(gateways));
+  // Gateways may fetch their files at any time (e.g. after a reset), so a listening console serves them.
+  app.addHook('onListen', async () => {
+    await gateways.tftp.ensureStarted();
+  });
+  app.addHook('onClose', () => gateways.tftp.close());
   // Jobs keep running in the background; let them finish before the database closes.
   app.addHook('onClose', () => jobs.idle());
+  app.addHook('onReady', async () => pbx.start());
+  app.addHook('onClose', () => pbx.close());
+
+  // Phone models, defaults, phones and the files phones download (/provisioning/{token}/…).
+  const provisioning = await registerProvisioning(app, { db: database.db, dataDir: config.dataDir });
+  provisioningRef = provisioning;
 
   await registerSpa(app, config.webDistDir);
-  return { app, auth, jobs };
+  return { app, auth, jobs, provisioning };
 }

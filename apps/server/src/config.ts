@@ -40,6 +40,41 @@ const envSchema = z.object({
     .int('EXTENSION_LIMIT must be a whole number')
     .min(0, 'EXTENSION_LIMIT must be 0 or more')
     .optional(),
+  ROUTE_PLANNER_URL: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, 'ROUTE_PLANNER_URL must be an http(s) address')
+    .optional(),
+  TFTP_PORT: z.coerce
+    .number({ error: 'TFTP_PORT must be a number' })
+    .int('TFTP_PORT must be a whole number')
+    .min(0, 'TFTP_PORT must be between 0 and 65535')
+    .max(65535, 'TFTP_PORT must be between 0 and 65535')
+    .default(6969),
+  GATEWAY_CONTROL_PORT: z.coerce
+    .number({ error: 'GATEWAY_CONTROL_PORT must be a number' })
+    .int('GATEWAY_CONTROL_PORT must be a whole number')
+    .min(0, 'GATEWAY_CONTROL_PORT must be between 0 and 65535')
+    .max(65535, 'GATEWAY_CONTROL_PORT must be between 0 and 65535')
+    .default(0),
+  ASTERISK_CONFIG_DIR: z.string().min(1, 'ASTERISK_CONFIG_DIR must not be empty').optional(),
+  ASTERISK_TLS_CERT: z.string().startsWith('/', 'ASTERISK_TLS_CERT must be an absolute path').optional(),
+  ASTERISK_TLS_KEY: z.string().startsWith('/', 'ASTERISK_TLS_KEY must be an absolute path').optional(),
+  ASTERISK_TLS_CA: z.string().startsWith('/', 'ASTERISK_TLS_CA must be an absolute path').optional(),
+  AMI_HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.:[\]-]+$/, 'AMI_HOST must be a host name or an IP address')
+    .optional(),
+  AMI_PORT: z.coerce
+    .number({ error: 'AMI_PORT must be a number' })
+    .int('AMI_PORT must be a whole number')
+    .min(1, 'AMI_PORT must be between 1 and 65535')
+    .max(65535, 'AMI_PORT must be between 1 and 65535')
+    .default(5038),
+  AMI_USERNAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'AMI_USERNAME must be letters, digits, dot, dash or underscore')
+    .optional(),
+  AMI_SECRET: z.string().min(8, 'AMI_SECRET must be at least 8 characters').max(256).optional(),
   LOCAL_DOMAIN: z
     .string()
     .regex(/^[a-z0-9.-]+$/i, 'LOCAL_DOMAIN must be a domain name such as example.com')
@@ -61,12 +96,25 @@ export type Config = {
   webDistDir: string | undefined;
   /** Licensed number of configured extensions; undefined means unlimited. */
   extensionLimit: number | undefined;
+  /** PBX engine: where the Asterisk configuration is written, certificates, and the AMI connection. */
+  pbx: {
+    configDir: string;
+    tls: { certFile: string; keyFile: string; caFile: string | null };
+    /** Undefined when no AMI connection is configured (live state then answers "not connected"). */
+    ami: { host: string; port: number; username: string; secret: string } | undefined;
+  };
   /** User domain of the built-in directory (shown in the user portal link). */
   localDomain: string;
+  /** UDP port of the TFTP server gateways fetch their files from; 0 disables it (and push). */
+  tftpPort: number;
+  /** Console port of every gateway (telnet/SSH/web) instead of the vendor's own; 0 = the vendor's. */
+  gatewayControlPort: number;
+  /** External route planner the inbound routes screen may open; undefined when there is none. */
+  routePlannerUrl: string | undefined;
 };
 
 /** Values never echoed in error messages: a password, or a URL that may carry one. */
-const SECRET_KEYS = new Set(['ADMIN_PASSWORD', 'DATABASE_URL']);
+const SECRET_KEYS = new Set(['ADMIN_PASSWORD', 'AMI_SECRET', 'DATABASE_URL']);
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -90,6 +138,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
     );
   }
   const v = parsed.data;
+  if ((v.AMI_HOST || v.AMI_USERNAME || v.AMI_SECRET) && !(v.AMI_HOST && v.AMI_USERNAME && v.AMI_SECRET)) {
+    throw new ConfigError(['AMI_HOST, AMI_USERNAME and AMI_SECRET go together: set all three or none']);
+  }
   return {
     port: v.PORT,
     host: v.HOST,
@@ -102,7 +153,22 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
     loginRateLimit: v.LOGIN_RATE_LIMIT,
     webDistDir: v.WEB_DIST_DIR ? path.resolve(v.WEB_DIST_DIR) : defaults.webDistDir,
     extensionLimit: v.EXTENSION_LIMIT,
+    pbx: {
+      configDir: path.resolve(v.ASTERISK_CONFIG_DIR ?? path.join(v.DATA_DIR, 'asterisk')),
+      tls: {
+        certFile: v.ASTERISK_TLS_CERT ?? '/etc/asterisk/keys/asterisk.crt',
+        keyFile: v.ASTERISK_TLS_KEY ?? '/etc/asterisk/keys/asterisk.key',
+        caFile: v.ASTERISK_TLS_CA ?? null,
+      },
+      ami:
+        v.AMI_HOST && v.AMI_USERNAME && v.AMI_SECRET
+          ? { host: v.AMI_HOST, port: v.AMI_PORT, username: v.AMI_USERNAME, secret: v.AMI_SECRET }
+          : undefined,
+    },
     localDomain: (v.LOCAL_DOMAIN ?? defaultDomain()).toLowerCase(),
+    tftpPort: v.TFTP_PORT,
+    gatewayControlPort: v.GATEWAY_CONTROL_PORT,
+    routePlannerUrl: v.ROUTE_PLANNER_URL,
   };
 }
 

@@ -48,6 +48,16 @@ describe('loadConfig', () => {
       WEB_DIST_DIR: '/tmp/web',
       EXTENSION_LIMIT: '8',
       LOCAL_DOMAIN: 'Example.COM',
+      ROUTE_PLANNER_URL: 'https://plan.example.com/',
+      TFTP_PORT: '1069',
+      GATEWAY_CONTROL_PORT: '2323',
+      ASTERISK_CONFIG_DIR: '/etc/asterisk',
+      ASTERISK_TLS_CERT: '/etc/ssl/pbx.crt',
+      ASTERISK_TLS_KEY: '/etc/ssl/pbx.key',
+      AMI_HOST: '127.0.0.1',
+      AMI_PORT: '5039',
+      AMI_USERNAME: 'centralino',
+      AMI_SECRET: 'ami-secret',
     });
     expect(config).toEqual({
       port: 9000,
@@ -62,7 +72,29 @@ describe('loadConfig', () => {
       webDistDir: '/tmp/web',
       extensionLimit: 8,
       localDomain: 'example.com',
+      routePlannerUrl: 'https://plan.example.com/',
+      tftpPort: 1069,
+      gatewayControlPort: 2323,
+      pbx: {
+        configDir: '/etc/asterisk',
+        tls: { certFile: '/etc/ssl/pbx.crt', keyFile: '/etc/ssl/pbx.key', caFile: null },
+        ami: { host: '127.0.0.1', port: 5039, username: 'centralino', secret: 'ami-secret' },
+      },
     });
+  });
+
+  it('puts the Asterisk files under DATA_DIR and wants the AMI settings together', () => {
+    expect(loadConfig({ DATA_DIR: '/tmp/d' }).pbx).toMatchObject({ configDir: '/tmp/d/asterisk', ami: undefined });
+    expect(() => loadConfig({ AMI_HOST: '127.0.0.1' })).toThrow('AMI_HOST, AMI_USERNAME and AMI_SECRET go together');
+    const error = (() => {
+      try {
+        loadConfig({ AMI_HOST: 'h', AMI_USERNAME: 'u', AMI_SECRET: 'short' });
+      } catch (e) {
+        return String(e);
+      }
+    })();
+    expect(error).toContain('AMI_SECRET must be at least 8 characters');
+    expect(error).not.toContain('short');
   });
 
   it('treats empty strings as unset', () => {

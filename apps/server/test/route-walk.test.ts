@@ -19,9 +19,25 @@ const PUBLIC_API_ROUTES = [
   'GET /api/docs/static/*',
 ];
 
+/**
+ * Routes outside /api that declare `config.public`: the files phones fetch, where the token in the path
+ * is the credential (and the connectivity probe). Every other public route must be listed above.
+ */
+const PUBLIC_PHONE_ROUTES = [
+  'GET /provisioning/check/ping',
+  'HEAD /provisioning/check/ping',
+  'GET /provisioning/:token/:filetype/:filename',
+  'HEAD /provisioning/:token/:filetype/:filename',
+  'GET /provisioning/:token/:filename',
+  'HEAD /provisioning/:token/:filename',
+  'GET /provisioning/:filename',
+  'HEAD /provisioning/:filename',
+];
+
 interface Route {
   method: string;
   url: string;
+  public: boolean;
 }
 
 /** Replaces :params and wildcards with dummy values. */
@@ -34,7 +50,7 @@ describe.each(DB_KINDS)('every /api route requires a key (%s)', (kind) => {
   const t = useTestApp(kind, {
     onRoute: (route: RouteOptions) => {
       const methods = ([] as HTTPMethods[]).concat(route.method);
-      for (const method of methods) routes.push({ method, url: route.url });
+      for (const method of methods) routes.push({ method, url: route.url, public: route.config?.public === true });
     },
   });
   const apiRoutes = () => routes.filter((r) => r.url === '/api' || r.url.startsWith('/api/'));
@@ -113,6 +129,23 @@ describe.each(DB_KINDS)('every /api route requires a key (%s)', (kind) => {
       // Each entry is a real route that answers: 2xx/3xx, or the login's own refusal.
       if (entry === 'POST /api/login') expectError(res, 401, 'login_failed');
       else expect(res.statusCode, entry).toBeLessThan(400);
+    }
+  });
+
+  it('lists every route that declares itself public', () => {
+    const declared = routes.filter((r) => r.public).map((r) => `${r.method} ${r.url}`);
+    for (const entry of declared) {
+      expect([...PUBLIC_API_ROUTES, ...PUBLIC_PHONE_ROUTES], entry).toContain(entry);
+    }
+    for (const entry of PUBLIC_PHONE_ROUTES) expect(declared, entry).toContain(entry);
+  });
+
+  it('answers the phone routes without a key, with a plain 404 for an unknown token', async () => {
+    for (const entry of PUBLIC_PHONE_ROUTES) {
+      const [method, url] = entry.split(' ') as [HTTPMethods, string];
+      const res = await t.app.inject({ method, url: concrete(url) });
+      if (url === '/provisioning/check/ping') expect(res.statusCode, entry).toBe(200);
+      else expect(res.statusCode, entry).toBe(404);
     }
   });
 

@@ -125,6 +125,159 @@ export interface TrunksTable {
   updated_at: number;
 }
 
+export interface OutboundRoutesTable {
+  id: Generated<number>;
+  name: string;
+  /** Priority: lower first. */
+  seq: number;
+  outcid: string;
+  emergency: number;
+  created_at: number;
+  updated_at: number;
+}
+export interface OutboundRoutePatternsTable {
+  route_id: number;
+  position: number;
+  prepend: string;
+  prefix: string;
+  pattern: string;
+  cid: string;
+}
+export interface OutboundRouteTrunksTable {
+  route_id: number;
+  trunk_id: number;
+  /** Failover order within the route. */
+  position: number;
+}
+export interface InboundRoutesTable {
+  id: Generated<number>;
+  /** '' matches any DID. */
+  did: string;
+  /** '' matches any caller. */
+  cid: string;
+  description: string;
+  /** context,exten,priority */
+  destination: string;
+}
+
+export interface GatewaysTable {
+  id: Generated<number>;
+  model_id: number;
+  name: string;
+  manufacturer: string;
+  /** Upper-case, colon-separated; unique. */
+  mac: string;
+  /** Address the device has now (where push reaches it); empty for a gateway added by hand. */
+  ipv4: string;
+  /** Address the generated file gives the device. */
+  ipv4_new: string;
+  gateway: string;
+  /** PBX address written into the file. */
+  ipv4_green: string;
+  netmask_green: string;
+  proxy: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface GatewayPortsTable {
+  gateway_id: number;
+  port_type: 'isdn' | 'pri' | 'fxo' | 'fxs';
+  /** 0-based position among the gateway's ports of this type. */
+  port_index: number;
+  /** The port's trunk (ISDN, PRI, FXO). */
+  trunk_id: number | null;
+  /** Prefix the PBX dials before the number to reach this port (the trunk's dialoutprefix). */
+  trunk_number: string | null;
+  /** ISDN: pp or pmp. */
+  protocol: string | null;
+  /** FXO: the analog line's number. */
+  number: string | null;
+  /** FXS: the linked user's main extension, null when the port is free. */
+  extension: string | null;
+  /** FXS: the device number made for the port (9N + main extension). */
+  physical_extension: string | null;
+  /** FXS: SIP secret of that device (trunk secrets live in trunks). */
+  secret: string | null;
+}
+
+export interface PbxSecretsTable {
+  extension: string;
+  secret: string;
+}
+/** Single row (id 1): see pbx/apply.ts. */
+export interface PbxApplyTable {
+  id: number;
+  generation: number;
+  applied_generation: number;
+  /** JSON of the last apply record. */
+  last: string | null;
+}
+
+export interface DevicesTable {
+  id: Generated<number>;
+  /** Owner; null for a phone in the inventory that is not linked. */
+  user_id: number | null;
+  /** AA:BB:CC:DD:EE:FF for hardware phones; null for custom devices and softphones. */
+  mac: string | null;
+  vendor: string | null;
+  model: string | null;
+  line: number;
+  /** Device extension (N or P‖N); null while unlinked. */
+  extension: string | null;
+  /** SIP password of the device extension: random, sent to the device, so not hashed. */
+  secret: string | null;
+  web_user: string | null;
+  web_password: string | null;
+  type: 'physical' | 'temporaryphysical' | 'webrtc' | 'mobile' | 'nethlink';
+  /** 1 TLS + SRTP, 0 clear, null unset. */
+  srtp: number | null;
+  created_at: number;
+}
+
+/** Writable provisioning scopes: 'defaults' and models (rw copies of shipped ones, and custom ones). */
+export interface ProvScopesTable {
+  id: string;
+  scope_type: 'defaults' | 'model';
+  display_name: string | null;
+  /** JSON object of string values. */
+  variables: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ProvPhonesTable {
+  /** Canonical MAC AA-BB-CC-DD-EE-FF. */
+  mac: string;
+  model: string | null;
+  display_name: string;
+  /** JSON object of the phone's own variables. */
+  variables: string;
+  /** JSON array of the SIP accounts the PBX gives the phone (see provisioning/accounts.ts). */
+  accounts: string;
+  /** First-access token; null once a steady-state fetch retired it. */
+  tok1: string | null;
+  tok2: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ProvFilesTable {
+  collection: 'firmware' | 'ringtones' | 'backgrounds' | 'screensavers';
+  /** Name given at upload; the bytes are stored under stored_name. */
+  name: string;
+  stored_name: string;
+  size: number;
+  /** Seconds since the epoch. */
+  mtime: number;
+}
+
+/** Single row (id 1): bumped on every provisioning write so each process drops its file cache. */
+export interface ProvStateTable {
+  id: number;
+  generation: number;
+}
+
 export interface Database {
   admins: AdminsTable;
   sessions: SessionsTable;
@@ -139,4 +292,17 @@ export interface Database {
   cti_groups: CtiGroupsTable;
   cti_user_groups: CtiUserGroupsTable;
   trunks: TrunksTable;
+  gateways: GatewaysTable;
+  gateway_ports: GatewayPortsTable;
+  outbound_routes: OutboundRoutesTable;
+  outbound_route_patterns: OutboundRoutePatternsTable;
+  outbound_route_trunks: OutboundRouteTrunksTable;
+  inbound_routes: InboundRoutesTable;
+  devices: DevicesTable;
+  pbx_secrets: PbxSecretsTable;
+  pbx_apply: PbxApplyTable;
+  prov_scopes: ProvScopesTable;
+  prov_phones: ProvPhonesTable;
+  prov_files: ProvFilesTable;
+  prov_state: ProvStateTable;
 }

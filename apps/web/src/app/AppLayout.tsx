@@ -3,20 +3,25 @@ import { AppShell, Badge, Burger, Center, Group, Loader, Menu, NavLink, Text, Un
 import { useDisclosure } from '@mantine/hooks';
 import {
   IconApi,
+  IconArrowBarToDown,
+  IconArrowBarUp,
   IconCloudComputing,
   IconHome,
   IconKey,
   IconLanguage,
   IconLogout,
+  IconPlugConnected,
   IconReportAnalytics,
   IconSettings,
   IconShieldLock,
   IconUserCircle,
+  IconUserCog,
   IconUsers,
   IconUsersGroup,
 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
+import { ApplyIndicator } from '../features/pbx/ApplyIndicator.tsx';
 import { useEngine, useWizardState } from '../features/wizard/useWizard.ts';
 import { useAuth } from './auth.tsx';
 import { LanguageMenu } from './LanguageMenu.tsx';
@@ -50,6 +55,7 @@ function UserMenu() {
 function Navigation({ onNavigate }: { onNavigate: () => void }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
+  const engine = useEngine();
   const item = (to: string, label: string, icon: React.ReactNode) => (
     <NavLink component={Link} to={to} label={label} leftSection={icon} active={pathname === to} onClick={onNavigate} />
   );
@@ -57,9 +63,18 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
     <nav aria-label={t('nav.mainMenu')}>
       {item('/', t('nav.home'), <IconHome size={18} />)}
       {item('/extensions', t('nav.users'), <IconUsers size={18} />)}
+      {item('/trunks/physical', t('nav.physical'), <IconPlugConnected size={18} />)}
       {item('/trunks/voip', t('nav.voip'), <IconCloudComputing size={18} />)}
+      {item('/routes/inbound', t('nav.inbound'), <IconArrowBarToDown size={18} />)}
+      {item('/routes/outbound', t('nav.outbound'), <IconArrowBarUp size={18} />)}
       {item('/configurations/groups', t('nav.groups'), <IconUsersGroup size={18} />)}
       {item('/configurations/profiles', t('nav.profiles'), <IconShieldLock size={18} />)}
+      {engine.data &&
+        item(
+          engine.data === 'tancredi' ? '/configurations/preferences' : '/configurations/preferencesFreepbx',
+          t('nav.preferences'),
+          <IconUserCog size={18} />,
+        )}
       {item('/admin', t('nav.admin'), <IconSettings size={18} />)}
       {item('/admin/languages', t('nav.languages'), <IconLanguage size={18} />)}
       {item('/admin/settings', t('nav.settings'), <IconKey size={18} />)}
@@ -110,6 +125,7 @@ export function AppLayout() {
             )}
           </Group>
           <Group gap="sm">
+            <ApplyIndicator />
             <LanguageMenu />
             <UserMenu />
           </Group>

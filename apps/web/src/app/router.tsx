@@ -27,8 +27,22 @@ const ExtensionsPage = lazy(() =>
 const GroupsPage = lazy(() => import('../features/cti/GroupsPage.tsx').then((m) => ({ default: m.GroupsPage })));
 const ProfilesPage = lazy(() => import('../features/cti/ProfilesPage.tsx').then((m) => ({ default: m.ProfilesPage })));
 
+const PhysicalTrunksPage = lazy(() =>
+  import('../features/gateways/PhysicalTrunksPage.tsx').then((m) => ({ default: m.PhysicalTrunksPage })),
+);
 const VoipTrunksPage = lazy(() =>
   import('../features/trunks/VoipTrunksPage.tsx').then((m) => ({ default: m.VoipTrunksPage })),
+);
+
+const InboundRoutesPage = lazy(() =>
+  import('../features/routes/InboundRoutesPage.tsx').then((m) => ({ default: m.InboundRoutesPage })),
+);
+const OutboundRoutesPage = lazy(() =>
+  import('../features/routes/OutboundRoutesPage.tsx').then((m) => ({ default: m.OutboundRoutesPage })),
+);
+
+const PreferencesPage = lazy(() =>
+  import('../features/preferences/PreferencesPage.tsx').then((m) => ({ default: m.PreferencesPage })),
 );
 
 function screen(element: ReactNode) {
@@ -54,8 +68,13 @@ export const routes = [
       { path: '/', element: screen(<HomeOrWizard />) },
       { path: '/users', element: screen(<UsersPage />) },
       { path: '/extensions', element: screen(<ExtensionsPage />) },
+      { path: '/trunks/physical', element: screen(<PhysicalTrunksPage />) },
       { path: '/trunks/voip', element: screen(<VoipTrunksPage />) },
+      { path: '/routes/inbound', element: screen(<InboundRoutesPage />) },
+      { path: '/routes/outbound', element: screen(<OutboundRoutesPage />) },
       { path: '/configurations/groups', element: screen(<GroupsPage />) },
+      { path: '/configurations/preferences', element: screen(<PreferencesPage />) },
+      { path: '/configurations/preferencesFreepbx', element: screen(<PreferencesPage />) },
       { path: '/configurations/profiles', element: screen(<ProfilesPage />) },
       { path: '/final', element: screen(<FinalPage />) },
       { path: '/admin', element: screen(<AdminPage />) },

@@ -2,12 +2,22 @@ import type { Migration } from 'kysely';
 import { initial } from './0001_initial.ts';
 import { users } from './0002_users.ts';
 import { cti } from './0003_cti.ts';
+import { pbx } from './0004_pbx.ts';
 import { trunks } from './0005_trunks.ts';
+import { gateways } from './0006_gateways.ts';
+import { routes } from './0007_routes.ts';
+import { provisioning } from './0008_provisioning.ts';
+import { devices } from './0009_devices.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_users': users,
   '0003_cti': cti,
+  '0004_pbx': pbx,
   '0005_trunks': trunks,
+  '0006_gateways': gateways,
+  '0007_routes': routes,
+  '0008_provisioning': provisioning,
+  '0009_devices': devices,
 };

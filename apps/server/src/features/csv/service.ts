@@ -77,6 +77,8 @@ export class CsvService {
     private readonly db: Kysely<Database>,
     private readonly jobs: JobRunner,
     private readonly directory: DirectoryService,
+    /** Told when an import changed users (the PBX configuration follows them). */
+    private readonly onImported: () => void = () => {},
   ) {}
 
   async export(): Promise<string> {
@@ -373,6 +375,7 @@ export class CsvService {
     }
     failures.sort((a, b) => a.line - b.line);
     if (total > 0) await refreshStatistics(this.db, 'users');
+    if (created + updated > 0) this.onImported();
     return { created, updated, failures };
   }
 

@@ -38,6 +38,8 @@ export class DirectoryService {
     private readonly db: Kysely<Database>,
     private readonly jobs: JobRunner,
     private readonly localDomain: string,
+    /** Told when a sync changed users (the PBX configuration follows them). */
+    private readonly onSynced: () => void = () => {},
   ) {
     this.store = new SettingsStore(db);
   }
@@ -246,6 +248,7 @@ export class DirectoryService {
       }
     });
     if (toInsert.length + toRemove.length > 0) await refreshStatistics(this.db, 'users');
+    if (toInsert.length + toUpdate.length + toRemove.length > 0) this.onSynced();
     return { added: toInsert.length, updated: toUpdate.length, removed: toRemove.length, skipped };
   }
 }

@@ -10,6 +10,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { type DeviceRow, type DevicesService, toDevice } from '../devices/service.ts';
 import { directoryPasswordHash } from '../directory/password.ts';
 import type { DirectoryService } from '../directory/service.ts';
 import { extensionConflict } from './extensions.ts';
@@ -39,13 +40,21 @@ export class UsersService {
     private readonly db: Kysely<Database>,
     readonly directory: DirectoryService,
     private readonly extensionLimit: number | undefined,
+    private readonly devices?: DevicesService,
   ) {
     this.repo = new UsersRepository(db);
   }
 
   async list(query: UserListQuery): Promise<{ users: User[]; total: number }> {
     const { rows, total } = await this.repo.list(query);
-    return { users: rows.map(toUser), total };
+    const devices: Map<number, DeviceRow[]> = (await this.devices?.byUser(rows.map((r) => Number(r.id)))) ?? new Map();
+    return {
+      users: rows.map((row) => ({
+        ...toUser(row),
+        devices: (devices.get(Number(row.id)) ?? []).map((d) => toDevice(d)),
+      })),
+      total,
+    };
   }
 
   private async requireLocal(): Promise<void> {
@@ -126,6 +135,7 @@ export class UsersService {
       if (!user) throw new AppError(404, 'user_not_found');
       if (remove) {
         if (user.default_extension === null) return 'unchanged';
+        await tearDownDevices(trx, Number(user.id));
         await trx
           .updateTable('users')
           .set({
@@ -154,6 +164,8 @@ export class UsersService {
       }
       const conflict = await extensionConflict(trx, extension, Number(user.id));
       if (conflict) throw extensionInUse(conflict);
+      // Device numbers derive from the main number: a new number starts without devices (contract §10.1).
+      if (user.default_extension !== null) await tearDownDevices(trx, Number(user.id));
       try {
         await trx
           .updateTable('users')
@@ -177,6 +189,17 @@ export class UsersService {
   finalReport(): Promise<FinalReportRow[]> {
     return this.repo.finalReport();
   }
+}
+
+/** Phones of the user go back to the inventory; other devices and CTI group memberships go away. */
+async function tearDownDevices(trx: Kysely<Database>, userId: number): Promise<void> {
+  await trx.deleteFrom('devices').where('user_id', '=', userId).where('mac', 'is', null).execute();
+  await trx
+    .updateTable('devices')
+    .set({ user_id: null, extension: null, secret: null, srtp: null })
+    .where('user_id', '=', userId)
+    .execute();
+  await trx.deleteFrom('cti_user_groups').where('user_id', '=', userId).execute();
 }
 
 export function extensionInUse(number: string): AppError {

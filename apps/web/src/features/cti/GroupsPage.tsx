@@ -1,4 +1,4 @@
-import { ctiGroupNameSchema, stepOfPath } from '@centralino/contract';
+import { ctiGroupNameSchema } from '@centralino/contract';
 import {
   ActionIcon,
   Button,
@@ -11,7 +11,6 @@ import {
   Stack,
   Text,
   TextInput,
-  Title,
 } from '@mantine/core';
 import { IconPlus, IconTrash, IconUsersGroup } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -19,8 +18,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { confirmAction } from '../../components/confirm.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { StepScreen } from '../wizard/StepScreen.tsx';
 import { useEngine, useWizardState } from '../wizard/useWizard.ts';
-import { WizardFrame } from '../wizard/WizardFrame.tsx';
 import { ctiApi } from './ctiApi.ts';
 
 const PATH = '/configurations/groups';
@@ -142,18 +141,9 @@ export function GroupsPage() {
     </Stack>
   );
 
-  const step = stepOfPath(engine.data, PATH);
-  if (wizard.data.active && step !== undefined) {
-    return (
-      <WizardFrame engine={engine.data} step={step}>
-        {body}
-      </WizardFrame>
-    );
-  }
   return (
-    <Stack gap="lg">
-      <Title order={2}>{t('cti.groups.title')}</Title>
+    <StepScreen path={PATH} title={t('cti.groups.title')}>
       {body}
-    </Stack>
+    </StepScreen>
   );
 }

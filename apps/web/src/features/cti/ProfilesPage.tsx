@@ -1,26 +1,13 @@
-import { type CtiContext, type CtiProfile, groupsNotEnabled, stepOfPath } from '@centralino/contract';
-import {
-  Accordion,
-  Alert,
-  Button,
-  Center,
-  Group,
-  Loader,
-  Modal,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { type CtiContext, type CtiProfile, groupsNotEnabled } from '@centralino/contract';
+import { Accordion, Alert, Button, Center, Group, Loader, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { StepScreen } from '../wizard/StepScreen.tsx';
 import { useEngine, useWizardState } from '../wizard/useWizard.ts';
-import { WizardFrame } from '../wizard/WizardFrame.tsx';
 import { ctiApi } from './ctiApi.ts';
 import { ProfilePanel } from './ProfilePanel.tsx';
 
@@ -177,18 +164,9 @@ export function ProfilesPage() {
     </Stack>
   );
 
-  const step = stepOfPath(engine.data, PATH);
-  if (wizard.data.active && step !== undefined) {
-    return (
-      <WizardFrame engine={engine.data} step={step}>
-        {body}
-      </WizardFrame>
-    );
-  }
   return (
-    <Stack gap="lg">
-      <Title order={2}>{t('cti.profiles.title')}</Title>
+    <StepScreen path={PATH} title={t('cti.profiles.title')}>
       {body}
-    </Stack>
+    </StepScreen>
   );
 }

@@ -1,12 +1,12 @@
-import { type PbxLanguage, pbxLanguages, stepOfPath } from '@centralino/contract';
-import { Button, Card, Center, Group, Loader, Select, Stack, Text, Title } from '@mantine/core';
+import { type PbxLanguage, pbxLanguages } from '@centralino/contract';
+import { Button, Card, Center, Group, Loader, Select, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/endpoints.ts';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { StepScreen } from '../wizard/StepScreen.tsx';
 import { useEngine, useWizardState } from '../wizard/useWizard.ts';
-import { WizardFrame } from '../wizard/WizardFrame.tsx';
 
 const PATH = '/admin/languages';
 
@@ -78,19 +78,9 @@ export function LanguagesPage() {
     </Card>
   );
 
-  const step = stepOfPath(engine.data, PATH);
-  if (wizard.data.active && step !== undefined) {
-    // Next needs a system language, as in the original wizard.
-    return (
-      <WizardFrame engine={engine.data} step={step} canAdvance={current !== undefined}>
-        {body}
-      </WizardFrame>
-    );
-  }
   return (
-    <Stack gap="lg">
-      <Title order={2}>{t('languages.title')}</Title>
+    <StepScreen path={PATH} title={t('languages.title')} canAdvance={current !== undefined}>
       {body}
-    </Stack>
+    </StepScreen>
   );
 }

@@ -1,4 +1,4 @@
-import { stepOfPath, type Trunk } from '@centralino/contract';
+import type { Trunk } from '@centralino/contract';
 import {
   Badge,
   Button,
@@ -20,8 +20,8 @@ import { useTranslation } from 'react-i18next';
 import { confirmAction } from '../../components/confirm.tsx';
 import { ListView } from '../../components/ListView.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { StepScreen } from '../wizard/StepScreen.tsx';
 import { useEngine, useWizardState } from '../wizard/useWizard.ts';
-import { WizardFrame } from '../wizard/WizardFrame.tsx';
 import { CreateTrunkModal, EditTrunkModal } from './TrunkModals.tsx';
 import { type LiveTrunk, trunksApi } from './trunksApi.ts';
 
@@ -218,18 +218,9 @@ export function VoipTrunksPage() {
     </Stack>
   );
 
-  const step = stepOfPath(engine.data, PATH);
-  if (wizard.data.active && step !== undefined) {
-    return (
-      <WizardFrame engine={engine.data} step={step}>
-        {body}
-      </WizardFrame>
-    );
-  }
   return (
-    <Stack gap="lg">
-      <Title order={2}>{t('voip.title')}</Title>
+    <StepScreen path={PATH} title={t('voip.title')}>
       {body}
-    </Stack>
+    </StepScreen>
   );
 }

@@ -1,5 +1,5 @@
-import { SYNC_POLL_MS, stepOfPath, type User, type UserListFilter, type UserListSort } from '@centralino/contract';
-import { Alert, Anchor, Button, Card, Center, Group, Loader, Progress, Stack, Text, Title } from '@mantine/core';
+import { SYNC_POLL_MS, type User, type UserListFilter, type UserListSort } from '@centralino/contract';
+import { Alert, Anchor, Button, Card, Center, Group, Loader, Progress, Stack, Text } from '@mantine/core';
 import { IconDownload, IconExternalLink, IconRefresh, IconUpload, IconUserPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
@@ -8,8 +8,8 @@ import { Navigate } from 'react-router';
 import { api } from '../../api/endpoints.ts';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { PagedList } from '../../components/PagedList.tsx';
+import { StepScreen } from '../wizard/StepScreen.tsx';
 import { useEngine, useWizardState } from '../wizard/useWizard.ts';
-import { WizardFrame } from '../wizard/WizardFrame.tsx';
 import { AddUserModal } from './AddUserModal.tsx';
 import { ExtensionRow } from './ExtensionRow.tsx';
 import { ImportModal } from './ImportModal.tsx';
@@ -221,19 +221,9 @@ export function ExtensionsPage() {
     </Stack>
   );
 
-  const step = stepOfPath(engine.data, PATH);
-  if (wizard.data.active && step !== undefined) {
-    // As in the original, the wizard goes on once at least one user has an extension.
-    return (
-      <WizardFrame engine={engine.data} step={step} canAdvance={(l?.configured ?? 0) > 0}>
-        {body}
-      </WizardFrame>
-    );
-  }
   return (
-    <Stack gap="lg">
-      <Title order={2}>{t('extensions.title')}</Title>
+    <StepScreen path={PATH} title={t('extensions.title')} canAdvance={(l?.configured ?? 0) > 0}>
       {body}
-    </Stack>
+    </StepScreen>
   );
 }

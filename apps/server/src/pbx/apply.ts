@@ -1,0 +1,221 @@
+import type { PbxApplyRecord, PbxApplyStatus } from '@centralino/contract';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { PbxModel } from './model.ts';
+import { reloadPlan } from './reloads.ts';
+import { ConfigRenderer } from './render/index.ts';
+import { formatIssue } from './validate.ts';
+import { IncrementalValidator } from './validate-incremental.ts';
+import { ConfigWriter } from './write-files.ts';
+
+/** What an apply asks of the running Asterisk; absent when no AMI connection is configured. */
+export interface PbxReloader {
+  state(): PbxApplyStatus['engine'];
+  /** Reloads the modules, and schedules a restart when asked; answers the modules reloaded. */
+  reload(modules: string[], restart: boolean): Promise<string[]>;
+}
+
+export interface ApplierOptions {
+  db: Kysely<Database>;
+  directory: string;
+  load: () => Promise<PbxModel>;
+  reloader?: PbxReloader;
+  log?: { error(obj: object, msg: string): void; info(obj: object, msg: string): void };
+  /** Changes that arrive within this window are applied together (ms). */
+  debounceMs?: number;
+}
+
+const MAX_ISSUES_SHOWN = 20;
+
+/** Render → validate → write, keeping each stage's cache between runs (also used by the benchmark). */
+export class ApplyPipeline {
+  private readonly renderer = new ConfigRenderer();
+  private readonly validator = new IncrementalValidator();
+  readonly writer: ConfigWriter;
+  /** Where the last successful run spent its time (benchmark, logs). */
+  lastTimings = { renderMs: 0, validateMs: 0, writeMs: 0, checkedFiles: 0 };
+
+  constructor(directory: string) {
+    this.writer = new ConfigWriter(directory);
+  }
+
+  /** Answers the files written or removed; throws with every problem when the result is not valid. */
+  async run(model: PbxModel): Promise<string[]> {
+    const t0 = performance.now();
+    const files = this.renderer.render(model);
+    const t1 = performance.now();
+    const issues = this.validator.validate(files);
+    const t2 = performance.now();
+    if (issues.length > 0) {
+      const shown = issues.slice(0, MAX_ISSUES_SHOWN).map(formatIssue);
+      if (issues.length > MAX_ISSUES_SHOWN) shown.push(`… and ${issues.length - MAX_ISSUES_SHOWN} more`);
+      throw new Error(`The configuration was not written: ${issues.length} problem(s)\n${shown.join('\n')}`);
+    }
+    const { changed, removed } = await this.writer.write(files);
+    this.lastTimings = {
+      renderMs: t1 - t0,
+      validateMs: t2 - t1,
+      writeMs: performance.now() - t2,
+      checkedFiles: this.validator.lastChecked,
+    };
+    return [...changed, ...removed].sort();
+  }
+}
+/** Any 64-bit number: it names the lock that keeps applies of several servers apart. */
+const APPLY_LOCK = 7_205_310_001;
+
+/**
+ * Single-flight apply queue: markDirty() records that the configuration changed and returns at
+ * once; one apply runs at a time and at most one more is queued behind it, however many changes
+ * arrive meanwhile. An apply renders everything, validates it, writes only changed files, and
+ * reloads only the affected modules.
+ */
+export class PbxApplier {
+  private readonly pipeline: ApplyPipeline;
+  private running: Promise<void> | undefined;
+  private queued = false;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(private readonly options: ApplierOptions) {
+    this.pipeline = new ApplyPipeline(options.directory);
+  }
+
+  get directory(): string {
+    return this.options.directory;
+  }
+
+  /** Called by services after a write that changes the PBX configuration. Never throws, never waits. */
+  markDirty = (): void => {
+    if (this.closed) return;
+    this.options.db
+      .updateTable('pbx_apply')
+      .set({ generation: sql`generation + 1` })
+      .where('id', '=', 1)
+      .execute()
+      .catch((error) => this.options.log?.error({ err: error }, 'could not mark the PBX configuration changed'))
+      .finally(() => this.request());
+    // Visible as 'pending' at once, before the counter is written.
+    this.queued = true;
+  };
+
+  /** Asks for an apply now (start-up, the force button), without waiting for it. */
+  request(): void {
+    if (this.closed) return;
+    this.queued = true;
+    if (this.running || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.start();
+    }, this.options.debounceMs ?? 100);
+  }
+
+  private start(): void {
+    if (this.running || !this.queued || this.closed) return;
+    this.queued = false;
+    this.running = this.runOnce()
+      .catch((error) => this.options.log?.error({ err: error }, 'PBX apply crashed'))
+      .finally(() => {
+        this.running = undefined;
+        if (this.queued) this.request();
+      });
+  }
+
+  /** Resolves when no apply runs or waits (tests, shutdown). */
+  async idle(): Promise<void> {
+    for (;;) {
+      if (this.timer) {
+        clearTimeout(this.timer);
+        this.timer = undefined;
+        this.start();
+      }
+      if (this.running) await this.running;
+      else if (this.queued && !this.closed) this.start();
+      else return;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.idle();
+    this.closed = true;
+  }
+
+  async status(): Promise<PbxApplyStatus> {
+    const row = await this.options.db
+      .selectFrom('pbx_apply')
+      .select(['generation', 'applied_generation', 'last'])
+      .where('id', '=', 1)
+      .executeTakeFirst();
+    const behind = row ? Number(row.generation) > Number(row.applied_generation) : false;
+    return {
+      state: this.running ? 'applying' : this.queued || this.timer || behind ? 'pending' : 'idle',
+      directory: this.options.directory,
+      engine: this.options.reloader?.state() ?? 'disabled',
+      last: row?.last ? (JSON.parse(row.last) as PbxApplyRecord) : null,
+    };
+  }
+
+  private async runOnce(): Promise<void> {
+    const { db } = this.options;
+    if (db.getExecutor().adapter instanceof PostgresAdapter) {
+      // Several servers on one database: one writes at a time; the others wait their turn here.
+      await db.connection().execute(async (conn) => {
+        await sql`select pg_advisory_lock(${APPLY_LOCK})`.execute(conn);
+        try {
+          await this.applyOnce();
+        } finally {
+          await sql`select pg_advisory_unlock(${APPLY_LOCK})`.execute(conn);
+        }
+      });
+    } else {
+      await this.applyOnce();
+    }
+  }
+
+  private async applyOnce(): Promise<PbxApplyRecord> {
+    const { db } = this.options;
+    const startedAt = Date.now();
+    const started = performance.now();
+    const row = await db.selectFrom('pbx_apply').select('generation').where('id', '=', 1).executeTakeFirstOrThrow();
+    const generation = Number(row.generation);
+    let record: PbxApplyRecord;
+    try {
+      const touched = await this.pipeline.run(await this.options.load());
+      const plan = reloadPlan(touched);
+      let reloaded: string[] = [];
+      if (this.options.reloader?.state() === 'connected' && (plan.modules.length > 0 || plan.restart)) {
+        reloaded = await this.options.reloader.reload(plan.modules, plan.restart);
+      }
+      record = {
+        startedAt,
+        finishedAt: Date.now(),
+        durationMs: Math.round(performance.now() - started),
+        ok: true,
+        error: null,
+        changed: touched,
+        reloaded,
+        restartRequired: plan.restart,
+      };
+      this.options.log?.info({ changed: touched.length, reloaded, ms: record.durationMs }, 'PBX configuration applied');
+    } catch (error) {
+      record = {
+        startedAt,
+        finishedAt: Date.now(),
+        durationMs: Math.round(performance.now() - started),
+        ok: false,
+        error: error instanceof Error ? error.message : String(error),
+        changed: [],
+        reloaded: [],
+        restartRequired: false,
+      };
+      this.options.log?.error({ err: error }, 'PBX apply failed');
+    }
+    // A failed apply is not retried until something changes: the same data would fail the same way.
+    await db
+      .updateTable('pbx_apply')
+      .set({ applied_generation: generation, last: JSON.stringify(record) })
+      .where('id', '=', 1)
+      .execute();
+    return record;
+  }
+}

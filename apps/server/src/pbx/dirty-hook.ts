@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+
+/** Requests that write no PBX configuration: sessions, the apply itself, runtime-only state (AstDB). */
+const NOT_CONFIGURATION = [/^\/api\/log(in|out)\b/, /^\/api\/pbx\//, /^\/api\/user\/presence\b/];
+
+/**
+ * Every successful write through the API marks the PBX configuration changed, so no feature can
+ * forget to: an apply whose files come out unchanged writes and reloads nothing. Background jobs
+ * (imports, directory syncs) report their own changes when they finish.
+ */
+export function markPbxDirtyAfterWrites(app: FastifyInstance, markDirty: () => void): void {
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
+    if (reply.statusCode >= 400) return;
+    const url = request.url.split('?')[0] ?? '';
+    if (!url.startsWith('/api/') || NOT_CONFIGURATION.some((re) => re.test(url))) return;
+    markDirty();
+  });
+}

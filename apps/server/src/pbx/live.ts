@@ -1,0 +1,349 @@
+import type { AstExtension, AstTrunk, CtiUserEndpoints, PresenceRequest } from '@centralino/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { AppError } from '../errors.ts';
+import type { AmiClient } from './ami/client.ts';
+import { type AmiMessage, field } from './ami/framing.ts';
+
+/** Live state read over AMI (contract asterisk §6); without a connection every call answers 503. */
+
+type ExtensionStatus = AstExtension['status'];
+
+/** DeviceState text → extension status (contract §6.3). */
+export function deviceStatus(state: string | undefined): ExtensionStatus {
+  switch ((state ?? '').toLowerCase()) {
+    case 'not in use':
+      return 'online';
+    case 'in use':
+    case 'busy':
+      return 'busy';
+    case 'ringing':
+      return 'ringing';
+    case 'ring+inuse':
+      return 'busy_ringing';
+    case 'on hold':
+      return 'onhold';
+    default:
+      return 'offline';
+  }
+}
+
+/** OutboundRegistrationDetail Status → registration (contract §6.5). */
+export function registrationStatus(status: string | undefined): AstTrunk['registration'] {
+  const s = (status ?? '').toLowerCase();
+  if (s === 'registered' || s === 'unregistered' || s === 'rejected' || s === 'failed') return s;
+  if (s === 'auth. sent' || s === 'request sent') return 'sent';
+  if (s === 'no authentication') return 'noauth';
+  return 'unmonitored';
+}
+
+const DEVICE_CODECS = ['ulaw', 'alaw', 'gsm', 'g726', 'g722', 'vp8'];
+
+interface Contact {
+  ip: string;
+  port: string;
+  userAgent: string;
+}
+
+/** ip and port of a registered contact: the Via address, else the host of its URI. */
+function contactOf(event: AmiMessage): Contact {
+  const via = field(event, 'viaaddress') ?? '';
+  let [ip = '', port = ''] = via.includes(':')
+    ? [via.slice(0, via.lastIndexOf(':')), via.slice(via.lastIndexOf(':') + 1)]
+    : [];
+  if (!ip) {
+    const match = /@([^:;>]+)(?::(\d+))?/.exec(field(event, 'uri') ?? '');
+    ip = match?.[1] ?? '';
+    port = match?.[2] ?? '';
+  }
+  return { ip, port, userAgent: field(event, 'useragent') ?? '' };
+}
+
+interface Account {
+  number: string;
+  main: string;
+  type: string;
+  user: {
+    username: string;
+    name: string;
+    profileId: number | null;
+    mobile: string | null;
+    email: string | null;
+    voicemail: boolean;
+  };
+}
+
+export class PbxLive {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly ami: AmiClient | undefined,
+  ) {}
+
+  private client(): AmiClient {
+    const ami = this.ami;
+    if (ami?.state !== 'connected') throw new AppError(503, 'pbx_not_connected');
+    return ami as AmiClient;
+  }
+
+  /** Every SIP account of the users: main extensions and their devices. */
+  private async accounts(): Promise<Account[]> {
+    const [users, fxs] = await Promise.all([
+      this.db
+        .selectFrom('users')
+        .select(['username', 'displayname', 'default_extension', 'profile_id', 'mobile', 'email', 'voicemail_pin'])
+        .where('default_extension', 'is not', null)
+        .orderBy('extension_order')
+        .execute(),
+      this.db
+        .selectFrom('gateway_ports')
+        .select(['extension', 'physical_extension'])
+        .where('port_type', '=', 'fxs')
+        .where('physical_extension', 'is not', null)
+        .execute(),
+    ]);
+    const out: Account[] = [];
+    const byMain = new Map<string, Account['user']>();
+    for (const u of users) {
+      const user = {
+        username: u.username,
+        name: u.displayname,
+        profileId: u.profile_id === null ? null : Number(u.profile_id),
+        mobile: u.mobile,
+        email: u.email,
+        voicemail: u.voicemail_pin !== null,
+      };
+      const main = u.default_extension as string;
+      byMain.set(main, user);
+      out.push({ number: main, main, type: 'main', user });
+    }
+    for (const port of fxs) {
+      const user = port.extension ? byMain.get(port.extension) : undefined;
+      if (user && port.physical_extension) {
+        out.push({ number: port.physical_extension, main: port.extension as string, type: 'physical', user });
+      }
+    }
+    return out;
+  }
+
+  /** AstDB family as key → value, read with the CLI (DBGetTree is missing on older Asterisk). */
+  private async family(ami: AmiClient, name: string): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (const line of await ami.command(`database show ${name}`)) {
+      const match = /^\/([^/]+)\/(\S+)\s*:\s*(.*?)\s*$/.exec(line);
+      if (match && match[1] === name) out.set(match[2] as string, match[3] as string);
+    }
+    return out;
+  }
+
+  private async snapshot() {
+    const ami = this.client();
+    const [endpoints, contacts, dnd, cf, cfb, cfu] = await Promise.all([
+      ami.action('PJSIPShowEndpoints'),
+      ami.action('PJSIPShowContacts'),
+      this.family(ami, 'DND'),
+      this.family(ami, 'CF'),
+      this.family(ami, 'CFB'),
+      this.family(ami, 'CFU'),
+    ]);
+    const states = new Map<string, string>();
+    for (const e of endpoints.events) states.set(field(e, 'objectname') ?? '', field(e, 'devicestate') ?? '');
+    const contactOfAor = new Map<string, Contact>();
+    for (const c of contacts.events) {
+      const aor = field(c, 'aor') ?? (field(c, 'objectname') ?? '').split(';')[0] ?? '';
+      if (!contactOfAor.has(aor)) contactOfAor.set(aor, contactOf(c));
+    }
+    return { states, contactOfAor, dnd, cf, cfb, cfu };
+  }
+
+  private toExtension(account: Account, snap: Awaited<ReturnType<PbxLive['snapshot']>>): AstExtension {
+    const n = account.number;
+    const contact = snap.contactOfAor.get(n);
+    const split = (value: string | undefined) =>
+      value?.startsWith('vmu') ? { to: '', vm: value.slice(3) } : { to: value ?? '', vm: '' };
+    const cf = split(snap.cf.get(n));
+    const cfb = split(snap.cfb.get(n));
+    const cfu = split(snap.cfu.get(n));
+    return {
+      ip: contact?.ip ?? '',
+      port: contact?.port ?? '',
+      mac: '',
+      name: account.user.name,
+      exten: n,
+      username: account.user.username,
+      dnd: snap.dnd.has(n),
+      cf: cf.to,
+      cfVm: cf.vm,
+      cfb: cfb.to,
+      cfbVm: cfb.vm,
+      cfu: cfu.to,
+      cfuVm: cfu.vm,
+      codecs: DEVICE_CODECS,
+      status: deviceStatus(snap.states.get(n)),
+      context: account.user.profileId === null ? 'from-internal' : `cti-profile-${account.user.profileId}`,
+      chanType: 'pjsip',
+      useWebsocket: account.type === 'webrtc',
+      sipuseragent: contact?.userAgent ?? '',
+      conversations: {},
+    };
+  }
+
+  async extensions(): Promise<Record<string, AstExtension>> {
+    const snap = await this.snapshot();
+    const out: Record<string, AstExtension> = {};
+    for (const account of await this.accounts()) out[account.number] = this.toExtension(account, snap);
+    return out;
+  }
+
+  async extension(id: string): Promise<AstExtension> {
+    this.client();
+    const account = (await this.accounts()).find((a) => a.number === id);
+    if (!account) throw new AppError(404, 'not_found');
+    return this.toExtension(account, await this.snapshot());
+  }
+
+  async trunks(): Promise<Record<string, AstTrunk>> {
+    const ami = this.client();
+    const [rows, registrations, snap] = await Promise.all([
+      this.db.selectFrom('trunks').select(['name', 'codecs', 'settings']).orderBy('id').execute(),
+      ami.action('PJSIPShowRegistrationsOutbound'),
+      this.snapshot(),
+    ]);
+    const regByName = new Map<string, string>();
+    for (const r of registrations.events) {
+      regByName.set(field(r, 'endpoint') || field(r, 'objectname') || '', field(r, 'status') ?? '');
+    }
+    const out: Record<string, AstTrunk> = {};
+    for (const row of rows) {
+      const name = row.name.replace(/[^A-Za-z0-9_-]/g, '_');
+      const settings = JSON.parse(row.settings || '{}') as Record<string, string>;
+      const contact = snap.contactOfAor.get(name);
+      const state = snap.states.get(name);
+      out[name] = {
+        ip: contact?.ip ?? settings.sip_server ?? '',
+        port: contact?.port ?? settings.sip_server_port ?? '',
+        name,
+        exten: name,
+        codecs: row.codecs.split(',').filter(Boolean),
+        status: state === undefined ? 'unmonitored' : deviceStatus(state),
+        registration: registrationStatus(regByName.get(name)),
+        chanType: 'pjsip',
+        maxChannels: Number(settings.maxchans) || 0,
+        sipuseragent: contact?.userAgent ?? '',
+        conversations: {},
+      };
+    }
+    return out;
+  }
+
+  async userEndpoints(): Promise<Record<string, CtiUserEndpoints>> {
+    const snap = await this.snapshot();
+    const accounts = await this.accounts();
+    const out: Record<string, CtiUserEndpoints> = {};
+    for (const account of accounts) {
+      const u = account.user;
+      let entry = out[u.username];
+      if (!entry) {
+        const main = account.main;
+        const presenceOf = (value: string | undefined) =>
+          value === undefined
+            ? 'online'
+            : value.startsWith('vmu')
+              ? 'voicemail'
+              : value === u.mobile
+                ? 'cellphone'
+                : 'callforward';
+        const presence = snap.dnd.has(main) ? 'dnd' : presenceOf(snap.cf.get(main));
+        entry = {
+          name: u.name,
+          username: u.username,
+          mainPresence: presence,
+          presence,
+          presenceOnBusy: presenceOf(snap.cfb.get(main)),
+          presenceOnUnavailable: presenceOf(snap.cfu.get(main)),
+          recallOnBusy: 'disabled',
+          endpoints: {
+            email: u.email ? [{ id: u.email }] : [],
+            jabber: [],
+            extension: [],
+            cellphone: u.mobile ? [{ id: u.mobile }] : [],
+            voicemail: u.voicemail
+              ? [{ id: main, owner: u.username, email: u.email ?? '', maxMessageCount: '100', maxMessageLength: '300' }]
+              : [],
+            mainextension: [{ id: main, description: snap.contactOfAor.get(main)?.userAgent ?? '' }],
+          },
+        };
+        out[u.username] = entry;
+      }
+      if (account.type !== 'main') {
+        entry.endpoints.extension.push({
+          id: account.number,
+          type: account.type,
+          description: snap.contactOfAor.get(account.number)?.userAgent ?? '',
+        });
+      }
+    }
+    // With 'online' presence the user's phones tell the story (contract §3.3 mainPresence).
+    for (const entry of Object.values(out)) {
+      if (entry.presence !== 'online') continue;
+      const ids = [entry.endpoints.mainextension[0]?.id, ...entry.endpoints.extension.map((e) => e.id)];
+      const statuses = ids.map((id) => deviceStatus(snap.states.get(id ?? '')));
+      entry.mainPresence = statuses.some((s) => s === 'busy' || s === 'busy_ringing' || s === 'onhold')
+        ? 'busy'
+        : statuses.includes('ringing')
+          ? 'ringing'
+          : statuses.includes('online')
+            ? 'online'
+            : 'offline';
+    }
+    return out;
+  }
+
+  /** Sets a user's presence for the main extension and every device (contract §3.3). */
+  async setPresence(request: PresenceRequest, caller: string): Promise<void> {
+    const ami = this.client();
+    const username = request.username ?? caller;
+    const accounts = (await this.accounts()).filter((a) => a.user.username === username);
+    const user = accounts[0]?.user;
+    const main = accounts[0]?.main;
+    if (!user || !main) throw new AppError(404, 'user_not_found');
+    const invalid = (field: string, message: string) => new AppError(400, 'validation', message, { [field]: message });
+    let forward: string | null = null;
+    let state = 'AVAILABLE';
+    switch (request.status) {
+      case 'dnd':
+        state = 'DND';
+        break;
+      case 'callforward':
+        if (!request.to) throw invalid('to', 'A number to forward to is required');
+        forward = request.to;
+        state = 'AWAY,NUMBER';
+        break;
+      case 'cellphone':
+        if (!user.mobile) throw invalid('status', 'The user has no mobile number');
+        forward = user.mobile;
+        state = 'AWAY,CELLPHONE';
+        break;
+      case 'voicemail':
+        if (!user.voicemail) throw invalid('status', 'The user has no voicemail box');
+        forward = `vmu${main}`;
+        state = 'XA,VOICEMAIL';
+        break;
+    }
+    const del = (key: string) =>
+      ami.action('DBDel', { Family: key.split('/')[0], Key: key.split('/')[1] }).catch(() => {});
+    for (const account of accounts) {
+      const x = account.number;
+      if (request.status === 'dnd') {
+        await del(`CF/${x}`);
+        await ami.action('DBPut', { Family: 'DND', Key: x, Val: 'YES' });
+        await ami.command(`devstate change Custom:DND${x} BUSY`);
+      } else {
+        await del(`DND/${x}`);
+        await ami.command(`devstate change Custom:DND${x} NOT_INUSE`);
+        if (forward) await ami.action('DBPut', { Family: 'CF', Key: x, Val: forward });
+        else await del(`CF/${x}`);
+      }
+    }
+    await ami.command(`presencestate change CustomPresence:${main} ${state}`);
+  }
+}

@@ -1,0 +1,285 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, TrunksTable } from '../db/schema.ts';
+import { SettingsStore } from '../db/settings-store.ts';
+import type {
+  PbxDevice,
+  PbxInboundRoute,
+  PbxModel,
+  PbxOutboundRoute,
+  PbxProfile,
+  PbxSettings,
+  PbxTrunk,
+  PbxUser,
+} from './model.ts';
+
+/** Settings of the engine that come from the environment rather than from the database. */
+export interface EngineSettings {
+  tls: PbxSettings['tls'];
+  ami: PbxSettings['ami'];
+  version: string;
+}
+
+/** 32 lowercase hex characters, like the original's SIP secrets (contract asterisk §1.4). */
+export function newSipSecret(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/** Gives every main extension a SIP secret of its own the first time it is rendered. */
+async function ensureSecrets(db: Kysely<Database>): Promise<void> {
+  const missing = await db
+    .selectFrom('users')
+    .leftJoin('pbx_secrets', 'pbx_secrets.extension', 'users.default_extension')
+    .select('users.default_extension')
+    .where('users.default_extension', 'is not', null)
+    .where('pbx_secrets.secret', 'is', null)
+    .execute();
+  for (let i = 0; i < missing.length; i += 500) {
+    const rows = missing
+      .slice(i, i + 500)
+      .map((r) => ({ extension: r.default_extension as string, secret: newSipSecret() }));
+    await db
+      .insertInto('pbx_secrets')
+      .values(rows)
+      .onConflict((oc) => oc.column('extension').doNothing())
+      .execute();
+  }
+}
+
+const SECTION_NAME = /[^A-Za-z0-9_-]/g;
+
+/** A trunk row (VoIP provider or gateway port) with its PJSIP settings JSON (contract §4.1, §4.4). */
+function toTrunk(row: Selectable<TrunksTable>): PbxTrunk {
+  let s: Record<string, string> = {};
+  try {
+    s = JSON.parse(row.settings) as Record<string, string>;
+  } catch {
+    s = {};
+  }
+  const gateway = row.kind === 'gateway';
+  const num = (v: string | undefined, fallback: number) => (v && /^\d+$/.test(v) ? Number(v) : fallback);
+  const registration = s.registration === 'none' || s.registration === 'receive' ? s.registration : 'send';
+  const auth = s.authentication;
+  const context = s.context === 'from-pstn' || s.context === 'from-pstn-identity' ? s.context : 'from-pstn-toheader';
+  const transport = /tls$/.test(s.transport ?? '') ? 'tls' : /tcp$/.test(s.transport ?? '') ? 'tcp' : 'udp';
+  return {
+    id: Number(row.id),
+    name: row.name.replace(SECTION_NAME, '_'),
+    host: s.sip_server ?? '',
+    port: num(s.sip_server_port, 5060),
+    username: row.username ?? '',
+    password: row.secret ?? '',
+    authUsername: s.auth_username || null,
+    fromDomain: s.from_domain || null,
+    registration: gateway ? 'receive' : registration,
+    authentication: gateway || auth === 'inbound' ? 'inbound' : auth === 'off' || auth === 'none' ? 'none' : 'outbound',
+    context: gateway ? 'from-pstn-identity' : context,
+    codecs: row.codecs
+      .split(',')
+      .map((c) => c.trim())
+      .filter(Boolean),
+    transport,
+    mediaEncryption: s.media_encryption === 'sdes' ? 'sdes' : 'no',
+    outcid: row.phone ?? '',
+    maxChannels: s.maxchans && /^\d+$/.test(s.maxchans) ? Number(s.maxchans) : null,
+    dialPrefix: s.dialoutprefix ?? '',
+    disabled: s.disabletrunk === 'on',
+    continueOnFailure: s.continue === 'on',
+    expiration: num(s.expiration, 300),
+    retryInterval: num(s.retry_interval, 60),
+    qualifyFrequency: num(s.qualify_frequency, 60),
+  };
+}
+
+/** Reads everything the renderer needs from the database. */
+export async function loadPbxModel(db: Kysely<Database>, engine: EngineSettings): Promise<PbxModel> {
+  await ensureSecrets(db);
+  const store = new SettingsStore(db);
+  const [language, toneZone, externalIp, localNetworks] = await Promise.all([
+    store.get<string>('pbx.language'),
+    store.get<string>('pbx.tonezone'),
+    store.get<string>('pbx.externalip'),
+    store.get<{ net: string; mask: string }[]>('pbx.localnetworks'),
+  ]);
+  const [rows, memberships, groups, profiles, permissions, routePermissions, trunkRows, fxs, deviceRows] =
+    await Promise.all([
+      db
+        .selectFrom('users')
+        .innerJoin('pbx_secrets', 'pbx_secrets.extension', 'users.default_extension')
+        .select([
+          'users.id',
+          'users.username',
+          'users.displayname',
+          'users.default_extension',
+          'users.outboundcid',
+          'users.email',
+          'users.mobile',
+          'users.voicemail_pin',
+          'users.profile_id',
+          'pbx_secrets.secret',
+        ])
+        .orderBy('users.extension_order')
+        .execute(),
+      db.selectFrom('cti_user_groups').select(['user_id', 'group_id']).execute(),
+      db.selectFrom('cti_groups').select(['id', 'name']).orderBy('id').execute(),
+      db.selectFrom('cti_profiles').select(['id', 'name']).orderBy('id').execute(),
+      db.selectFrom('cti_profile_permissions').select(['profile_id', 'permission']).execute(),
+      db.selectFrom('cti_profile_routes').select(['profile_id', 'route_id', 'permission']).execute(),
+      db.selectFrom('trunks').selectAll().orderBy('id').execute(),
+      db
+        .selectFrom('gateway_ports')
+        .select(['extension', 'physical_extension', 'secret'])
+        .where('port_type', '=', 'fxs')
+        .where('physical_extension', 'is not', null)
+        .execute(),
+      db
+        .selectFrom('devices')
+        .select(['user_id', 'extension', 'type', 'secret', 'srtp', 'mac'])
+        .where('extension', 'is not', null)
+        .where('user_id', 'is not', null)
+        .orderBy('extension')
+        .execute(),
+    ]);
+
+  const groupNames = new Map(groups.map((g) => [Number(g.id), g.name]));
+  const userGroups = new Map<number, string[]>();
+  const groupMembers = new Map<number, number[]>();
+  for (const m of memberships) {
+    const name = groupNames.get(Number(m.group_id));
+    if (name === undefined) continue;
+    userGroups.set(Number(m.user_id), [...(userGroups.get(Number(m.user_id)) ?? []), name]);
+    groupMembers.set(Number(m.group_id), [...(groupMembers.get(Number(m.group_id)) ?? []), Number(m.user_id)]);
+  }
+  const devicesOf = new Map<string, PbxDevice[]>();
+  for (const port of fxs) {
+    if (!port.extension || !port.physical_extension) continue;
+    devicesOf.set(port.extension, [
+      ...(devicesOf.get(port.extension) ?? []),
+      { number: port.physical_extension, type: 'fxs', secret: port.secret ?? '', encrypted: false },
+    ]);
+  }
+
+  // Devices of users (desk phones, custom devices, softphones); a custom device is a phone without MAC.
+  const userDevices = new Map<number, PbxDevice[]>();
+  for (const d of deviceRows) {
+    const list = userDevices.get(Number(d.user_id)) ?? [];
+    list.push({
+      number: d.extension as string,
+      type: d.type === 'physical' && d.mac === null ? 'custom' : d.type,
+      secret: d.secret ?? '',
+      encrypted: Number(d.srtp) === 1,
+    });
+    userDevices.set(Number(d.user_id), list);
+  }
+
+  const users: PbxUser[] = rows.map((r) => {
+    const extension = r.default_extension as string;
+    const own = userDevices.get(Number(r.id)) ?? [];
+    // The first device uses the main number itself: the account then carries that device's secret.
+    const onMain = own.find((d) => d.number === extension);
+    return {
+      username: r.username,
+      name: r.displayname,
+      extension,
+      secret: onMain?.secret || r.secret,
+      devices: [...own, ...(devicesOf.get(extension) ?? [])].sort((a, b) => (a.number < b.number ? -1 : 1)),
+      outboundcid: r.outboundcid,
+      email: r.email,
+      mobile: r.mobile,
+      voicemail: r.voicemail_pin ? { pin: r.voicemail_pin } : null,
+      profileId: r.profile_id === null ? null : Number(r.profile_id),
+      ringTime: 0,
+      groups: (userGroups.get(Number(r.id)) ?? []).map((g) => g.replace(/[^A-Za-z0-9_-]/g, '_')).sort(),
+      destinations: { busy: null, noAnswer: null, unavailable: null },
+    };
+  });
+  const extensionOf = new Map(rows.map((r) => [Number(r.id), r.default_extension as string]));
+
+  const profileList: PbxProfile[] = profiles.map((p) => ({
+    id: Number(p.id),
+    name: p.name,
+    permissions: permissions
+      .filter((x) => Number(x.profile_id) === Number(p.id))
+      .map((x) => x.permission)
+      .sort(),
+    routes: Object.fromEntries(
+      routePermissions
+        .filter((x) => Number(x.profile_id) === Number(p.id))
+        .map((x) => [Number(x.route_id), Number(x.permission) === 1]),
+    ),
+  }));
+
+  const trunks = trunkRows.map(toTrunk).filter((t) => t.host !== '' || t.registration === 'receive');
+  const { outboundRoutes, inboundRoutes } = await loadRoutes(db, new Set(trunks.map((t) => t.id)));
+
+  return {
+    settings: {
+      language: language ?? 'en',
+      toneZone: toneZone ?? 'us',
+      sipPort: 5060,
+      tlsPort: 5061,
+      wssPort: 8089,
+      tls: engine.tls,
+      externalAddress: externalIp || null,
+      localNetworks: (localNetworks ?? []).map((n) => `${n.net}/${n.mask}`),
+      rtpStart: 10000,
+      rtpEnd: 20000,
+      ringTimerDefault: 15,
+      ami: engine.ami,
+      version: engine.version,
+    },
+    users,
+    trunks,
+    gateways: [],
+    outboundRoutes,
+    inboundRoutes,
+    ringGroups: groups
+      .map((g) => ({
+        key: `cti-group-${g.id}`,
+        name: g.name,
+        members: (groupMembers.get(Number(g.id)) ?? [])
+          .map((id) => extensionOf.get(id))
+          .filter((e): e is string => e !== undefined)
+          .sort(),
+        ringTime: 20,
+      }))
+      .filter((g) => g.members.length > 0),
+    profiles: profileList,
+  };
+}
+
+async function loadRoutes(
+  db: Kysely<Database>,
+  trunkIds: Set<number>,
+): Promise<{ outboundRoutes: PbxOutboundRoute[]; inboundRoutes: PbxInboundRoute[] }> {
+  const [routes, patterns, routeTrunks, inbound] = await Promise.all([
+    db.selectFrom('outbound_routes').selectAll().orderBy('seq').orderBy('id').execute(),
+    db.selectFrom('outbound_route_patterns').selectAll().orderBy('route_id').orderBy('position').execute(),
+    db.selectFrom('outbound_route_trunks').selectAll().orderBy('route_id').orderBy('position').execute(),
+    db.selectFrom('inbound_routes').selectAll().orderBy('id').execute(),
+  ]);
+  return {
+    outboundRoutes: routes.map((r) => ({
+      id: Number(r.id),
+      name: r.name,
+      patterns: patterns
+        .filter((p) => Number(p.route_id) === Number(r.id))
+        .map((p) => ({ prefix: p.prefix, pass: p.pattern, cid: p.cid, prepend: p.prepend })),
+      // A trunk deleted under a route simply drops out of its failover list.
+      trunkIds: routeTrunks
+        .filter((t) => Number(t.route_id) === Number(r.id) && trunkIds.has(Number(t.trunk_id)))
+        .map((t) => Number(t.trunk_id)),
+      outcid: r.outcid,
+      outcidOverride: false,
+      emergency: Number(r.emergency) === 1,
+      failover: null,
+    })),
+    inboundRoutes: inbound.map((r) => ({
+      did: r.did,
+      cid: r.cid,
+      description: r.description,
+      destination: r.destination,
+      cidNamePrefix: '',
+    })),
+  };
+}

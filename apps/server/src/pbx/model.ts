@@ -1,0 +1,243 @@
+/**
+ * Input of the Asterisk configuration renderer: everything the PBX needs, already resolved from the
+ * database (see load.ts). Renderers are pure functions of this model, so tests and benchmarks build
+ * it directly and the features that do not exist yet (devices, trunks, routes) slot in by filling
+ * their lists.
+ */
+
+/** Device types of contract asterisk §1.5; 'fxs' is a gateway FXS port linked to a user (§4.4). */
+export type DeviceType = 'physical' | 'custom' | 'temporaryphysical' | 'webrtc' | 'nethlink' | 'mobile' | 'fxs';
+
+/** One SIP account: endpoint, aor and auth named after `number`. */
+export interface PbxDevice {
+  number: string;
+  type: DeviceType;
+  secret: string;
+  /** TLS transport and SRTP (contract §1.6 [Std]); ignored for webrtc, which always uses DTLS over WSS. */
+  encrypted: boolean;
+}
+
+/** A dialplan destination 'context,exten,priority' (the format of the original's destination strings). */
+export type Destination = string;
+
+export interface PbxUser {
+  username: string;
+  name: string;
+  /** Main extension. */
+  extension: string;
+  /** SIP secret of the main extension's own account. */
+  secret: string;
+  /**
+   * Devices of the user. A device whose number is the main extension gives the main account its type;
+   * the others are the 91M..98M numbers. Empty until devices exist: the main account is then a bare
+   * extension (contract §1.2).
+   */
+  devices: PbxDevice[];
+  outboundcid: string | null;
+  email: string | null;
+  mobile: string | null;
+  /** Voicemail box of the main extension, null when the user has none. */
+  voicemail: { pin: string } | null;
+  /** CTI profile: dial context cti-profile-<id>; null = from-internal. */
+  profileId: number | null;
+  /** Seconds; 0 = system default (RINGTIMER_DEFAULT). */
+  ringTime: number;
+  /** Named call and pickup groups (endpoint named_call_group / named_pickup_group). */
+  groups: string[];
+  destinations: { busy: Destination | null; noAnswer: Destination | null; unavailable: Destination | null };
+}
+
+export type TrunkTransport = 'udp' | 'tcp' | 'tls';
+
+/** A PJSIP trunk: a VoIP provider (contract §4.1, §4.2) or one port of a gateway (§4.4). */
+export interface PbxTrunk {
+  id: number;
+  /** Section name: letters, digits, '_' and '-' only. */
+  name: string;
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  /** Auth user when it differs from username (some providers). */
+  authUsername: string | null;
+  fromDomain: string | null;
+  /** Who registers: we to the provider ('send'), nobody ('none'), the gateway to us ('receive'). */
+  registration: 'send' | 'none' | 'receive';
+  /** Who authenticates whom: we to the provider ('outbound'), the far side to us ('inbound'), nobody. */
+  authentication: 'outbound' | 'inbound' | 'none';
+  context: 'from-pstn' | 'from-pstn-toheader' | 'from-pstn-identity';
+  /** In preference order; forceCodec decides upstream whether provider defaults are appended. */
+  codecs: string[];
+  transport: TrunkTransport;
+  mediaEncryption: 'no' | 'sdes';
+  /** Caller ID number of the trunk (the VoIP trunk's 'phone'). */
+  outcid: string;
+  /** Concurrent outbound calls; null = unlimited. */
+  maxChannels: number | null;
+  /** Digits dialled before the number (a gateway port's trunk number). */
+  dialPrefix: string;
+  disabled: boolean;
+  /** Always try the next trunk of the route, whatever the hang-up cause. */
+  continueOnFailure: boolean;
+  expiration: number;
+  retryInterval: number;
+  qualifyFrequency: number;
+}
+
+export type GatewayPortKind = 'isdn' | 'pri' | 'fxo';
+
+/** A physical gateway: each ISDN/PRI/FXO port is a trunk registering to us; FXS ports are user devices. */
+export interface PbxGateway {
+  id: number;
+  manufacturer: string;
+  /** 12 hex digits. */
+  mac: string;
+  ip: string;
+  encrypted: boolean;
+  ports: { kind: GatewayPortKind; index: number; trunkId: number; trunkNumber: string; secret: string }[];
+}
+
+export interface OutboundPattern {
+  /** Stripped before dialling. */
+  prefix: string;
+  /** The rest of the pattern (Asterisk pattern syntax without the leading '_'). */
+  pass: string;
+  /** Caller ID the route is restricted to, or ''. */
+  cid: string;
+  prepend: string;
+}
+
+export interface PbxOutboundRoute {
+  id: number;
+  name: string;
+  patterns: OutboundPattern[];
+  /** Trunk ids in failover order. */
+  trunkIds: number[];
+  /** Caller ID forced by the route, or ''. */
+  outcid: string;
+  /** Route caller ID wins over the user's outboundcid. */
+  outcidOverride: boolean;
+  emergency: boolean;
+  /** Where calls go when every trunk failed; null plays 'all circuits busy'. */
+  failover: Destination | null;
+}
+
+export interface PbxInboundRoute {
+  /** DID, '' = any. */
+  did: string;
+  /** Caller ID, '' = any. */
+  cid: string;
+  description: string;
+  destination: Destination;
+  /** Caller name prefix. */
+  cidNamePrefix: string;
+}
+
+/** Ring group (here: one per CTI group, rung by its members' main extensions). */
+export interface PbxRingGroup {
+  /** Dialplan extension of the group in ext-group. */
+  key: string;
+  name: string;
+  /** Main extensions, in ring order. */
+  members: string[];
+  ringTime: number;
+}
+
+/** CTI profile: its context offers the feature codes and routes its permissions allow (contract §1.8). */
+export interface PbxProfile {
+  id: number;
+  name: string;
+  permissions: string[];
+  /** Route id → allowed; routes without an entry are allowed. */
+  routes: Record<number, boolean>;
+}
+
+export interface AmiUser {
+  username: string;
+  secret: string;
+}
+
+export interface PbxSettings {
+  /** Sound language of endpoints and trunks. */
+  language: string;
+  toneZone: string;
+  sipPort: number;
+  tlsPort: number;
+  /** Asterisk HTTPS port for WebRTC WSS. */
+  wssPort: number;
+  tls: { certFile: string; keyFile: string; caFile: string | null };
+  /** Public address for NAT (external_media_address / external_signaling_address), null when not behind NAT. */
+  externalAddress: string | null;
+  /** Networks reached without NAT, CIDR ('192.168.1.0/24'). */
+  localNetworks: string[];
+  rtpStart: number;
+  rtpEnd: number;
+  ringTimerDefault: number;
+  ami: { port: number; bindAddress: string; users: AmiUser[] };
+  /** Written into the SIP User-Agent. */
+  version: string;
+}
+
+export interface PbxModel {
+  settings: PbxSettings;
+  users: PbxUser[];
+  trunks: PbxTrunk[];
+  gateways: PbxGateway[];
+  outboundRoutes: PbxOutboundRoute[];
+  inboundRoutes: PbxInboundRoute[];
+  ringGroups: PbxRingGroup[];
+  profiles: PbxProfile[];
+}
+
+export const defaultPbxSettings: PbxSettings = {
+  language: 'en',
+  toneZone: 'us',
+  sipPort: 5060,
+  tlsPort: 5061,
+  wssPort: 8089,
+  tls: { certFile: '/etc/asterisk/keys/asterisk.crt', keyFile: '/etc/asterisk/keys/asterisk.key', caFile: null },
+  externalAddress: null,
+  localNetworks: [],
+  rtpStart: 10000,
+  rtpEnd: 20000,
+  ringTimerDefault: 15,
+  ami: { port: 5038, bindAddress: '127.0.0.1', users: [] },
+  version: '0',
+};
+
+/** Gateway ports as trunks (contract §4.4 [Std]): inbound-registering, authenticated by trunk name. */
+export function gatewayTrunks(gateway: PbxGateway): PbxTrunk[] {
+  const tail = gateway.mac
+    .toLowerCase()
+    .replace(/[^0-9a-f]/g, '')
+    .slice(-6);
+  return gateway.ports.map((port) => ({
+    id: port.trunkId,
+    name: `${gateway.manufacturer}_${tail}_${port.kind}_${port.index}`,
+    host: gateway.ip,
+    port: 5060,
+    username: `${gateway.manufacturer}_${tail}_${port.kind}_${port.index}`,
+    password: port.secret,
+    authUsername: null,
+    fromDomain: null,
+    registration: 'receive',
+    authentication: 'inbound',
+    context: 'from-pstn-identity',
+    codecs: ['alaw', 'ulaw', 'g729'],
+    transport: gateway.encrypted ? 'tls' : 'udp',
+    mediaEncryption: gateway.encrypted ? 'sdes' : 'no',
+    outcid: '',
+    maxChannels: null,
+    dialPrefix: port.trunkNumber,
+    disabled: false,
+    continueOnFailure: false,
+    expiration: 3600,
+    retryInterval: 60,
+    qualifyFrequency: 60,
+  }));
+}
+
+/** Every trunk of the system, VoIP first, in id order within each kind. */
+export function allTrunks(model: PbxModel): PbxTrunk[] {
+  return [...model.trunks, ...model.gateways.flatMap(gatewayTrunks)];
+}

@@ -1,0 +1,178 @@
+import type { PbxDevice, PbxModel, PbxUser } from '../model.ts';
+import { bucketOf, byNumber, HEADER } from './common.ts';
+import { renderDialplanRoot, renderUserDialplan } from './dialplan.ts';
+import { renderPjsipRoot, renderTransports, renderTrunks, renderUserAccounts, userAccounts } from './pjsip.ts';
+import {
+  renderAsteriskConf,
+  renderDefaults,
+  renderFeatures,
+  renderHttp,
+  renderIndications,
+  renderLogger,
+  renderManager,
+  renderModules,
+  renderMusicOnHold,
+  renderPjsipNotify,
+  renderRtp,
+} from './system.ts';
+import { VOICEMAIL_HEAD, voicemailBox } from './voicemail.ts';
+
+interface UserParts {
+  /** The user object last rendered: the same object again needs no comparison at all. */
+  user: PbxUser;
+  pjsip: string;
+  dialplan: string;
+  voicemail: string;
+  accounts: string[];
+}
+
+interface BucketText {
+  parts: UserParts[];
+  pjsip: string;
+  dialplan: string;
+  voicemail: string;
+}
+
+export type RenderedFiles = Map<string, string>;
+
+/**
+ * Whether two user objects hold the same data, field by field (no string is built: this runs for
+ * every user on every apply). A test changes each field of a user in turn to keep this complete.
+ */
+export function sameUser(a: PbxUser, b: PbxUser): boolean {
+  if (
+    a.username !== b.username ||
+    a.name !== b.name ||
+    a.extension !== b.extension ||
+    a.secret !== b.secret ||
+    a.outboundcid !== b.outboundcid ||
+    a.email !== b.email ||
+    a.mobile !== b.mobile ||
+    a.profileId !== b.profileId ||
+    a.ringTime !== b.ringTime ||
+    (a.voicemail === null) !== (b.voicemail === null) ||
+    a.voicemail?.pin !== b.voicemail?.pin ||
+    a.destinations.busy !== b.destinations.busy ||
+    a.destinations.noAnswer !== b.destinations.noAnswer ||
+    a.destinations.unavailable !== b.destinations.unavailable ||
+    a.groups.length !== b.groups.length ||
+    a.devices.length !== b.devices.length
+  ) {
+    return false;
+  }
+  for (let i = 0; i < a.groups.length; i++) if (a.groups[i] !== b.groups[i]) return false;
+  for (let i = 0; i < a.devices.length; i++) {
+    const x = a.devices[i] as PbxDevice;
+    const y = b.devices[i] as PbxDevice;
+    if (x.number !== y.number || x.type !== y.type || x.secret !== y.secret || x.encrypted !== y.encrypted)
+      return false;
+  }
+  return true;
+}
+
+/**
+ * Renders the whole configuration: file name → text, in name order, byte-identical for identical
+ * models. Keeps each user's rendered text and each hundred-block file between calls, so re-rendering
+ * after a small change re-renders one user and re-assembles one block. Users are compared with the
+ * object rendered last time (the same object again is not even compared): change a user by passing
+ * a new object (as loading from the database does), never by mutating one already rendered.
+ */
+export class ConfigRenderer {
+  private users = new Map<string, UserParts>();
+  private buckets = new Map<string, BucketText>();
+
+  private userParts(user: PbxUser): UserParts {
+    const cached = this.users.get(user.username);
+    if (cached && sameUser(cached.user, user)) {
+      cached.user = user;
+      return cached;
+    }
+    const parts: UserParts = {
+      user,
+      pjsip: renderUserAccounts(user),
+      dialplan: renderUserDialplan(user),
+      voicemail: voicemailBox(user),
+      accounts: userAccounts(user).map((d) => d.number),
+    };
+    this.users.set(user.username, parts);
+    return parts;
+  }
+
+  private bucketText(bucket: string, parts: UserParts[]): BucketText {
+    const cached = this.buckets.get(bucket);
+    if (cached && cached.parts.length === parts.length && cached.parts.every((p, i) => p === parts[i])) return cached;
+    const pjsip: string[] = [HEADER];
+    const dialplan: string[] = [HEADER, '[ext-local]\n'];
+    const voicemail: string[] = [];
+    for (const p of parts) {
+      pjsip.push(p.pjsip);
+      dialplan.push(p.dialplan);
+      if (p.voicemail) voicemail.push(p.voicemail);
+    }
+    const text = { parts, pjsip: pjsip.join(''), dialplan: dialplan.join(''), voicemail: voicemail.join('') };
+    this.buckets.set(bucket, text);
+    return text;
+  }
+
+  render(model: PbxModel): RenderedFiles {
+    const buckets = new Map<string, PbxUser[]>();
+    for (const user of model.users) {
+      const bucket = bucketOf(user.extension);
+      const list = buckets.get(bucket);
+      if (list) list.push(user);
+      else buckets.set(bucket, [user]);
+    }
+    const names = [...buckets.keys()].sort(byNumber);
+    const files = new Map<string, string>();
+    const seen = new Set<string>();
+    const pjsipUsers: string[] = [];
+    const dialplanUsers: string[] = [];
+    const accounts = new Map<string, string[]>();
+    // Mailboxes in extension order: the blocks are in that order already, and so are their users.
+    const voicemail: string[] = [VOICEMAIL_HEAD];
+    for (const bucket of names) {
+      const users = (buckets.get(bucket) ?? []).sort((a, b) => byNumber(a.extension, b.extension));
+      const parts = users.map((user) => {
+        seen.add(user.username);
+        const p = this.userParts(user);
+        if (!accounts.has(user.extension)) accounts.set(user.extension, p.accounts);
+        return p;
+      });
+      const text = this.bucketText(bucket, parts);
+      pjsipUsers.push(`pjsip.users.${bucket}.conf`);
+      dialplanUsers.push(`extensions.users.${bucket}.conf`);
+      files.set(`pjsip.users.${bucket}.conf`, text.pjsip);
+      files.set(`extensions.users.${bucket}.conf`, text.dialplan);
+      if (text.voicemail) voicemail.push(text.voicemail);
+    }
+    for (const username of this.users.keys()) if (!seen.has(username)) this.users.delete(username);
+    for (const bucket of this.buckets.keys()) if (!buckets.has(bucket)) this.buckets.delete(bucket);
+
+    const s = model.settings;
+    files.set('pjsip.conf', renderPjsipRoot(s, ['pjsip.transports.conf', 'pjsip.trunks.conf', ...pjsipUsers]));
+    files.set('pjsip.transports.conf', renderTransports(s));
+    files.set('pjsip.trunks.conf', renderTrunks(model));
+    files.set(
+      'extensions.conf',
+      renderDialplanRoot(model, dialplanUsers, (extension) => accounts.get(extension)),
+    );
+    files.set('voicemail.conf', voicemail.join(''));
+    files.set('asterisk.conf', renderAsteriskConf());
+    files.set('modules.conf', renderModules());
+    files.set('logger.conf', renderLogger());
+    files.set('manager.conf', renderManager(s));
+    files.set('rtp.conf', renderRtp(s));
+    files.set('features.conf', renderFeatures());
+    files.set('pjsip_notify.conf', renderPjsipNotify());
+    files.set('musiconhold.conf', renderMusicOnHold());
+    files.set('indications.conf', renderIndications(s));
+    files.set('http.conf', renderHttp(s));
+    for (const [name, text] of renderDefaults()) files.set(name, text);
+    return new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+}
+
+/** One-shot render without a cache (tests, tools). */
+export function renderConfiguration(model: PbxModel): RenderedFiles {
+  return new ConfigRenderer().render(model);
+}

@@ -1,0 +1,108 @@
+import {
+  astExtensionMapSchema,
+  astExtensionSchema,
+  astTrunkMapSchema,
+  ctiUserEndpointsMapSchema,
+  errorBodySchema,
+  pbxApplyStatusSchema,
+  presenceRequestSchema,
+} from '@centralino/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { PbxEngine } from './engine.ts';
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 503: errorBodySchema };
+
+export const pbxRoutes =
+  (engine: PbxEngine): FastifyPluginAsyncZod =>
+  async (app) => {
+    const tags = ['pbx'];
+    app.get(
+      '/api/pbx/apply',
+      {
+        schema: {
+          tags,
+          summary: 'State of the PBX configuration: whether an apply runs or waits, and the last apply',
+          response: { 200: pbxApplyStatusSchema, ...errors },
+        },
+      },
+      () => engine.applier.status(),
+    );
+
+    app.post(
+      '/api/pbx/apply',
+      {
+        schema: {
+          tags,
+          summary: 'Renders and applies the PBX configuration now (answers at once; poll GET for the outcome)',
+          response: { 202: pbxApplyStatusSchema, ...errors },
+        },
+      },
+      async (_request, reply) => {
+        engine.applier.request();
+        return reply.code(202).send(await engine.applier.status());
+      },
+    );
+
+    const live = ['astproxy'];
+    app.get(
+      '/api/astproxy/extensions',
+      {
+        schema: {
+          tags: live,
+          summary: 'Live state of every SIP account (503 when the PBX engine is not connected)',
+          response: { 200: astExtensionMapSchema, ...errors },
+        },
+      },
+      () => engine.live.extensions(),
+    );
+    app.get(
+      '/api/astproxy/extension/:id',
+      {
+        schema: {
+          tags: live,
+          summary: 'Live state of one SIP account',
+          params: z.object({ id: z.string().regex(/^[0-9]{1,16}$/) }),
+          response: { 200: astExtensionSchema, ...errors },
+        },
+      },
+      (request) => engine.live.extension(request.params.id),
+    );
+    app.get(
+      '/api/astproxy/trunks',
+      {
+        schema: {
+          tags: live,
+          summary: 'Live state and registration of every trunk',
+          response: { 200: astTrunkMapSchema, ...errors },
+        },
+      },
+      () => engine.live.trunks(),
+    );
+    app.get(
+      '/api/user/endpoints/all',
+      {
+        schema: {
+          tags: live,
+          summary: 'Users with their endpoints and presence',
+          response: { 200: ctiUserEndpointsMapSchema, ...errors },
+        },
+      },
+      () => engine.live.userEndpoints(),
+    );
+    app.post(
+      '/api/user/presence',
+      {
+        schema: {
+          tags: live,
+          summary: "Sets a user's presence (DND, call forward) on all their extensions",
+          body: presenceRequestSchema,
+          response: { 200: z.object({}), ...errors },
+        },
+      },
+      async (request) => {
+        await engine.live.setPresence(request.body, String(request.headers.user ?? ''));
+        return {};
+      },
+    );
+  };

@@ -1,0 +1,930 @@
+import { type ConfFile, parseConf } from './conf-parser.ts';
+import {
+  extensionNameProblem,
+  JUMP_APPS,
+  jumpTargets,
+  matches,
+  PJSIP_TYPES,
+  splitTop,
+  type ValidationIssue,
+} from './validate.ts';
+
+/**
+ * The checks of validate.ts, kept up to date between applies instead of redone from scratch.
+ *
+ * Each file keeps a small index, rebuilt only when its text changes: the objects it defines (PJSIP
+ * objects, dialplan contexts and extensions, mailboxes, globals), each with a signature of what
+ * others can see of it, and the references it makes. After a change, the definitions of the changed
+ * files are compared with their previous ones; only the changed files and the files whose references
+ * touched a definition that appeared, disappeared or changed are checked again (a reverse index maps
+ * each definition to the files that looked it up). Everything is redone when the include structure
+ * or the PJSIP templates change, which is rare (a new hundred-block of extensions, a new language).
+ *
+ * The answer is the same set of problems validateConfiguration() finds (a property test compares
+ * both); only their order may differ.
+ */
+
+type Role = 'pjsip' | 'dialplan' | 'voicemail' | 'other' | 'none';
+
+/** Where an object is defined: the definition itself for extensions and PJSIP sections. */
+interface Def {
+  file: string;
+  line: number;
+}
+
+interface Ext extends Def {
+  /** Few per extension: arrays are smaller than sets for a hundred thousand extensions. */
+  labels: string[];
+  priorities: string[];
+  /** Only the applications that can jump (Goto, GotoIf, Gosub, GosubIf). */
+  apps: { app: string; line: number }[];
+  /** A duplicate priority was reported already (one message per extension is enough). */
+  dup?: boolean;
+}
+
+interface LocalContext {
+  line: number;
+  includes: { name: string; line: number }[];
+  exts: Map<string, Ext>;
+}
+
+/** Keys of a PJSIP section the checks read; the rest of its entries is not kept. */
+const PJSIP_KEYS = new Set([
+  'type',
+  'aors',
+  'auth',
+  'outbound_auth',
+  'transport',
+  'context',
+  'mailboxes',
+  'endpoint',
+  'server_uri',
+  'match',
+  'auth_type',
+  'password',
+  'protocol',
+]);
+
+interface PjSection extends Def {
+  name: string;
+  template: boolean;
+  inherits: string[];
+  /** Key, value, key, value… of the keys the checks read (last value of each). */
+  vals: string[];
+  type?: string;
+}
+
+interface ContextDef extends Def {
+  /** Patterns and includes this file gives the context: what other files' lookups depend on. */
+  sig: string;
+}
+
+function valOf(section: PjSection, key: string): string | undefined {
+  const vals = section.vals;
+  for (let i = 0; i < vals.length; i += 2) if (vals[i] === key) return vals[i + 1];
+  return undefined;
+}
+
+/** What others see of a definition: a change of it makes the files that read it be checked again. */
+function signature(key: string, def: Def): string {
+  if (key.startsWith('e:')) {
+    const ext = def as Ext;
+    return `${ext.priorities.join(',')}|${ext.labels.join(',')}`;
+  }
+  if (key.startsWith('c:')) return (def as ContextDef).sig;
+  return '';
+}
+
+interface FileState {
+  text: string;
+  includes: { file: string; line: number }[];
+  parseErrors: ValidationIssue[];
+  role: Role;
+  indexedRole: Role | undefined;
+  contexts: Map<string, LocalContext>;
+  globals: { key: string; value: string; line: number }[];
+  sections: PjSection[];
+  templates: PjSection[];
+  mailboxes: { id: string; line: number }[];
+  rawIssues: ValidationIssue[];
+  defsBuilt: boolean;
+  defs: Map<string, Def>;
+  defIssues: ValidationIssue[];
+  refIssues: ValidationIssue[];
+  deps: string[];
+}
+
+function emptyState(text: string): FileState {
+  return {
+    text,
+    includes: [],
+    parseErrors: [],
+    role: 'none',
+    indexedRole: undefined,
+    contexts: new Map(),
+    globals: [],
+    sections: [],
+    templates: [],
+    mailboxes: [],
+    rawIssues: [],
+    defsBuilt: false,
+    defs: new Map(),
+    defIssues: [],
+    refIssues: [],
+    deps: [],
+  };
+}
+
+/** A value computed when the dialplan runs. */
+function dynamic(text: string): boolean {
+  return text.includes('$');
+}
+
+function likelyRole(name: string): Role {
+  if (name.startsWith('pjsip.')) return 'pjsip';
+  if (name.startsWith('extensions.')) return 'dialplan';
+  return name === 'voicemail.conf' ? 'voicemail' : 'other';
+}
+
+export class IncrementalValidator {
+  private states = new Map<string, FileState>();
+  private defs = new Map<string, Def | Def[]>();
+  /** Reverse index: definition key → the file(s) whose checks read it. */
+  private rdeps = new Map<string, string | Set<string>>();
+  private multi = new Set<string>();
+  /** Keys defined by several files, or no longer, since the last check: their files are checked again. */
+  private multiChanged = new Set<string>();
+  private shapes = new Map<string, { patterns: string[]; includes: string[] }>();
+  private orderKey = '';
+  private templateSig = '';
+  private order = new Map<string, number>();
+  private templateList: { name: string; pos: number; line: number; section: PjSection }[] = [];
+  private templateLatest = new Map<string, PjSection>();
+  private templateTail = { pos: -1, line: 0 };
+  /** The file whose checks run. */
+  private checking = '';
+  /** Files checked again by the last validate() (tests, benchmark). */
+  lastChecked = 0;
+
+  validate(files: Map<string, string>): ValidationIssue[] {
+    // 1. Parse what changed; forget what is gone.
+    const textChanged = new Set<string>();
+    for (const [name, text] of files) {
+      const old = this.states.get(name);
+      if (old && old.text === text) continue;
+      const state = emptyState(text);
+      if (old) {
+        // Kept until the new definitions replace them, to tell which changed.
+        state.role = old.role;
+        state.defs = old.defs;
+        state.deps = old.deps;
+      }
+      const parsed = parseConf(name, text);
+      state.includes = parsed.includes;
+      state.parseErrors = parsed.errors.map((e) => ({ file: name, ...e }));
+      // Indexed at once in the role it is likely to have (checked below), so that the parse of a
+      // large configuration is never held in memory all at once.
+      this.index(name, state, parsed, old ? old.role : likelyRole(name));
+      this.states.set(name, state);
+      textChanged.add(name);
+    }
+    const gone: string[] = [];
+    for (const [name, state] of this.states) {
+      if (files.has(name)) continue;
+      this.removeDefs(name, state);
+      this.dropDeps(name, state);
+      gone.push(name);
+    }
+    for (const name of gone) this.states.delete(name);
+
+    // 2. Include closures from the roots: which file is PJSIP, dialplan or voicemail, in load order.
+    const includeIssues: ValidationIssue[] = [];
+    const closures: { role: Role; names: string[] }[] = [];
+    const roles = new Map<string, Role>();
+    const closure = (root: string, role: Role) => {
+      const names: string[] = [];
+      const seen = new Set<string>();
+      const visit = (name: string, from?: { file: string; line: number }) => {
+        if (seen.has(name)) return;
+        seen.add(name);
+        const state = this.states.get(name);
+        if (!state) {
+          includeIssues.push({
+            file: from?.file ?? name,
+            line: from?.line ?? 0,
+            message: `#include of "${name}", which is not part of the configuration`,
+          });
+          return;
+        }
+        names.push(name);
+        if (!roles.has(name)) roles.set(name, role);
+        for (const include of state.includes) visit(include.file, { file: name, line: include.line });
+      };
+      visit(root);
+      closures.push({ role, names });
+    };
+    closure('pjsip.conf', 'pjsip');
+    closure('extensions.conf', 'dialplan');
+    if (files.has('voicemail.conf')) closure('voicemail.conf', 'voicemail');
+    for (const name of files.keys()) {
+      if (roles.has(name)) continue;
+      const skip = name.startsWith('pjsip.') || name.startsWith('extensions.') || name === 'voicemail.conf';
+      roles.set(name, skip ? 'none' : 'other');
+    }
+    const orderKey = closures.map((c) => `${c.role}:${c.names.join(',')}`).join('\n');
+    let full = orderKey !== this.orderKey;
+    this.orderKey = orderKey;
+    this.order = new Map();
+    for (const c of closures)
+      for (const name of c.names) if (!this.order.has(name)) this.order.set(name, this.order.size);
+
+    // 3. Per-file index of what changed (or is read in another role now).
+    for (const [name, state] of this.states) {
+      const role = roles.get(name) ?? 'none';
+      if (state.role !== role) {
+        state.role = role;
+        full = true;
+      }
+      if (state.indexedRole === role && !textChanged.has(name)) continue;
+      if (state.indexedRole !== role) this.index(name, state, parseConf(name, state.text), role);
+      state.defsBuilt = false;
+    }
+
+    // 4. PJSIP templates, in load order: objects see only those defined before them.
+    const templateList: typeof this.templateList = [];
+    for (const c of closures) {
+      if (c.role !== 'pjsip') continue;
+      for (const name of c.names) {
+        const state = this.states.get(name) as FileState;
+        if (state.role !== 'pjsip') continue;
+        const pos = this.order.get(name) ?? 0;
+        for (const t of state.templates) templateList.push({ name: t.name, pos, line: t.line, section: t });
+      }
+    }
+    const templateSig = JSON.stringify(
+      templateList.map((t) => [t.name, t.pos, t.line, t.section.inherits, [...t.section.vals]]),
+    );
+    if (templateSig !== this.templateSig) full = true;
+    this.templateSig = templateSig;
+    this.templateList = templateList;
+    this.templateLatest = new Map();
+    this.templateTail = { pos: -1, line: 0 };
+    for (const t of templateList) {
+      this.templateLatest.set(t.name, t.section);
+      const tail = this.templateTail;
+      if (t.pos > tail.pos || (t.pos === tail.pos && t.line > tail.line))
+        this.templateTail = { pos: t.pos, line: t.line };
+    }
+
+    // 5. Definitions: compare each changed file's with its previous ones.
+    const changedKeys = new Set<string>();
+    if (full) {
+      this.defs = new Map();
+      this.rdeps = new Map();
+      this.multi = new Set();
+      this.multiChanged = new Set();
+      for (const state of this.states.values()) {
+        state.defsBuilt = false;
+        state.deps = [];
+      }
+    }
+    this.shapes = full ? new Map() : this.shapes;
+    for (const [name, state] of this.states) {
+      if (state.defsBuilt) continue;
+      const before = full ? new Map<string, Def>() : state.defs;
+      this.buildDefs(name, state);
+      for (const [key, def] of state.defs) {
+        const old = before.get(key);
+        if (old === undefined) {
+          changedKeys.add(key);
+          this.addDef(key, def);
+          continue;
+        }
+        if (signature(key, old) !== signature(key, def)) changedKeys.add(key);
+        this.replaceDef(key, old, def);
+      }
+      for (const [key, old] of before) {
+        if (state.defs.has(key)) continue;
+        changedKeys.add(key);
+        this.removeDef(key, old);
+      }
+    }
+    if (full) changedKeys.clear();
+    for (const key of changedKeys) if (key.startsWith('c:')) this.shapes.delete(key.slice(2));
+
+    // 6. Check again the changed files and those that read a changed definition.
+    const dirty = new Set<string>();
+    for (const name of this.states.keys()) if (full || textChanged.has(name)) dirty.add(name);
+    for (const key of changedKeys) {
+      const readers = this.rdeps.get(key);
+      if (readers === undefined) continue;
+      if (typeof readers === 'string') dirty.add(readers);
+      else for (const r of readers) dirty.add(r);
+    }
+    // A file does not note lookups of what only it defines (most of them): it is checked again when
+    // another file starts or stops defining the same thing.
+    for (const key of this.multiChanged) {
+      const d = this.defs.get(key);
+      if (d === undefined) continue;
+      if (Array.isArray(d)) for (const def of d) dirty.add(def.file);
+      else dirty.add(d.file);
+    }
+    this.multiChanged.clear();
+    this.lastChecked = 0;
+    for (const name of dirty) {
+      const state = this.states.get(name);
+      if (!state) continue;
+      this.lastChecked++;
+      this.dropDeps(name, state);
+      this.checking = name;
+      const deps = new Set<string>();
+      state.refIssues = [];
+      if (state.role === 'pjsip') this.checkPjsipFile(name, state, deps);
+      else if (state.role === 'dialplan') this.checkDialplanFile(name, state, deps);
+      state.deps = [...deps];
+      for (const key of state.deps) {
+        const readers = this.rdeps.get(key);
+        if (readers === undefined) this.rdeps.set(key, name);
+        else if (typeof readers === 'string') {
+          if (readers !== name) this.rdeps.set(key, new Set([readers, name]));
+        } else readers.add(name);
+      }
+    }
+
+    // 7. Everything found, in load order, then duplicates across files.
+    const issues: ValidationIssue[] = [];
+    for (const c of closures) {
+      for (const name of c.names) issues.push(...(this.states.get(name) as FileState).parseErrors);
+    }
+    issues.push(...includeIssues);
+    const ordered = [...this.order.keys()];
+    for (const [name, state] of this.states) if (state.role === 'other') ordered.push(name);
+    for (const name of ordered) {
+      const state = this.states.get(name) as FileState;
+      if (state.role === 'other') {
+        issues.push(...state.parseErrors);
+        continue;
+      }
+      issues.push(...state.rawIssues, ...state.defIssues, ...state.refIssues);
+    }
+    issues.push(...this.duplicates());
+    return issues;
+  }
+
+  private index(name: string, state: FileState, parsed: ConfFile, role: Role): void {
+    state.indexedRole = role;
+    state.contexts = new Map();
+    state.globals = [];
+    state.sections = [];
+    state.templates = [];
+    state.mailboxes = [];
+    state.rawIssues = [];
+    const issues = state.rawIssues;
+    if (role === 'pjsip') {
+      for (const s of parsed.sections) {
+        const vals: string[] = [];
+        for (const e of s.entries) {
+          if (!PJSIP_KEYS.has(e.key)) continue;
+          const at = vals.indexOf(e.key);
+          if (at !== -1 && at % 2 === 0) vals[at + 1] = e.value;
+          else vals.push(e.key, e.value);
+        }
+        const section: PjSection = {
+          file: name,
+          name: s.name,
+          line: s.line,
+          template: s.template,
+          inherits: s.inherits,
+          vals,
+        };
+        if (s.template) state.templates.push(section);
+        state.sections.push(section);
+      }
+    } else if (role === 'dialplan') {
+      for (const s of parsed.sections) {
+        if (s.name === 'general') continue;
+        if (s.name === 'globals') {
+          for (const e of s.entries) state.globals.push({ key: e.key.toUpperCase(), value: e.value, line: e.line });
+          continue;
+        }
+        let context = state.contexts.get(s.name);
+        if (!context) {
+          context = { line: s.line, includes: [], exts: new Map() };
+          state.contexts.set(s.name, context);
+        }
+        let currentName: string | undefined;
+        let current: Ext | undefined;
+        let priority = 0;
+        for (const e of s.entries) {
+          if (e.key === 'include') {
+            context.includes.push({ name: e.value, line: e.line });
+            continue;
+          }
+          if (e.key !== 'exten' && e.key !== 'same') continue;
+          let rest = e.value;
+          if (e.key === 'exten') {
+            const comma = rest.indexOf(',');
+            const extName = comma === -1 ? rest : rest.slice(0, comma);
+            rest = comma === -1 ? '' : rest.slice(comma + 1);
+            for (const part of extName.split('/')) {
+              const problem = extensionNameProblem(part);
+              if (problem) issues.push({ file: name, line: e.line, message: `[${s.name}] ${problem}` });
+            }
+            if (extName !== currentName) {
+              currentName = extName;
+              current = context.exts.get(extName);
+              if (!current) {
+                current = { file: name, line: e.line, labels: [], priorities: [], apps: [] };
+                context.exts.set(extName, current);
+              }
+              priority = 0;
+            }
+          } else if (!current) {
+            issues.push({ file: name, line: e.line, message: `[${s.name}] "same =>" without an extension before it` });
+            continue;
+          }
+          const comma = rest.indexOf(',');
+          const prio = comma === -1 ? rest : rest.slice(0, comma);
+          const match = /^(hint|\d+|n)(?:\(([\w-]+)\))?$/.exec(prio.trim());
+          if (!match) {
+            issues.push({ file: name, line: e.line, message: `[${s.name}] invalid priority "${prio}"` });
+            continue;
+          }
+          const ext = current as Ext;
+          const key = match[1] === 'hint' ? 'hint' : String(match[1] === 'n' ? priority + 1 : Number(match[1]));
+          if (match[1] !== 'hint') priority = Number(key);
+          const known = ext.priorities.includes(key);
+          if (known && !ext.dup) {
+            ext.dup = true;
+            issues.push({
+              file: name,
+              line: e.line,
+              message: `[${s.name}] duplicate priority ${key} of extension ${currentName}`,
+            });
+          }
+          if (!known) ext.priorities.push(key);
+          if (match[2] && !ext.labels.includes(match[2])) ext.labels.push(match[2]);
+          if (match[1] !== 'hint' && comma !== -1 && rest.startsWith('Go', comma + 1)) {
+            ext.apps.push({ app: rest.slice(comma + 1), line: e.line });
+          }
+        }
+      }
+    } else if (role === 'voicemail') {
+      const seen = new Set<string>();
+      for (const s of parsed.sections) {
+        if (s.name === 'general' || s.name === 'zonemessages') continue;
+        for (const e of s.entries) {
+          if (!e.arrow) continue;
+          const id = `${e.key}@${s.name}`;
+          if (seen.has(id)) issues.push({ file: name, line: e.line, message: `duplicate mailbox ${id}` });
+          else state.mailboxes.push({ id, line: e.line });
+          seen.add(id);
+          if (!/^[^,]+,/.test(`${e.value},`) || e.value.split(',')[0] === '') {
+            issues.push({ file: name, line: e.line, message: `mailbox ${id} has no PIN` });
+          }
+        }
+      }
+    }
+  }
+
+  /** The last template named so, defined before a position (file order, line). */
+  private template(name: string, pos: number, line: number): PjSection | undefined {
+    // After the last template (where nearly every object is), the last definition of each name.
+    if (pos > this.templateTail.pos || (pos === this.templateTail.pos && line > this.templateTail.line)) {
+      return this.templateLatest.get(name);
+    }
+    let found: PjSection | undefined;
+    for (const t of this.templateList) {
+      if (t.name !== name) continue;
+      if (t.pos < pos || (t.pos === pos && t.line < line)) found = t.section;
+    }
+    return found;
+  }
+
+  /** The last value of a key, templates first then the section's own entries, as Asterisk reads it. */
+  private value(section: PjSection, key: string, pos: number, line: number, depth = 0): string | undefined {
+    const own = valOf(section, key);
+    if (own !== undefined) return own;
+    for (let i = section.inherits.length - 1; i >= 0; i--) {
+      const t = this.template(section.inherits[i] as string, pos, line);
+      if (!t) continue;
+      const v = depth < 10 ? this.value(t, key, pos, line, depth + 1) : valOf(t, key);
+      if (v !== undefined) return v;
+    }
+    return undefined;
+  }
+
+  private unknownTemplates(
+    file: string,
+    section: PjSection,
+    pos: number,
+    line: number,
+    out: ValidationIssue[],
+    depth = 0,
+  ): void {
+    for (const name of section.inherits) {
+      const t = this.template(name, pos, line);
+      if (!t) {
+        out.push({ file, line: section.line, message: `[${section.name}] inherits from unknown template "${name}"` });
+        continue;
+      }
+      if (depth < 10) this.unknownTemplates(file, t, pos, line, out, depth + 1);
+    }
+  }
+
+  private buildDefs(name: string, state: FileState): void {
+    state.defsBuilt = true;
+    state.defs = new Map();
+    state.defIssues = [];
+    const pos = this.order.get(name) ?? 0;
+    if (state.role === 'pjsip') {
+      const seenTemplates = new Set<string>();
+      for (const s of state.sections) {
+        if (s.template) {
+          if (seenTemplates.has(s.name)) {
+            state.defIssues.push({ file: name, line: s.line, message: `duplicate template [${s.name}]` });
+          }
+          seenTemplates.add(s.name);
+          continue;
+        }
+        this.unknownTemplates(name, s, pos, s.line, state.defIssues);
+        const type = this.value(s, 'type', pos, s.line);
+        if (!type) {
+          state.defIssues.push({ file: name, line: s.line, message: `[${s.name}] has no type` });
+          continue;
+        }
+        if (!PJSIP_TYPES.has(type)) {
+          state.defIssues.push({ file: name, line: s.line, message: `[${s.name}] has unknown type "${type}"` });
+          continue;
+        }
+        const key = `p:${type}:${s.name}`;
+        const previous = state.defs.get(key);
+        if (previous) {
+          state.defIssues.push({
+            file: name,
+            line: s.line,
+            message: `duplicate ${type} [${s.name}] (first at ${previous.file}:${previous.line})`,
+          });
+          continue;
+        }
+        s.type = type;
+        state.defs.set(key, s);
+      }
+    } else if (state.role === 'dialplan') {
+      for (const [ctx, context] of state.contexts) {
+        const patterns: string[] = [];
+        for (const [extName, ext] of context.exts) {
+          if (extName.startsWith('_')) patterns.push(extName);
+          state.defs.set(`e:${ctx}\0${extName}`, ext);
+        }
+        const def: ContextDef = {
+          file: name,
+          line: context.line,
+          sig: `${patterns.join('\n')}|${context.includes.map((i) => i.name).join('\n')}`,
+        };
+        state.defs.set(`c:${ctx}`, def);
+      }
+      for (const g of state.globals) {
+        if (!state.defs.has(`g:${g.key}`)) state.defs.set(`g:${g.key}`, { file: name, line: g.line });
+      }
+    } else if (state.role === 'voicemail') {
+      for (const m of state.mailboxes) state.defs.set(`m:${m.id}`, { file: name, line: m.line });
+    }
+  }
+
+  private addDef(key: string, def: Def): void {
+    const existing = this.defs.get(key);
+    if (existing === undefined) this.defs.set(key, def);
+    else if (Array.isArray(existing)) existing.push(def);
+    else {
+      this.defs.set(key, [existing, def]);
+      if (!key.startsWith('c:') && !key.startsWith('g:')) this.multi.add(key);
+      this.multiChanged.add(key);
+    }
+  }
+
+  /** The same object defined again by the same file (its text changed elsewhere). */
+  private replaceDef(key: string, old: Def, def: Def): void {
+    const existing = this.defs.get(key);
+    if (existing === old) this.defs.set(key, def);
+    else if (Array.isArray(existing)) {
+      const at = existing.indexOf(old);
+      if (at !== -1) existing[at] = def;
+      else this.addDef(key, def);
+    } else this.addDef(key, def);
+  }
+
+  private removeDef(key: string, old: Def): void {
+    const existing = this.defs.get(key);
+    if (existing === old) this.defs.delete(key);
+    else if (Array.isArray(existing)) {
+      const left = existing.filter((d) => d !== old);
+      if (left.length === 1) {
+        this.defs.set(key, left[0] as Def);
+        this.multi.delete(key);
+        this.multiChanged.add(key);
+      } else this.defs.set(key, left);
+    }
+  }
+
+  private removeDefs(name: string, state: FileState): void {
+    for (const key of state.defs.keys()) {
+      const existing = this.defs.get(key);
+      if (existing === undefined) continue;
+      if (!Array.isArray(existing)) {
+        if (existing.file === name) this.defs.delete(key);
+        continue;
+      }
+      const left = existing.filter((d) => d.file !== name);
+      if (left.length === 0) this.defs.delete(key);
+      else if (left.length === 1) {
+        this.defs.set(key, left[0] as Def);
+        this.multi.delete(key);
+        this.multiChanged.add(key);
+      } else this.defs.set(key, left);
+    }
+  }
+
+  private dropDeps(name: string, state: FileState): void {
+    for (const key of state.deps) {
+      const readers = this.rdeps.get(key);
+      if (readers === undefined) continue;
+      if (typeof readers === 'string') {
+        if (readers === name) this.rdeps.delete(key);
+      } else {
+        readers.delete(name);
+        if (readers.size === 0) this.rdeps.delete(key);
+      }
+    }
+    state.deps = [];
+  }
+
+  private defList(key: string): Def[] {
+    const d = this.defs.get(key);
+    if (d === undefined) return [];
+    if (!Array.isArray(d)) return [d];
+    return [...d].sort((a, b) => (this.order.get(a.file) ?? 0) - (this.order.get(b.file) ?? 0) || a.line - b.line);
+  }
+
+  /** An extension as all files define it together. */
+  private ext(key: string): Ext | undefined {
+    const d = this.defs.get(key);
+    if (d === undefined) return undefined;
+    if (!Array.isArray(d)) return d as Ext;
+    const merged: Ext = { file: '', line: 0, labels: [], priorities: [], apps: [] };
+    for (const def of d as Ext[]) {
+      for (const l of def.labels) if (!merged.labels.includes(l)) merged.labels.push(l);
+      for (const p of def.priorities) if (!merged.priorities.includes(p)) merged.priorities.push(p);
+    }
+    return merged;
+  }
+
+  /** Patterns and includes of a context across its files, in load order. */
+  private shape(ctx: string): { patterns: string[]; includes: string[] } {
+    const cached = this.shapes.get(ctx);
+    if (cached) return cached;
+    const patterns: string[] = [];
+    const seen = new Set<string>();
+    const includes: string[] = [];
+    for (const def of this.defList(`c:${ctx}`)) {
+      const context = this.states.get(def.file)?.contexts.get(ctx);
+      if (!context) continue;
+      for (const name of context.exts.keys()) {
+        if (name.startsWith('_') && !seen.has(name)) {
+          seen.add(name);
+          patterns.push(name);
+        }
+      }
+      for (const i of context.includes) includes.push(i.name);
+    }
+    const shape = { patterns, includes };
+    this.shapes.set(ctx, shape);
+    return shape;
+  }
+
+  /**
+   * Notes that the file being checked read a definition, unless only that file defines it (a
+   * change of it is a change of the file itself; see multiChanged for the rest).
+   */
+  private note(key: string, deps: Set<string>): void {
+    const d = this.defs.get(key);
+    if (d === undefined || Array.isArray(d) || d.file !== this.checking) deps.add(key);
+  }
+
+  private has(key: string, deps: Set<string>): boolean {
+    const d = this.defs.get(key);
+    if (d === undefined || Array.isArray(d) || d.file !== this.checking) deps.add(key);
+    return d !== undefined;
+  }
+
+  private findExtension(ctx: string, exten: string, deps: Set<string>, seen = new Set<string>()): Ext | undefined {
+    if (seen.has(ctx)) return undefined;
+    seen.add(ctx);
+    if (!this.has(`c:${ctx}`, deps)) return undefined;
+    const key = `e:${ctx}\0${exten}`;
+    this.note(key, deps);
+    const exact = this.ext(key);
+    if (exact) return exact;
+    const shape = this.shape(ctx);
+    for (const name of shape.patterns) {
+      if (matches(name.split('/')[0] as string, exten)) {
+        this.note(`e:${ctx}\0${name}`, deps);
+        return this.ext(`e:${ctx}\0${name}`);
+      }
+    }
+    for (const include of shape.includes) {
+      const found = this.findExtension(include, exten, deps, seen);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  private checkJump(contextName: string, extenName: string, target: string, deps: Set<string>): string | null {
+    const parts = splitTop(target.trim(), ',');
+    for (let i = 0; i < parts.length; i++) parts[i] = (parts[i] as string).trim().replace(/\(.*\)$/s, '');
+    if (parts.length === 1) {
+      const label = parts[0] as string;
+      if (dynamic(label) || /^\d+$/.test(label)) return null;
+      const key = `e:${contextName}\0${extenName}`;
+      this.note(key, deps);
+      return this.ext(key)?.labels.includes(label) ? null : `label "${label}" does not exist in extension ${extenName}`;
+    }
+    const [ctx, exten, prio] = parts.length === 2 ? [contextName, parts[0], parts[1]] : parts;
+    if (ctx === undefined || exten === undefined || prio === undefined) return null;
+    if (dynamic(ctx)) return null;
+    if (!this.has(`c:${ctx}`, deps)) return `context "${ctx}" does not exist`;
+    if (dynamic(exten)) return null;
+    const found = this.findExtension(ctx, exten, deps);
+    if (!found) return `extension "${exten}" does not exist in context "${ctx}"`;
+    if (!dynamic(prio) && !/^\d+$/.test(prio) && !found.labels.includes(prio)) {
+      return `label "${prio}" does not exist in ${ctx},${exten}`;
+    }
+    if (/^\d+$/.test(prio) && !found.priorities.includes(prio))
+      return `priority ${prio} does not exist in ${ctx},${exten}`;
+    return null;
+  }
+
+  private checkDialplanFile(file: string, state: FileState, deps: Set<string>): void {
+    const issues = state.refIssues;
+    for (const g of state.globals) {
+      const suffix = /^OUT_(\d+)_SUFFIX$/.exec(g.key);
+      if (!suffix) continue;
+      const endpoint = g.value.replace(/^@/, '');
+      if (!this.has(`p:endpoint:${endpoint}`, deps)) {
+        issues.push({
+          file,
+          line: g.line,
+          message: `trunk ${suffix[1]} dials endpoint "${endpoint}", which does not exist`,
+        });
+      }
+    }
+    for (const [contextName, context] of state.contexts) {
+      for (const include of context.includes) {
+        if (!this.has(`c:${include.name}`, deps)) {
+          issues.push({
+            file,
+            line: include.line,
+            message: `[${contextName}] includes context "${include.name}", which does not exist`,
+          });
+        }
+      }
+      for (const [extenName, ext] of context.exts) {
+        for (const { app, line } of ext.apps) {
+          const jump = JUMP_APPS.exec(app);
+          if (!jump) continue;
+          for (const target of jumpTargets(jump[1] as string, jump[2] as string)) {
+            const problem = this.checkJump(contextName, extenName, target, deps);
+            if (problem) issues.push({ file, line, message: `[${contextName}] ${jump[1]}: ${problem}` });
+          }
+          const call = /^Gosub\(sub-dial-trunk,s,1\((\d+),/.exec(app);
+          if (call) {
+            if (!this.has(`g:OUT_${call[1]}`, deps)) {
+              issues.push({ file, line, message: `[${contextName}] dials trunk ${call[1]}, which does not exist` });
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private checkPjsipFile(file: string, state: FileState, deps: Set<string>): void {
+    const issues = state.refIssues;
+    const pos = this.order.get(file) ?? 0;
+    for (const [key, def] of state.defs) {
+      if (this.multi.has(key)) {
+        // Defined in another file too: only the first definition is checked, as Asterisk loads only it.
+        this.note(key, deps);
+        if (this.defList(key)[0] !== def) continue;
+      }
+      const o = def as PjSection;
+      const type = o.type as string;
+      const name = o.name;
+      if (type === 'endpoint') {
+        this.need(o, pos, 'aors', 'aor', deps, issues, true);
+        this.need(o, pos, 'auth', 'auth', deps, issues);
+        this.need(o, pos, 'outbound_auth', 'auth', deps, issues);
+        this.need(o, pos, 'transport', 'transport', deps, issues);
+        const context = this.value(o, 'context', pos, o.line);
+        if (!context) issues.push({ file, line: o.line, message: `endpoint [${name}] has no context` });
+        else {
+          if (!this.has(`c:${context}`, deps)) {
+            issues.push({
+              file,
+              line: o.line,
+              message: `endpoint [${name}] context = ${context}: no such dialplan context`,
+            });
+          }
+        }
+        for (const box of (this.value(o, 'mailboxes', pos, o.line) ?? '').split(',')) {
+          if (!box) continue;
+          if (!this.has(`m:${box.trim()}`, deps)) {
+            issues.push({ file, line: o.line, message: `endpoint [${name}] mailboxes = ${box}: no such mailbox` });
+          }
+        }
+      } else if (type === 'registration') {
+        this.need(o, pos, 'outbound_auth', 'auth', deps, issues);
+        this.need(o, pos, 'endpoint', 'endpoint', deps, issues);
+        this.need(o, pos, 'transport', 'transport', deps, issues);
+        if (!this.value(o, 'server_uri', pos, o.line))
+          issues.push({ file, line: o.line, message: `registration [${name}] has no server_uri` });
+      } else if (type === 'identify') {
+        this.need(o, pos, 'endpoint', 'endpoint', deps, issues, true);
+        if (!this.value(o, 'match', pos, o.line))
+          issues.push({ file, line: o.line, message: `identify [${name}] has no match` });
+      } else if (type === 'auth') {
+        if (this.value(o, 'auth_type', pos, o.line) !== 'md5' && !this.value(o, 'password', pos, o.line)) {
+          issues.push({ file, line: o.line, message: `auth [${name}] has no password` });
+        }
+      } else if (type === 'transport') {
+        if (!this.value(o, 'protocol', pos, o.line))
+          issues.push({ file, line: o.line, message: `transport [${name}] has no protocol` });
+      }
+    }
+  }
+
+  /** A reference from a PJSIP object to others of a type (a comma-separated list). */
+  private need(
+    o: PjSection,
+    pos: number,
+    key: string,
+    refType: string,
+    deps: Set<string>,
+    issues: ValidationIssue[],
+    required = false,
+  ): void {
+    const v = this.value(o, key, pos, o.line);
+    if (!v) {
+      if (required) issues.push({ file: o.file, line: o.line, message: `${o.type} [${o.name}] has no ${key}` });
+      return;
+    }
+    for (const raw of v.split(',')) {
+      const ref = raw.trim();
+      if (!ref) continue;
+      const id = `p:${refType}:${ref}`;
+      if (!this.has(id, deps)) {
+        issues.push({
+          file: o.file,
+          line: o.line,
+          message: `${o.type} [${o.name}] ${key} = ${ref}: no ${refType} named "${ref}"`,
+        });
+      }
+    }
+  }
+
+  /** Objects defined by more than one file: reported where the second one is. */
+  private duplicates(): ValidationIssue[] {
+    const issues: ValidationIssue[] = [];
+    for (const key of this.multi) {
+      const list = this.defList(key);
+      const first = list[0] as Def;
+      if (key.startsWith('p:')) {
+        for (const def of list.slice(1) as PjSection[]) {
+          issues.push({
+            file: def.file,
+            line: def.line,
+            message: `duplicate ${def.type} [${def.name}] (first at ${first.file}:${first.line})`,
+          });
+        }
+      } else if (key.startsWith('m:')) {
+        for (const def of list.slice(1)) {
+          issues.push({ file: def.file, line: def.line, message: `duplicate mailbox ${key.slice(2)}` });
+        }
+      } else if (key.startsWith('e:')) {
+        const [ctx, extName] = key.slice(2).split('\0') as [string, string];
+        const seen = new Set((first as Ext).priorities);
+        for (const def of list.slice(1) as Ext[]) {
+          const again = def.priorities.find((p) => seen.has(p));
+          if (again !== undefined) {
+            issues.push({
+              file: def.file,
+              line: def.line,
+              message: `[${ctx}] duplicate priority ${again} of extension ${extName}`,
+            });
+          }
+          for (const p of def.priorities) seen.add(p);
+        }
+      }
+    }
+    return issues;
+  }
+}

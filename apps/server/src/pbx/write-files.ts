@@ -1,0 +1,111 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+
+/** Files that include the others: written last, so they never name a file that is not there yet. */
+const ROOTS = new Set(['pjsip.conf', 'extensions.conf']);
+const MANIFEST = '.centralino-files.json';
+const TEMP_MARK = '.centralino-tmp-';
+/** Files written at the same time. */
+const WRITERS = 8;
+
+async function readOrNull(file: string): Promise<string | null> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/** temp file + fsync + rename: a reader (or a crash) sees the old file or the new one, never half of one. */
+export async function writeAtomically(file: string, text: string): Promise<void> {
+  const temp = path.join(path.dirname(file), `${TEMP_MARK}${process.pid}-${path.basename(file)}`);
+  const handle = await fs.open(temp, 'w', 0o640);
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await fs.rename(temp, file);
+}
+
+export interface WriteResult {
+  changed: string[];
+  removed: string[];
+}
+
+/**
+ * Writes a rendered configuration into one directory, touching only files whose text changed and
+ * removing files an earlier apply wrote that are no longer part of it (never anybody else's files).
+ * Remembers what it wrote, so unchanged files are not even read again.
+ */
+export class ConfigWriter {
+  private known = new Map<string, string>();
+  private owned: Set<string> | undefined;
+
+  constructor(readonly dir: string) {}
+
+  private async loadManifest(): Promise<Set<string>> {
+    if (this.owned) return this.owned;
+    const text = await readOrNull(path.join(this.dir, MANIFEST));
+    let names: string[] = [];
+    try {
+      names = text ? (JSON.parse(text) as string[]) : [];
+    } catch {
+      names = [];
+    }
+    this.owned = new Set(names);
+    return this.owned;
+  }
+
+  async write(files: Map<string, string>): Promise<WriteResult> {
+    await fs.mkdir(this.dir, { recursive: true, mode: 0o750 });
+    const owned = await this.loadManifest();
+    // Temp files of an apply that was killed half way.
+    for (const entry of await fs.readdir(this.dir)) {
+      if (entry.startsWith(TEMP_MARK)) await fs.rm(path.join(this.dir, entry), { force: true });
+    }
+    const changed: string[] = [];
+    const writeOne = async (name: string, text: string) => {
+      const file = path.join(this.dir, name);
+      if ((await readOrNull(file)) !== text) {
+        await writeAtomically(file, text);
+        changed.push(name);
+      }
+      this.known.set(name, text);
+    };
+    // The included files first, a few at a time (their fsyncs overlap), the roots once they are all there.
+    const pending = [...files].filter(([name, text]) => this.known.get(name) !== text);
+    const leaves = pending.filter(([name]) => !ROOTS.has(name));
+    let next = 0;
+    const worker = async () => {
+      while (next < leaves.length) {
+        const [name, text] = leaves[next++] as [string, string];
+        await writeOne(name, text);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(WRITERS, leaves.length) }, worker));
+    for (const [name, text] of pending) if (ROOTS.has(name)) await writeOne(name, text);
+    const removed = [...owned].filter((name) => !files.has(name)).sort();
+    const names = [...files.keys()].sort();
+    if (changed.length > 0 || removed.length > 0 || names.some((n) => !owned.has(n))) {
+      await writeAtomically(path.join(this.dir, MANIFEST), `${JSON.stringify(names)}\n`);
+      this.owned = new Set(names);
+    }
+    for (const name of removed) {
+      await fs.rm(path.join(this.dir, name), { force: true });
+      this.known.delete(name);
+    }
+    if (changed.length > 0 || removed.length > 0) {
+      // The renames are durable only once the directory itself is flushed.
+      const handle = await fs.open(this.dir, 'r');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    }
+    return { changed: changed.sort(), removed };
+  }
+}

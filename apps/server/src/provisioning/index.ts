@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { ConnectivityOptions } from './connectivity.ts';
+import { FileStore } from './files.ts';
+import { PhoneFiles } from './phone-files.ts';
+import { phoneFileRoutes, provisioningApiRoutes } from './routes.ts';
+import { type ProvisioningOptions, ProvisioningService } from './service.ts';
+
+export type { PhoneAccount } from './accounts.ts';
+export { ProvisioningService } from './service.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The provisioning engine (the PBX side calls setPhoneAccounts on it). */
+    provisioning: ProvisioningService;
+  }
+}
+
+export interface ProvisioningSetup extends ProvisioningOptions {
+  db: Kysely<Database>;
+  dataDir: string;
+  connectivity?: ConnectivityOptions;
+  /** Clock for rendered files (time-zone offsets); tests pin it. */
+  renderClock?: () => Date;
+}
+
+/** Registers the engine API, the phone-file routes and `app.provisioning`; answers the service. */
+export async function registerProvisioning(
+  app: FastifyInstance,
+  setup: ProvisioningSetup,
+): Promise<ProvisioningService> {
+  const service = new ProvisioningService(setup.db, setup);
+  const files = new FileStore(setup.db, setup.dataDir, () => service.filesChanged());
+  const phoneFiles = new PhoneFiles(service, files, app.log, setup.renderClock);
+  app.decorate('provisioning', service);
+  await app.register(provisioningApiRoutes({ service, files, phoneFiles, connectivity: setup.connectivity }));
+  await app.register(phoneFileRoutes(service, phoneFiles));
+  // Fill the file cache once the server listens for phones; stop before the database closes.
+  app.addHook('onListen', async () => phoneFiles.startWarming());
+  app.addHook('onClose', () => phoneFiles.stop());
+  return service;
+}

@@ -1,0 +1,247 @@
+import type { ProvisioningFileType } from '@centralino/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import { parseStoredAccounts } from './accounts.ts';
+import type { CachedFile } from './cache.ts';
+import type { FileStore } from './files.ts';
+import { NoTemplateError, renderFile } from './render.ts';
+import type { PhoneRow, ProvisioningService } from './service.ts';
+import { type FileRule, matchFileRule, TEMPLATES } from './templates.ts';
+
+/** Tokens we issue are 32 hex characters; older imports may carry dots (contract §4.3). */
+const TOKEN = /^[0-9a-z.]{8,64}$/;
+/** Longest user agent kept in the cache key (phones send short ones). */
+const MAX_AGENT = 200;
+/** Retired first-access tokens are written together, this long after the first of a batch. */
+const RETIRE_DELAY_MS = 20;
+/** Quiet time after a change before the warmer renders every phone's file again. */
+const REWARM_DELAY_MS = 1000;
+
+/** The configuration file name a phone of this MAC asks for (the first rule that takes one). */
+function configFileName(mac: string): { filename: string; rule: FileRule } | undefined {
+  const short = mac.replaceAll('-', '').toLowerCase();
+  for (const filename of [`${short}.cfg`, `${short}.xml`, `cfg${short}.xml`]) {
+    const match = matchFileRule(filename);
+    if (match?.mac === mac) return { filename, rule: match.rule };
+  }
+  return undefined;
+}
+
+/**
+ * What phones download: configuration files rendered per vendor (with a token, or token-less with every
+ * credential blanked) and the uploaded assets. Answers undefined for anything a phone may not have, so the
+ * route gives one plain 404 whatever the reason.
+ */
+export class PhoneFiles {
+  private retireQueue = new Map<string, string>();
+  private retireTimer: NodeJS.Timeout | undefined;
+  private retiring: Promise<void> = Promise.resolve();
+  private warmTimer: NodeJS.Timeout | undefined;
+  private warming = false;
+  private stopped = true;
+
+  constructor(
+    private readonly service: ProvisioningService,
+    private readonly files: FileStore,
+    private readonly log: FastifyBaseLogger,
+    private readonly clock: () => Date = () => new Date(),
+  ) {
+    this.cache.onClear = () => this.scheduleWarm();
+    // API reads show retirements that are still queued (the console's Pending/Completed status).
+    service.beforeRead = () => this.flush();
+  }
+
+  private get cache() {
+    return this.service.cache;
+  }
+
+  // -------------------------------------------------------------------------------------------- tokens
+
+  private retireLater(mac: string, tok1: string) {
+    this.retireQueue.set(mac, tok1);
+    this.retireTimer ??= setTimeout(() => {
+      this.retireTimer = undefined;
+      const batch = [...this.retireQueue].map(([m, t]) => ({ mac: m, tok1: t }));
+      this.retireQueue.clear();
+      this.retiring = this.retiring
+        .then(() => this.service.retireTok1(batch))
+        .catch((error) => this.log.error({ err: error }, 'could not retire first-access tokens'));
+    }, RETIRE_DELAY_MS);
+  }
+
+  /** Writes pending token retirements now (tests, shutdown). */
+  async flush(): Promise<void> {
+    if (this.retireTimer) {
+      clearTimeout(this.retireTimer);
+      this.retireTimer = undefined;
+      const batch = [...this.retireQueue].map(([mac, tok1]) => ({ mac, tok1 }));
+      this.retireQueue.clear();
+      this.retiring = this.retiring.then(() => this.service.retireTok1(batch));
+    }
+    await this.retiring;
+  }
+
+  /** Resolves a token; the first use of tok2 retires tok1 (contract §4.3). */
+  private async resolve(token: string): Promise<{ mac: string; kind: 'tok1' | 'tok2'; row?: PhoneRow } | undefined> {
+    if (!TOKEN.test(token)) return undefined;
+    await this.cache.refresh();
+    const mac = this.cache.tok2.get(token);
+    if (mac) {
+      const tok1 = this.cache.tok1Alive.get(mac);
+      if (tok1) {
+        this.cache.tok1Alive.delete(mac);
+        this.retireLater(mac, tok1);
+      }
+      return { mac, kind: 'tok2' };
+    }
+    const found = await this.service.phoneByToken(token);
+    if (!found) return undefined;
+    const { row, kind } = found;
+    // Retired a moment ago, not written yet.
+    if (kind === 'tok1' && this.retireQueue.get(row.mac) === token) return undefined;
+    if (kind === 'tok2') {
+      if (row.tok1 && !this.retireQueue.has(row.mac)) this.retireLater(row.mac, row.tok1);
+      this.cache.tok2.set(token, row.mac);
+    }
+    return { mac: row.mac, kind, row };
+  }
+
+  // -------------------------------------------------------------------------------------------- files
+
+  async configFile(token: string, filename: string, userAgent: string): Promise<CachedFile | undefined> {
+    const match = matchFileRule(filename);
+    if (!match) return undefined;
+    const phone = await this.resolve(token);
+    if (!phone) {
+      this.log.info({ filename, userAgent }, 'provisioning request with an unknown token');
+      return undefined;
+    }
+    // A file name that carries a MAC must be this phone's: another phone's token does not open it.
+    if (match.mac && match.mac !== phone.mac) return undefined;
+    return this.render(phone.mac, phone.row, filename, match.rule, phone.kind === 'tok2', false, userAgent);
+  }
+
+  /** Token-less bootstrap: the phone comes from the MAC in the file name, credentials are blanked. */
+  async tokenlessFile(filename: string, userAgent: string): Promise<CachedFile | undefined> {
+    const match = matchFileRule(filename);
+    if (!match?.mac) return undefined;
+    await this.cache.refresh();
+    return this.render(match.mac, undefined, filename, match.rule, false, true, userAgent);
+  }
+
+  private async render(
+    mac: string,
+    knownRow: PhoneRow | undefined,
+    filename: string,
+    rule: FileRule,
+    complete: boolean,
+    blank: boolean,
+    userAgentRaw: string,
+  ): Promise<CachedFile | undefined> {
+    const userAgent = userAgentRaw.slice(0, MAX_AGENT);
+    // Only phones without a model (fallback template) render differently per user agent.
+    const key = `${mac}\n${filename}\n${complete ? 2 : 1}${blank ? 'b' : ''}`;
+    const agentKey = `${key}\n${userAgent}`;
+    const hit = this.cache.get(key);
+    if (hit && !hit.byAgent) return hit;
+    if (hit?.byAgent) {
+      const byAgent = this.cache.get(agentKey);
+      if (byAgent) return byAgent;
+    }
+    const epoch = this.cache.epoch;
+    const row = knownRow ?? (await this.service.phoneByMac(mac));
+    if (!row) return undefined;
+    const variables = await this.service.effectiveVariablesCached(row);
+    const template = variables[rule.templateVariable];
+    if (!template) return undefined;
+    try {
+      const body = await renderFile(template, {
+        variables,
+        mac,
+        model: row.model ?? '',
+        displayName: row.display_name,
+        tok1: row.tok1,
+        tok2: row.tok2,
+        serverHost: this.service.serverHost,
+        complete,
+        blank,
+        userAgent,
+        accountExtras: parseStoredAccounts(row.accounts),
+        now: this.clock(),
+      });
+      const file = { body, contentType: rule.contentType };
+      if (TEMPLATES[template]?.file === 'fallback') {
+        this.cache.set(mac, key, { body: '', contentType: '', byAgent: true }, epoch);
+        this.cache.set(mac, agentKey, file, epoch);
+      } else {
+        this.cache.set(mac, key, file, epoch);
+      }
+      return file;
+    } catch (error) {
+      if (error instanceof NoTemplateError) {
+        this.log.warn({ mac, filename, userAgent }, error.message);
+        return undefined;
+      }
+      throw error;
+    }
+  }
+
+  async asset(token: string, collection: ProvisioningFileType, name: string) {
+    const phone = await this.resolve(token);
+    if (!phone) return undefined;
+    return this.files.find(collection, name);
+  }
+
+  // -------------------------------------------------------------------------------------------- warming
+
+  /**
+   * Renders every phone's steady-state configuration file in the background, so a provisioning storm
+   * (all phones rebooting at once) is served from memory. Runs after start and again after any change that
+   * dropped the whole cache.
+   */
+  startWarming() {
+    this.stopped = false;
+    this.scheduleWarm(0);
+  }
+
+  async stop() {
+    this.stopped = true;
+    if (this.warmTimer) clearTimeout(this.warmTimer);
+    this.warmTimer = undefined;
+    await this.flush().catch(() => {});
+  }
+
+  private scheduleWarm(delay = REWARM_DELAY_MS) {
+    if (this.stopped) return;
+    if (this.warmTimer) clearTimeout(this.warmTimer);
+    this.warmTimer = setTimeout(() => {
+      this.warmTimer = undefined;
+      void this.warm();
+    }, delay);
+    this.warmTimer.unref();
+  }
+
+  private async warm() {
+    if (this.warming) return this.scheduleWarm();
+    this.warming = true;
+    try {
+      await this.cache.refresh();
+      const epoch = this.cache.epoch;
+      for (const row of await this.service.allPhones()) {
+        if (this.stopped) return;
+        // Something changed meanwhile: start over once things are quiet.
+        if (this.cache.epoch !== epoch) return this.scheduleWarm();
+        const file = configFileName(row.mac);
+        if (!file) continue;
+        this.cache.tok2.set(row.tok2, row.mac);
+        if (row.tok1 && !this.retireQueue.has(row.mac)) this.cache.tok1Alive.set(row.mac, row.tok1);
+        await this.render(row.mac, row, file.filename, file.rule, true, false, '');
+        // Let phone requests in between renders.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } catch (error) {
+      if (!this.stopped) this.log.warn({ err: error }, 'warming the provisioning cache failed');
+    } finally {
+      this.warming = false;
+    }
+  }
+}

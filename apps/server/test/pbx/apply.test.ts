@@ -1,0 +1,98 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DB_KINDS, expectError, useTestApp } from '../helpers.ts';
+
+type Status = {
+  state: 'idle' | 'pending' | 'applying';
+  directory: string;
+  engine: string;
+  last: { ok: boolean; error: string | null; changed: string[]; reloaded: string[] } | null;
+};
+
+describe.each(DB_KINDS)('PBX configuration apply (%s)', (kind) => {
+  const t = useTestApp(kind);
+  const get = (url: string) => t.app.inject({ method: 'GET', url, headers: t.headers });
+  const post = (url: string, payload?: unknown) =>
+    t.app.inject({ method: 'POST', url, headers: t.headers, ...(payload ? { payload: payload as object } : {}) });
+
+  /** Polls the status API until nothing is pending, as the console does. */
+  async function settled(): Promise<Status> {
+    for (let i = 0; i < 200; i++) {
+      const status = (await get('/api/pbx/apply')).json() as Status;
+      if (status.state === 'idle') return status;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error('the apply never settled');
+  }
+
+  it('writes the configuration into DATA_DIR/asterisk at start', async () => {
+    const status = await settled();
+    expect(status.directory).toBe(path.join(t.testDb.dataDir, 'asterisk'));
+    expect(status.engine).toBe('disabled');
+    expect(status.last?.ok).toBe(true);
+    const files = fs.readdirSync(status.directory);
+    expect(files).toEqual(expect.arrayContaining(['pjsip.conf', 'extensions.conf', 'voicemail.conf', 'manager.conf']));
+  });
+
+  it('follows a new user with an extension, writing only the files that changed', async () => {
+    const first = await settled();
+    const rtp = path.join(first.directory, 'rtp.conf');
+    const rtpWritten = fs.statSync(rtp).mtimeMs;
+    const mode = await post('/api/configuration/mode', { mode: 'legacy' });
+    expect(mode.statusCode).toBe(200);
+    for (let i = 0; i < 100; i++) {
+      const task = (await get(`/api/tasks/${mode.json().result}`)).json() as { progress: number };
+      if (task.progress === 100) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect((await post('/api/users', { username: 'alice', fullname: 'Alice Rossi' })).statusCode).toBe(201);
+    expect((await post('/api/mainextensions', { username: 'alice', extension: '201' })).statusCode).toBe(201);
+    // The request does not wait for the apply: it is pending or running right after.
+    expect(((await get('/api/pbx/apply')).json() as Status).state).not.toBe('idle');
+    const status = await settled();
+    expect(status.last?.ok, status.last?.error ?? '').toBe(true);
+    // The user and the extension are applied together, or one apply after the other: then an apply
+    // may follow the one that wrote the files and find nothing left to write.
+    if (status.last?.changed.length) {
+      expect(status.last.changed).toEqual(
+        expect.arrayContaining(['extensions.conf', 'extensions.users.2xx.conf', 'pjsip.conf', 'pjsip.users.2xx.conf']),
+      );
+    }
+    expect(status.last?.changed).not.toContain('rtp.conf');
+    expect(fs.statSync(rtp).mtimeMs).toBe(rtpWritten);
+    const pjsip = fs.readFileSync(path.join(status.directory, 'pjsip.users.2xx.conf'), 'utf8');
+    expect(pjsip).toContain('[201](device-endpoint)');
+    expect(pjsip).toMatch(/\[201-auth\]\(device-auth\)\nusername = 201\npassword = [0-9a-f]{32}\n/);
+    expect(pjsip).toContain('callerid = "Alice Rossi" <201>');
+    const dialplan = fs.readFileSync(path.join(status.directory, 'extensions.users.2xx.conf'), 'utf8');
+    expect(dialplan).toContain('exten => 201,1,Gosub(sub-dial-user,s,1(201,201,,201))');
+
+    // Forcing an apply with nothing changed rewrites nothing.
+    const before = fs.statSync(path.join(status.directory, 'pjsip.users.2xx.conf')).mtimeMs;
+    expect((await post('/api/pbx/apply')).statusCode).toBe(202);
+    const again = await settled();
+    expect(again.last?.ok).toBe(true);
+    expect(again.last?.changed).toEqual([]);
+    expect(fs.statSync(path.join(status.directory, 'pjsip.users.2xx.conf')).mtimeMs).toBe(before);
+
+    // Removing the extension removes the user's files too.
+    expect((await post('/api/mainextensions', { username: 'alice', extension: 'none' })).statusCode).toBeLessThan(300);
+    const removed = await settled();
+    expect(removed.last?.changed).toEqual(expect.arrayContaining(['pjsip.users.2xx.conf']));
+    expect(fs.existsSync(path.join(status.directory, 'pjsip.users.2xx.conf'))).toBe(false);
+  });
+
+  it('answers live-state calls with "not connected" without an AMI connection', async () => {
+    for (const url of [
+      '/api/astproxy/extensions',
+      '/api/astproxy/trunks',
+      '/api/astproxy/extension/201',
+      '/api/user/endpoints/all',
+    ]) {
+      const body = expectError(await get(url), 503, 'pbx_not_connected');
+      expect(body.title).toBe('PBX engine not connected');
+    }
+    expectError(await post('/api/user/presence', { username: 'alice', status: 'dnd' }), 503, 'pbx_not_connected');
+  });
+});

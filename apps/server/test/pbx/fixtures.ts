@@ -1,0 +1,195 @@
+import { defaultPbxSettings, type PbxModel, type PbxTrunk, type PbxUser } from '../../src/pbx/model.ts';
+
+export function user(extension: string, overrides: Partial<PbxUser> = {}): PbxUser {
+  return {
+    username: `user${extension}`,
+    name: `User ${extension}`,
+    extension,
+    secret: `secret${extension}`.padEnd(32, '0'),
+    devices: [],
+    outboundcid: null,
+    email: null,
+    mobile: null,
+    voicemail: null,
+    profileId: null,
+    ringTime: 0,
+    groups: [],
+    destinations: { busy: null, noAnswer: null, unavailable: null },
+    ...overrides,
+  };
+}
+
+export function voipTrunk(id: number, name: string, overrides: Partial<PbxTrunk> = {}): PbxTrunk {
+  return {
+    id,
+    name,
+    host: `sip.${name.toLowerCase()}.example`,
+    port: 5060,
+    username: `0612345${id}`,
+    password: `trunkpass${id}`,
+    authUsername: null,
+    fromDomain: `${name.toLowerCase()}.example`,
+    registration: 'send',
+    authentication: 'outbound',
+    context: 'from-pstn-toheader',
+    codecs: ['alaw', 'ulaw'],
+    transport: 'udp',
+    mediaEncryption: 'no',
+    outcid: `0612345${id}`,
+    maxChannels: null,
+    dialPrefix: '',
+    disabled: false,
+    continueOnFailure: false,
+    expiration: 300,
+    retryInterval: 60,
+    qualifyFrequency: 60,
+    ...overrides,
+  };
+}
+
+/** The small reference system of the golden files: one of everything the renderer knows. */
+export function referenceModel(): PbxModel {
+  return {
+    settings: {
+      ...defaultPbxSettings,
+      language: 'it',
+      toneZone: 'it',
+      externalAddress: '203.0.113.10',
+      localNetworks: ['192.168.1.0/24'],
+      ami: { port: 5038, bindAddress: '127.0.0.1', users: [{ username: 'centralino', secret: 'amisecret' }] },
+      version: '1.0.0',
+    },
+    users: [
+      user('201', {
+        username: 'alice',
+        name: 'Alice Rossi',
+        email: 'alice@example.com',
+        voicemail: { pin: '1234' },
+        profileId: 3,
+        outboundcid: '0612345100',
+        groups: ['sales'],
+        devices: [
+          { number: '201', type: 'physical', secret: 'a'.repeat(32), encrypted: true },
+          { number: '91201', type: 'webrtc', secret: 'b'.repeat(32), encrypted: false },
+          { number: '92201', type: 'mobile', secret: 'c'.repeat(32), encrypted: false },
+        ],
+      }),
+      user('202', {
+        username: 'bob',
+        name: 'Bob "The Builder"; Bianchi',
+        profileId: 1,
+        ringTime: 25,
+        destinations: { busy: 'app-blackhole,busy,1', noAnswer: 'from-did-direct,201,1', unavailable: null },
+      }),
+      user('1001', { username: 'carol', name: 'Carol' }),
+    ],
+    trunks: [
+      voipTrunk(1, 'Provider1'),
+      voipTrunk(2, 'Provider2', {
+        registration: 'none',
+        context: 'from-pstn',
+        maxChannels: 4,
+        transport: 'tls',
+        mediaEncryption: 'sdes',
+      }),
+    ],
+    gateways: [
+      {
+        id: 1,
+        manufacturer: 'Patton',
+        mac: '00A0BAA1B2C3',
+        ip: '192.168.1.50',
+        encrypted: false,
+        ports: [
+          { kind: 'fxo', index: 0, trunkId: 3, trunkNumber: '20003', secret: 'gwsecret00003' },
+          { kind: 'fxo', index: 1, trunkId: 4, trunkNumber: '20004', secret: 'gwsecret00004' },
+        ],
+      },
+    ],
+    outboundRoutes: [
+      {
+        id: 1,
+        name: 'national_it',
+        patterns: [
+          { prefix: '', pass: '0ZXXX.', cid: '', prepend: '' },
+          { prefix: '0039', pass: '0ZXXX.', cid: '', prepend: '' },
+        ],
+        trunkIds: [1, 3],
+        outcid: '',
+        outcidOverride: false,
+        emergency: false,
+        failover: null,
+      },
+      {
+        id: 2,
+        name: 'cellphone_it',
+        patterns: [{ prefix: '', pass: '3XXXXXX.', cid: '', prepend: '' }],
+        trunkIds: [2, 1],
+        outcid: '0612345999',
+        outcidOverride: true,
+        emergency: false,
+        failover: 'app-blackhole,congestion,1',
+      },
+      {
+        id: 3,
+        name: 'emergency',
+        patterns: [{ prefix: '', pass: '112', cid: '', prepend: '' }],
+        trunkIds: [1],
+        outcid: '',
+        outcidOverride: false,
+        emergency: true,
+        failover: null,
+      },
+    ],
+    inboundRoutes: [
+      {
+        did: '0612345100',
+        cid: '',
+        description: 'Main number',
+        destination: 'ext-group,cti-group-1,1',
+        cidNamePrefix: '',
+      },
+      {
+        did: '0612345101',
+        cid: '3331234567',
+        description: 'VIP',
+        destination: 'from-did-direct,201,1',
+        cidNamePrefix: 'VIP:',
+      },
+      { did: '', cid: '', description: 'Any', destination: 'ext-local,vmu201,1', cidNamePrefix: '' },
+    ],
+    ringGroups: [{ key: 'cti-group-1', name: 'sales', members: ['201', '202'], ringTime: 20 }],
+    profiles: [
+      { id: 1, name: 'Base', permissions: ['dnd'], routes: { 1: true, 2: false } },
+      { id: 3, name: 'Advanced', permissions: ['dnd', 'call_forward', 'pickup'], routes: {} },
+    ],
+  };
+}
+
+/**
+ * A large system built on the reference one: `count` users from extension 1000 with two devices
+ * each. `variant` changes every file (names, ring times, the version in the User-Agent), so two
+ * variants tell apart, file by file, which one is on disk.
+ */
+export function largeModel(count: number, variant: string): PbxModel {
+  const model = referenceModel();
+  model.settings = { ...model.settings, version: `1.0.0-${variant}` };
+  for (let i = 0; i < count; i++) {
+    const ext = String(1000 + i);
+    model.users.push(
+      user(ext, {
+        username: `bulk${i}`,
+        name: `Bulk User ${i} ${variant}`,
+        ringTime: variant === 'old' ? 20 : 30,
+        voicemail: i % 2 === 0 ? { pin: String(1000 + i) } : null,
+        devices: [
+          { number: `91${ext}`, type: 'physical', secret: `p${i}`.padEnd(32, 'x'), encrypted: false },
+          { number: `92${ext}`, type: 'webrtc', secret: `w${i}`.padEnd(32, 'x'), encrypted: false },
+        ],
+      }),
+    );
+  }
+  // Carol (1001) of the reference system would clash with the bulk users.
+  model.users = model.users.filter((u) => u.username !== 'carol');
+  return model;
+}

@@ -1,0 +1,355 @@
+import { MAX_DEVICES_PER_USER, NO_EXTENSION, type User, type UserDevice } from '@centralino/contract';
+import {
+  Alert,
+  Badge,
+  Button,
+  Code,
+  Group,
+  Loader,
+  Modal,
+  MultiSelect,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import { IconInfoCircle, IconLink, IconRefresh, IconUnlink } from '@tabler/icons-react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../api/client.ts';
+import { confirmAction } from '../../components/confirm.tsx';
+import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { preferencesApi } from './preferencesApi.ts';
+import { SaveSwitch } from './SaveSwitch.tsx';
+
+const CUSTOM = 'custom';
+
+function deviceKind(d: UserDevice): string {
+  if (d.type === 'physical' && d.mac === null) return 'custom';
+  return d.type;
+}
+
+/** Everything needed to set up a device by hand, or what a provisioned phone uses. */
+function DeviceInfo({ device, onClose }: { device: UserDevice; onClose: () => void }) {
+  const { t } = useTranslation();
+  const encrypted = device.srtp === '1';
+  const rows: [string, string][] = [
+    [t('preferences.info.server'), window.location.hostname],
+    [t('preferences.info.port'), encrypted ? '5061' : '5060'],
+    [t('preferences.info.transport'), encrypted ? 'TLS + SRTP' : 'UDP'],
+    [t('preferences.info.username'), device.extension ?? ''],
+    [t('preferences.info.secret'), device.secret ?? ''],
+  ];
+  if (device.mac)
+    rows.push([t('preferences.info.mac'), device.mac], [t('preferences.info.model'), device.model ?? '—']);
+  return (
+    <Modal opened onClose={onClose} title={t('preferences.info.title', { extension: device.extension })}>
+      <Table>
+        <Table.Tbody>
+          {rows.map(([label, value]) => (
+            <Table.Tr key={label}>
+              <Table.Th w={160}>{label}</Table.Th>
+              <Table.Td>
+                <Code>{value}</Code>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Modal>
+  );
+}
+
+/** One user's CTI profile and groups, mobile, voicemail, softphones and devices. */
+export function UserConfig({ user, onChanged }: { user: User; onChanged: () => void }) {
+  const { t } = useTranslation();
+  const main = user.default_extension;
+  const configured = main !== NO_EXTENSION;
+  const profiles = useQuery({ queryKey: ['cti', 'profiles'], queryFn: preferencesApi.profiles });
+  const groups = useQuery({ queryKey: ['cti', 'groups'], queryFn: preferencesApi.groups });
+  const userGroups = useQuery({
+    queryKey: ['user-groups', user.id],
+    queryFn: () => preferencesApi.userGroups(user.id),
+  });
+  const voicemail = useQuery({
+    queryKey: ['voicemail', main],
+    queryFn: () => preferencesApi.voicemail(main),
+    enabled: configured,
+  });
+  const inventory = useQuery({ queryKey: ['inventory'], queryFn: preferencesApi.inventory, enabled: configured });
+  const [mobile, setMobile] = useState(user.mobile ?? '');
+  const [profile, setProfile] = useState<string | null>(user.profile);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [info, setInfo] = useState<UserDevice | null>(null);
+
+  const saveMobile = useMutation({
+    mutationFn: () => preferencesApi.setMobile(user.username, mobile),
+    onSuccess: () => {
+      notifySuccess(t('preferences.mobileSaved'));
+      onChanged();
+    },
+    onError: (e) => notifyError(t('preferences.mobileError'), e),
+  });
+  const link = useMutation({
+    mutationFn: () => preferencesApi.link(main, chosen === CUSTOM ? null : chosen),
+    onSuccess: () => {
+      notifySuccess(t('preferences.linked'));
+      setChosen(null);
+      onChanged();
+      void inventory.refetch();
+    },
+    onError: (e) =>
+      notifyError(
+        e instanceof ApiError && e.code === 'devices_limit' ? t('preferences.limit') : t('preferences.linkError'),
+        e,
+      ),
+  });
+
+  if (!configured) {
+    return (
+      <Alert color="gray" title={t('preferences.noExtension')}>
+        {t('preferences.noExtensionDetail')}
+      </Alert>
+    );
+  }
+  if (!profiles.data || !groups.data || !userGroups.data || voicemail.isPending) return <Loader size="sm" />;
+
+  const softphone = (type: 'webrtc' | 'mobile' | 'nethlink') => user.devices.find((d) => d.type === type);
+  const toggleSoftphone = (type: 'webrtc' | 'mobile' | 'nethlink') => async (on: boolean) => {
+    const api = type === 'mobile' ? 'mobileapp' : type;
+    if (on) await preferencesApi.enableDevice(api, main);
+    else await preferencesApi.disableDevice(api, type === 'mobile' ? (softphone('mobile')?.extension ?? '') : main);
+    onChanged();
+  };
+  const free = (inventory.data ?? []).filter((p) => p.user_id === null && p.mac);
+  const atLimit = user.devices.length >= MAX_DEVICES_PER_USER;
+
+  return (
+    <Stack gap="md" data-testid={`config-${user.username}`}>
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <Select
+          label={t('preferences.profile')}
+          data={profiles.data.map((p) => ({ value: String(p.id), label: p.name }))}
+          value={profile}
+          clearable
+          onChange={async (value) => {
+            const previous = profile;
+            setProfile(value);
+            try {
+              await preferencesApi.setUserProfile(user.id, value === null ? null : Number(value));
+              notifySuccess(t('preferences.profileSaved'));
+            } catch (e) {
+              setProfile(previous);
+              notifyError(t('preferences.profileError'), e);
+            }
+          }}
+        />
+        <MultiSelect
+          label={t('preferences.groups')}
+          data={groups.data.map((g) => ({ value: String(g.id), label: g.name }))}
+          defaultValue={userGroups.data.map(String)}
+          onChange={async (values) => {
+            try {
+              await preferencesApi.setUserGroups(user.id, values.map(Number));
+            } catch (e) {
+              notifyError(t('preferences.groupsError'), e);
+              void userGroups.refetch();
+            }
+          }}
+        />
+        <Group align="end" gap="xs">
+          <TextInput
+            label={t('preferences.mobile')}
+            value={mobile}
+            onChange={(e) => setMobile(e.currentTarget.value)}
+            style={{ flex: 1 }}
+          />
+          <Button variant="default" loading={saveMobile.isPending} onClick={() => saveMobile.mutate()}>
+            {t('preferences.set')}
+          </Button>
+        </Group>
+      </SimpleGrid>
+      <Group gap="xl">
+        <SaveSwitch
+          label={t('preferences.voicemail')}
+          checked={voicemail.data !== null && voicemail.data !== undefined}
+          onSave={async (on) => {
+            await preferencesApi.setVoicemail(main, on);
+            void voicemail.refetch();
+          }}
+        />
+        <SaveSwitch
+          label={t('preferences.webPhone')}
+          checked={!!softphone('webrtc')}
+          onSave={toggleSoftphone('webrtc')}
+        />
+        <SaveSwitch
+          label={t('preferences.mobileApp')}
+          checked={!!softphone('mobile')}
+          onSave={toggleSoftphone('mobile')}
+        />
+        <SaveSwitch
+          label={t('preferences.desktop')}
+          checked={!!softphone('nethlink')}
+          onSave={toggleSoftphone('nethlink')}
+        />
+      </Group>
+
+      <Stack gap="xs">
+        <Text fw={600}>{t('preferences.devices', { count: user.devices.length, max: MAX_DEVICES_PER_USER })}</Text>
+        {user.devices.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            {t('preferences.noDevices')}
+          </Text>
+        ) : (
+          <Table>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('preferences.type')}</Table.Th>
+                <Table.Th>{t('preferences.extension')}</Table.Th>
+                <Table.Th>{t('preferences.model')}</Table.Th>
+                <Table.Th>{t('preferences.registration')}</Table.Th>
+                <Table.Th>{t('preferences.encryption')}</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {user.devices.map((d) => {
+                const kind = deviceKind(d);
+                const physical = d.type === 'physical';
+                return (
+                  <Table.Tr key={d.id} data-testid={`device-${d.extension}`}>
+                    <Table.Td>
+                      <Badge variant="light">{t(`preferences.kinds.${kind}`)}</Badge>
+                      {d.type === 'temporaryphysical' && d.mac === null && (
+                        <Text size="xs" c="orange">
+                          {t('preferences.temporaryWarning')}
+                        </Text>
+                      )}
+                    </Table.Td>
+                    <Table.Td>{d.extension}</Table.Td>
+                    <Table.Td>
+                      {d.model ?? '—'}
+                      {d.mac ? (
+                        <Text size="xs" c="dimmed">
+                          {d.mac}
+                        </Text>
+                      ) : null}
+                    </Table.Td>
+                    <Table.Td>
+                      <Badge color={d.registered ? 'teal' : 'gray'}>
+                        {d.registered ? t('preferences.registered') : t('preferences.notRegistered')}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      {physical && d.extension ? (
+                        <SaveSwitch
+                          label={d.srtp === '1' ? t('preferences.encrypted') : t('preferences.unencrypted')}
+                          checked={d.srtp === '1'}
+                          onSave={async (on) => {
+                            await preferencesApi.setSrtp(d.extension as string, on);
+                            onChanged();
+                          }}
+                        />
+                      ) : (
+                        '—'
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      <Group gap={4} wrap="nowrap" justify="flex-end">
+                        <Tooltip label={t('preferences.info.open')}>
+                          <Button
+                            variant="subtle"
+                            size="xs"
+                            aria-label={t('preferences.info.openFor', { extension: d.extension })}
+                            onClick={() => setInfo(d)}
+                          >
+                            <IconInfoCircle size={16} />
+                          </Button>
+                        </Tooltip>
+                        {physical && (
+                          <Tooltip label={t('preferences.notRegisteredTooltip')} disabled={d.registered}>
+                            <Button
+                              variant="subtle"
+                              size="xs"
+                              disabled={!d.registered}
+                              aria-label={t('preferences.reconfigure')}
+                            >
+                              <IconRefresh size={16} />
+                            </Button>
+                          </Tooltip>
+                        )}
+                        {(physical || d.type === 'temporaryphysical') && (
+                          <Button
+                            variant="subtle"
+                            color="red"
+                            size="xs"
+                            aria-label={t('preferences.unlinkFor', { extension: d.extension })}
+                            onClick={async () => {
+                              const ok = await confirmAction({
+                                title: t('preferences.unlinkTitle'),
+                                message: t('preferences.unlinkConfirm', { extension: d.extension }),
+                                confirmLabel: t('preferences.unlink'),
+                                danger: true,
+                              });
+                              if (!ok) return;
+                              try {
+                                await preferencesApi.unlink(d.extension as string);
+                                onChanged();
+                                void inventory.refetch();
+                              } catch (e) {
+                                notifyError(t('preferences.unlinkError'), e);
+                              }
+                            }}
+                          >
+                            <IconUnlink size={16} />
+                          </Button>
+                        )}
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        )}
+        <Group align="end" gap="xs">
+          <Select
+            label={t('preferences.linkDevice')}
+            placeholder={t('preferences.chooseDevice')}
+            searchable
+            style={{ flex: 1 }}
+            disabled={atLimit}
+            data={[
+              { value: CUSTOM, label: t('preferences.newCustom') },
+              ...free.map((p) => ({
+                value: p.mac as string,
+                label: `${p.mac} ${p.vendor ?? ''} ${p.model ?? ''}`.trim(),
+              })),
+            ]}
+            value={chosen}
+            onChange={setChosen}
+          />
+          <Button
+            leftSection={<IconLink size={16} />}
+            disabled={!chosen || atLimit}
+            loading={link.isPending}
+            onClick={() => link.mutate()}
+          >
+            {t('preferences.link')}
+          </Button>
+        </Group>
+        {atLimit && (
+          <Text size="sm" c="orange">
+            {t('preferences.limit')}
+          </Text>
+        )}
+      </Stack>
+      {info && <DeviceInfo device={info} onClose={() => setInfo(null)} />}
+    </Stack>
+  );
+}

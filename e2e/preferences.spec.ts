@@ -1,0 +1,63 @@
+import { apiAs, expect, signIn, test } from './fixtures.ts';
+
+test('configure one user end to end: profile, voicemail, web phone, a linked phone with encryption', async ({
+  page,
+}) => {
+  await signIn(page);
+  await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
+  expect((await apiAs(page, 'POST', '/api/configuration/mode', { mode: 'legacy' })).status).toBe(200);
+  await expect.poll(async () => (await apiAs(page, 'GET', '/api/configuration/userprovider')).body.configured).toBe(1);
+  const user = (await apiAs(page, 'POST', '/api/users', { username: 'alice', fullname: 'Alice Rossi' })).body;
+  await apiAs(page, 'POST', '/api/users', { username: 'bob', fullname: 'Bob Bianchi' });
+  expect((await apiAs(page, 'POST', '/api/mainextensions', { username: 'alice', extension: '201' })).status).toBe(201);
+  expect(
+    (await apiAs(page, 'POST', '/api/physicalextensions', { mac: '80:5E:C0:12:34:56', model: 'yealink-T54W' })).status,
+  ).toBe(200);
+
+  await page.goto('/configurations/preferences');
+  // Users without an extension have nothing to configure.
+  await page.getByRole('combobox', { name: 'Filter' }).click();
+  await page.getByRole('option', { name: 'All users' }).click();
+  await page.getByRole('button', { name: /Bob Bianchi/ }).click();
+  await expect(page.getByText('No main extension')).toBeVisible();
+  await page.getByRole('button', { name: /Alice Rossi/ }).click();
+  const config = page.getByTestId('config-alice');
+
+  await config.getByRole('combobox', { name: 'CTI profile' }).click();
+  await page.getByRole('option', { name: 'Standard' }).click();
+  await expect(page.getByText('Profile saved')).toBeVisible();
+  expect((await apiAs(page, 'GET', `/api/cti/profiles/users/${user.id}`)).body).toEqual({ id: 2 });
+
+  await config.getByRole('switch', { name: 'Voicemail' }).click({ force: true });
+  await expect(config.getByLabel('Saved').first()).toBeVisible();
+  expect((await apiAs(page, 'GET', '/api/voicemails/201')).body.pwd).toMatch(/^\d{4}$/);
+
+  await config.getByRole('switch', { name: 'Web Phone' }).click({ force: true });
+  await expect(config.getByTestId('device-201')).toContainText('Web phone');
+
+  await config.getByRole('combobox', { name: 'Link a device' }).click();
+  await page.getByRole('option', { name: /80:5E:C0:12:34:56/ }).click();
+  await config.getByRole('button', { name: 'Link' }).click();
+  await expect(page.getByText('Device linked to user successfully')).toBeVisible();
+  const phone = config.getByTestId('device-91201');
+  await expect(phone).toContainText('yealink-T54W');
+  await expect(phone.getByRole('button', { name: 'Reconfigure' })).toBeDisabled();
+
+  await phone.getByRole('switch', { name: 'UNENCRYPTED' }).click({ force: true });
+  await expect(phone.getByRole('switch', { name: 'ENCRYPTED' })).toBeChecked();
+  expect((await apiAs(page, 'GET', '/api/extensions/91201/srtp')).body).toBe(true);
+
+  await phone.getByRole('button', { name: 'Configuration of 91201' }).click();
+  const info = page.getByRole('dialog', { name: 'Device 91201' });
+  await expect(info).toContainText('5061');
+  await expect(info).toContainText('TLS + SRTP');
+  await info.getByRole('button').first().click();
+
+  await phone.getByRole('button', { name: 'Unlink 91201' }).click();
+  await page.getByRole('dialog', { name: 'Unlink device' }).getByRole('button', { name: 'Unlink' }).click();
+  await expect(config.getByTestId('device-91201')).toHaveCount(0);
+  const inventory = (await apiAs(page, 'GET', '/api/physicalextensions')).body;
+  expect(inventory).toEqual([
+    { mac: '80:5E:C0:12:34:56', vendor: 'Yealink/Dreamwave', model: 'yealink-T54W', extension: null, user_id: null },
+  ]);
+});

@@ -1,0 +1,150 @@
+import { apiAs, expect, signIn, test } from './fixtures.ts';
+
+async function makeTrunk(page: Parameters<typeof apiAs>[0], name: string) {
+  const res = await apiAs(page, 'POST', '/api/trunks', {
+    provider: 'vivavox',
+    name,
+    username: 'u',
+    password: 'p',
+    phone: '0721000000',
+    codecs: ['alaw'],
+    forceCodec: true,
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+const order = async (page: Parameters<typeof apiAs>[0], route: string) => {
+  const routes = (await apiAs(page, 'GET', '/api/outboundroutes')).body as {
+    name: string;
+    trunks: { name: string }[];
+  }[];
+  return routes.find((r) => r.name === route)?.trunks.map((x) => x.name);
+};
+
+test('outbound routes: Italian defaults, reorder by drag and by keyboard, save, reload', async ({ page }) => {
+  await signIn(page);
+  await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
+  await page.goto('/routes/outbound');
+  await expect(page.getByText('There are no trunks yet')).toBeVisible();
+  for (const name of ['alpha', 'beta', 'gamma']) await makeTrunk(page, name);
+  await page.reload();
+
+  await page.getByRole('combobox', { name: 'Dial patterns of' }).click();
+  await page.getByRole('option', { name: 'Italiano' }).click();
+  const national = page.getByTestId('route-national_it');
+  await expect(national).toBeVisible();
+  await expect(page.getByTestId('route-toll_it')).toBeVisible();
+  await national.getByRole('button', { name: /national_it/ }).click();
+  await expect(national.getByText('3 trunks')).toBeVisible();
+
+  // Drag gamma to the top.
+  const gamma = national.getByRole('button', { name: 'Move gamma', exact: true });
+  const alpha = national.getByTestId('route-trunk-alpha');
+  const from = await gamma.boundingBox();
+  const to = await alpha.boundingBox();
+  if (!from || !to) throw new Error('no boxes');
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2, from.y - 10, { steps: 5 });
+  await page.mouse.move(to.x + 20, to.y + 2, { steps: 10 });
+  await page.mouse.up();
+  await expect(national.getByTestId(/^route-trunk-/).first()).toHaveAttribute('data-testid', 'route-trunk-gamma');
+
+  // Keyboard: pick alpha up with Space, move it down one place, drop it.
+  await national.getByRole('button', { name: 'Move alpha', exact: true }).focus();
+  // dnd-kit measures the list between key presses: give it a frame or two each time.
+  await page.keyboard.press('Space');
+  await page.waitForTimeout(150);
+  await page.keyboard.press('ArrowDown');
+  await page.waitForTimeout(150);
+  await page.keyboard.press('Space');
+  await expect(national.getByTestId(/^route-trunk-/)).toHaveText([/gamma/, /beta/, /alpha/]);
+
+  // Remove beta from this route.
+  await national.getByRole('button', { name: 'Remove beta' }).click();
+  await expect(national.getByText('2 trunks')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Outbound routes configuration saved with success')).toBeVisible();
+  expect(await order(page, 'national_it')).toEqual(['gamma', 'alpha']);
+  expect(await order(page, 'toll_it')).toEqual(['alpha', 'beta', 'gamma']);
+
+  await page.reload();
+  const after = page.getByTestId('route-national_it');
+  await after.getByRole('button', { name: /national_it/ }).click();
+  await expect(after.getByTestId(/^route-trunk-/)).toHaveText([/gamma/, /alpha/]);
+
+  // Advanced: the route's dial patterns, with a bad one refused.
+  await after.getByRole('button', { name: 'Advanced' }).click();
+  const editor = page.getByRole('dialog', { name: 'Outbound route' });
+  await expect(editor.getByLabel('Match pattern 1')).toHaveValue('0ZXXX.');
+  await editor.getByLabel('Match pattern 1').fill('0ZX?');
+  await editor.getByRole('button', { name: 'Save route' }).click();
+  await expect(editor.getByText("'?' is not allowed in a dial pattern")).toBeVisible();
+  await editor.getByRole('button', { name: 'Cancel' }).click();
+});
+
+test('the wizard waits for saved outbound routes', async ({ page }) => {
+  await signIn(page);
+  await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
+  await makeTrunk(page, 'alpha');
+  expect((await apiAs(page, 'POST', '/api/configuration/wizard', { status: 'true', step: 5 })).status).toBe(200);
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/routes\/outbound$/);
+  await expect(page.getByText('Remember to save before pushing forward')).toBeVisible();
+  const bar = page.getByTestId('step-bar');
+  await expect(bar.getByRole('button', { name: 'Next' })).toBeDisabled();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(bar.getByRole('button', { name: 'Next' })).toBeEnabled();
+});
+
+test('inbound routes: create, edit and delete', async ({ page }) => {
+  await signIn(page);
+  await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
+  expect((await apiAs(page, 'POST', '/api/configuration/mode', { mode: 'legacy' })).status).toBe(200);
+  await expect.poll(async () => (await apiAs(page, 'GET', '/api/configuration/userprovider')).body.configured).toBe(1);
+  await apiAs(page, 'POST', '/api/users', { username: 'mario', fullname: 'Mario Rossi' });
+  await apiAs(page, 'POST', '/api/mainextensions', { username: 'mario', extension: '201' });
+
+  await page.goto('/routes/inbound');
+  await expect(page.getByText('No inbound routes found')).toBeVisible();
+  await page.getByRole('button', { name: 'Create new route' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create new route' });
+  await dialog.getByLabel('DID (called number)').fill('07214O5516');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText('A number, or _ followed by a dial pattern')).toBeVisible();
+  await expect(dialog.getByText('Choose a destination')).toBeVisible();
+  await dialog.getByLabel('DID (called number)').fill('0721405516');
+  await dialog.getByLabel('Description').fill('Main number');
+  await dialog.getByRole('combobox', { name: 'Destination' }).click();
+  await page.getByRole('option', { name: '201 Mario Rossi' }).first().click();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Inbound route saved')).toBeVisible();
+  const card = page.getByTestId('inbound-0721405516');
+  await expect(card).toContainText('Main number');
+  await expect(card).toContainText('Extension: 201 Mario Rossi');
+  await expect(page.getByTestId('inbound-count')).toHaveText('1 route');
+
+  await card.getByRole('button', { name: 'Modify' }).click();
+  const edit = page.getByRole('dialog', { name: 'Modify inbound route' });
+  await edit.getByLabel('Description').fill('Reception');
+  await edit.getByRole('combobox', { name: 'Destination' }).click();
+  await page.getByRole('option', { name: 'Hang up' }).click();
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(card).toContainText('Reception');
+  await expect(card).toContainText('Terminate call: Hang up');
+
+  // The same DID and caller again is refused with a clear message.
+  await page.getByRole('button', { name: 'Create new route' }).click();
+  const again = page.getByRole('dialog', { name: 'Create new route' });
+  await again.getByLabel('DID (called number)').fill('0721405516');
+  await again.getByRole('combobox', { name: 'Destination' }).click();
+  await page.getByRole('option', { name: 'Busy' }).click();
+  await again.getByRole('button', { name: 'Save' }).click();
+  await expect(again.getByText('A route for 0721405516 already exists.')).toBeVisible();
+  await again.getByRole('button', { name: 'Cancel' }).click();
+
+  await card.getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('dialog', { name: 'Delete route' }).getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('No inbound routes found')).toBeVisible();
+});

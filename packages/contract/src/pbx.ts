@@ -1,0 +1,158 @@
+import { z } from 'zod';
+
+/** How often the console asks for the PBX apply status (milliseconds). */
+export const PBX_APPLY_POLL_MS = 3000;
+
+export const pbxApplyStates = ['idle', 'pending', 'applying'] as const;
+
+export const pbxApplyRecordSchema = z
+  .object({
+    startedAt: z.number().int(),
+    finishedAt: z.number().int(),
+    durationMs: z.number().int(),
+    ok: z.boolean(),
+    /** Why the apply failed (validation issues one per line, or the write / reload error). */
+    error: z.string().nullable(),
+    /** Files written or removed by this apply. */
+    changed: z.array(z.string()),
+    /** Asterisk modules reloaded over AMI (empty when not connected). */
+    reloaded: z.array(z.string()),
+    /** A changed file needs an Asterisk restart (transports, modules, HTTP/TLS). */
+    restartRequired: z.boolean(),
+  })
+  .meta({ id: 'PbxApplyRecord' });
+export type PbxApplyRecord = z.infer<typeof pbxApplyRecordSchema>;
+
+export const pbxApplyStatusSchema = z
+  .object({
+    /** applying = an apply runs; pending = changes wait for the next apply; idle = nothing to do. */
+    state: z.enum(pbxApplyStates),
+    /** Where the configuration is written. */
+    directory: z.string(),
+    /** The AMI connection: 'disabled' when none is configured. */
+    engine: z.enum(['disabled', 'connecting', 'connected', 'failed']),
+    last: pbxApplyRecordSchema.nullable(),
+  })
+  .meta({ id: 'PbxApplyStatus' });
+export type PbxApplyStatus = z.infer<typeof pbxApplyStatusSchema>;
+
+/** Indicator of the console header. */
+export type PbxApplyIndicator = 'applying' | 'applied' | 'failed' | 'none';
+export function pbxApplyIndicator(status: PbxApplyStatus | undefined): PbxApplyIndicator {
+  if (!status) return 'none';
+  if (status.state !== 'idle') return 'applying';
+  if (!status.last) return 'none';
+  return status.last.ok ? 'applied' : 'failed';
+}
+
+export const extensionStatuses = ['dnd', 'busy', 'online', 'onhold', 'offline', 'ringing', 'busy_ringing'] as const;
+
+/** Live state of one SIP account (contract asterisk §6.7, astproxy Extension JSON). */
+export const astExtensionSchema = z
+  .object({
+    ip: z.string(),
+    cf: z.string(),
+    mac: z.string(),
+    cfb: z.string(),
+    cfu: z.string(),
+    dnd: z.boolean(),
+    cfVm: z.string(),
+    port: z.string(),
+    name: z.string(),
+    cfbVm: z.string(),
+    cfuVm: z.string(),
+    exten: z.string(),
+    codecs: z.array(z.string()),
+    status: z.enum(extensionStatuses),
+    context: z.string(),
+    chanType: z.literal('pjsip'),
+    username: z.string(),
+    useWebsocket: z.boolean(),
+    sipuseragent: z.string(),
+    conversations: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'AstExtension' });
+export type AstExtension = z.infer<typeof astExtensionSchema>;
+export const astExtensionMapSchema = z.record(z.string(), astExtensionSchema);
+
+export const trunkRegistrations = [
+  'registered',
+  'unregistered',
+  'rejected',
+  'failed',
+  'sent',
+  'noauth',
+  'unmonitored',
+] as const;
+
+export const astTrunkSchema = z
+  .object({
+    ip: z.string(),
+    port: z.string(),
+    name: z.string(),
+    exten: z.string(),
+    codecs: z.array(z.string()),
+    status: z.union([z.enum(extensionStatuses), z.literal('unmonitored')]),
+    registration: z.enum(trunkRegistrations),
+    chanType: z.literal('pjsip'),
+    maxChannels: z.number().int(),
+    sipuseragent: z.string(),
+    conversations: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'AstTrunk' });
+export type AstTrunk = z.infer<typeof astTrunkSchema>;
+export const astTrunkMapSchema = z.record(z.string(), astTrunkSchema);
+
+export const presenceStatuses = ['online', 'dnd', 'voicemail', 'cellphone', 'callforward'] as const;
+export type PresenceStatus = (typeof presenceStatuses)[number];
+
+const idItem = z.object({ id: z.string() });
+export const ctiUserEndpointsSchema = z
+  .object({
+    name: z.string(),
+    username: z.string(),
+    mainPresence: z.string(),
+    presence: z.string(),
+    presenceOnBusy: z.string(),
+    presenceOnUnavailable: z.string(),
+    recallOnBusy: z.string(),
+    endpoints: z.object({
+      email: z.array(idItem),
+      jabber: z.array(idItem),
+      extension: z.array(
+        z.object({
+          id: z.string(),
+          type: z.string(),
+          secret: z.string().optional(),
+          username: z.string().optional(),
+          description: z.string(),
+        }),
+      ),
+      cellphone: z.array(idItem),
+      voicemail: z.array(
+        z.object({
+          id: z.string(),
+          owner: z.string(),
+          email: z.string(),
+          maxMessageCount: z.string(),
+          maxMessageLength: z.string(),
+        }),
+      ),
+      mainextension: z.array(z.object({ id: z.string(), description: z.string() })),
+    }),
+  })
+  .meta({ id: 'CtiUserEndpoints' });
+export type CtiUserEndpoints = z.infer<typeof ctiUserEndpointsSchema>;
+export const ctiUserEndpointsMapSchema = z.record(z.string(), ctiUserEndpointsSchema);
+
+export const presenceRequestSchema = z
+  .object({
+    status: z.enum(presenceStatuses),
+    to: z
+      .string()
+      .regex(/^[0-9*#+]{1,32}$/, 'A phone number')
+      .optional(),
+    username: z.string().min(1).max(128).optional(),
+  })
+  .meta({ id: 'PresenceRequest' });
+export type PresenceRequest = z.infer<typeof presenceRequestSchema>;
