@@ -50,14 +50,18 @@ test('outbound routes: Italian defaults, reorder by drag and by keyboard, save, 
   await page.mouse.up();
   await expect(national.getByTestId(/^route-trunk-/).first()).toHaveAttribute('data-testid', 'route-trunk-gamma');
 
-  // Keyboard: pick alpha up with Space, move it down one place, drop it.
-  await national.getByRole('button', { name: 'Move alpha', exact: true }).focus();
-  // dnd-kit measures the list between key presses: give it a frame or two each time.
+  // Keyboard: pick alpha up with Space, move it down one place, drop it. Each key waits for dnd-kit to
+  // show it took the previous one (picked up, then moved), or a busy machine drops the move.
+  const handle = national.getByRole('button', { name: 'Move alpha', exact: true });
+  await handle.focus();
   await page.keyboard.press('Space');
-  await page.waitForTimeout(150);
+  await expect(handle).toHaveAttribute('aria-pressed', 'true');
   await page.keyboard.press('ArrowDown');
-  await page.waitForTimeout(150);
+  await expect(national.getByTestId('route-trunk-alpha')).toHaveAttribute('style', /translate/);
+  // The drop target is computed on the next animation frames after the move.
+  await page.waitForTimeout(400);
   await page.keyboard.press('Space');
+  await expect(handle).not.toHaveAttribute('aria-pressed', 'true');
   await expect(national.getByTestId(/^route-trunk-/)).toHaveText([/gamma/, /beta/, /alpha/]);
 
   // Remove beta from this route.

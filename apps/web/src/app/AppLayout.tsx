@@ -6,6 +6,8 @@ import {
   IconArrowBarToDown,
   IconArrowBarUp,
   IconCloudComputing,
+  IconDeviceDesktop,
+  IconDeviceDesktopCog,
   IconHome,
   IconKey,
   IconLanguage,
@@ -67,6 +69,8 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
       {item('/trunks/voip', t('nav.voip'), <IconCloudComputing size={18} />)}
       {item('/routes/inbound', t('nav.inbound'), <IconArrowBarToDown size={18} />)}
       {item('/routes/outbound', t('nav.outbound'), <IconArrowBarUp size={18} />)}
+      {engine.data === 'tancredi' && item('/devices', t('nav.devices'), <IconDeviceDesktopCog size={18} />)}
+      {engine.data === 'tancredi' && item('/devices/inventory', t('nav.inventory'), <IconDeviceDesktop size={18} />)}
       {item('/configurations/groups', t('nav.groups'), <IconUsersGroup size={18} />)}
       {item('/configurations/profiles', t('nav.profiles'), <IconShieldLock size={18} />)}
       {engine.data &&

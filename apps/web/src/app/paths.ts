@@ -8,6 +8,8 @@ export const ROUTED_PATHS = [
   '/trunks/voip',
   '/routes/inbound',
   '/routes/outbound',
+  '/devices',
+  '/devices/inventory',
   '/configurations/groups',
   '/configurations/preferences',
   '/configurations/preferencesFreepbx',

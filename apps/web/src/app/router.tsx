@@ -41,6 +41,11 @@ const OutboundRoutesPage = lazy(() =>
   import('../features/routes/OutboundRoutesPage.tsx').then((m) => ({ default: m.OutboundRoutesPage })),
 );
 
+const DevicesPage = lazy(() => import('../features/phones/DevicesPage.tsx').then((m) => ({ default: m.DevicesPage })));
+const InventoryPage = lazy(() =>
+  import('../features/phones/InventoryPage.tsx').then((m) => ({ default: m.InventoryPage })),
+);
+
 const PreferencesPage = lazy(() =>
   import('../features/preferences/PreferencesPage.tsx').then((m) => ({ default: m.PreferencesPage })),
 );
@@ -72,6 +77,8 @@ export const routes = [
       { path: '/trunks/voip', element: screen(<VoipTrunksPage />) },
       { path: '/routes/inbound', element: screen(<InboundRoutesPage />) },
       { path: '/routes/outbound', element: screen(<OutboundRoutesPage />) },
+      { path: '/devices', element: screen(<DevicesPage />) },
+      { path: '/devices/inventory', element: screen(<InventoryPage />) },
       { path: '/configurations/groups', element: screen(<GroupsPage />) },
       { path: '/configurations/preferences', element: screen(<PreferencesPage />) },
       { path: '/configurations/preferencesFreepbx', element: screen(<PreferencesPage />) },
