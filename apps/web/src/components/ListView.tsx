@@ -1,42 +1,16 @@
 import { LIST_PAGE_SIZE, LIST_SCROLL_INCREMENT } from '@centralino/contract';
-import { Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
-import { type ReactNode, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { Stack, Text } from '@mantine/core';
+import { type ReactNode, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { type ListOption, ListToolbar, ShowMore } from './listParts.tsx';
 
-export interface ListOption {
-  value: string;
-  label: string;
-}
+export type { ListOption };
+
 export interface ListFilter<T> extends ListOption {
   test: (item: T) => boolean;
 }
 export interface ListSort<T> extends ListOption {
   compare: (a: T, b: T) => number;
-}
-
-/** Filter or sort chooser; hidden when the screen offers no choices. */
-export function OptionSelect({
-  label,
-  options,
-  value,
-  onChange,
-}: {
-  label: string;
-  options: ListOption[] | undefined;
-  value: string | null;
-  onChange: (value: string | null) => void;
-}) {
-  if (!options || options.length === 0) return null;
-  return (
-    <Select
-      label={label}
-      data={options.map(({ value: v, label: l }) => ({ value: v, label: l }))}
-      value={value}
-      onChange={onChange}
-      allowDeselect={false}
-      w={200}
-    />
-  );
 }
 
 export interface ListViewProps<T> {
@@ -71,7 +45,6 @@ export function ListView<T>({
   const [filter, setFilter] = useState<string | null>(filters?.[0]?.value ?? null);
   const [sort, setSort] = useState<string | null>(sorts?.[0]?.value ?? null);
   const [limit, setLimit] = useState(LIST_PAGE_SIZE);
-  const sentinel = useRef<HTMLDivElement>(null);
 
   const visible = useMemo(() => {
     const needle = deferredQuery.trim().toLowerCase();
@@ -89,33 +62,22 @@ export function ListView<T>({
   useEffect(() => setLimit(LIST_PAGE_SIZE), [deferredQuery, filter, sort]);
 
   const hasMore = visible.length > limit;
-  useEffect(() => {
-    const node = sentinel.current;
-    if (!node || !hasMore || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) setLimit((n) => n + LIST_SCROLL_INCREMENT);
-    });
-    observer.observe(node);
-    return () => observer.disconnect();
-  }, [hasMore]);
 
   const shown = visible.slice(0, limit);
   return (
     <Stack gap="sm" aria-label={label}>
-      <Group gap="sm" align="end">
-        <TextInput
-          label={t('list.search')}
-          placeholder={t('list.search')}
-          value={query}
-          onChange={(e) => setQuery(e.currentTarget.value)}
-          style={{ flex: 1, minWidth: 200 }}
-        />
-        <OptionSelect label={t('list.filter')} options={filters} value={filter} onChange={setFilter} />
-        <OptionSelect label={t('list.sort')} options={sorts} value={sort} onChange={setSort} />
-      </Group>
-      <Text size="xs" c="dimmed" data-testid="list-count">
-        {t('list.count', { shown: shown.length, total: visible.length })}
-      </Text>
+      <ListToolbar
+        query={query}
+        onQuery={setQuery}
+        filters={filters}
+        filter={filter}
+        onFilter={setFilter}
+        sorts={sorts}
+        sort={sort}
+        onSort={setSort}
+        shown={shown.length}
+        total={visible.length}
+      />
       {shown.length === 0 ? (
         <Text c="dimmed">{emptyText ?? t('list.noResults')}</Text>
       ) : (
@@ -125,13 +87,7 @@ export function ListView<T>({
           ))}
         </Stack>
       )}
-      {hasMore && (
-        <div ref={sentinel}>
-          <Button variant="subtle" onClick={() => setLimit((n) => n + LIST_SCROLL_INCREMENT)}>
-            {t('list.showMore')}
-          </Button>
-        </div>
-      )}
+      {hasMore && <ShowMore onMore={() => setLimit((n) => n + LIST_SCROLL_INCREMENT)} />}
     </Stack>
   );
 }

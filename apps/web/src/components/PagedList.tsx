@@ -1,10 +1,10 @@
 import { LIST_PAGE_SIZE, LIST_SCROLL_INCREMENT } from '@centralino/contract';
-import { Button, Center, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { Center, Loader, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type ListOption, OptionSelect } from './ListView.tsx';
+import { type ListOption, ListToolbar, ShowMore } from './listParts.tsx';
 
 export interface PageRequest {
   search: string;
@@ -48,7 +48,6 @@ export function PagedList<T>({
   const [search] = useDebouncedValue(query.trim(), 250);
   const [filter, setFilter] = useState<string | null>(filters?.[0]?.value ?? null);
   const [sort, setSort] = useState<string | null>(sorts?.[0]?.value ?? null);
-  const sentinel = useRef<HTMLDivElement>(null);
 
   const list = useInfiniteQuery({
     queryKey: [...queryKey, { search, filter, sort }],
@@ -75,32 +74,21 @@ export function PagedList<T>({
   }, [list.data, total, search, onTotal]);
 
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
-  useEffect(() => {
-    const node = sentinel.current;
-    if (!node || !hasNextPage || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
-    });
-    observer.observe(node);
-    return () => observer.disconnect();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   return (
     <Stack gap="sm" aria-label={label}>
-      <Group gap="sm" align="end">
-        <TextInput
-          label={t('list.search')}
-          placeholder={t('list.search')}
-          value={query}
-          onChange={(e) => setQuery(e.currentTarget.value)}
-          style={{ flex: 1, minWidth: 200 }}
-        />
-        <OptionSelect label={t('list.filter')} options={filters} value={filter} onChange={setFilter} />
-        <OptionSelect label={t('list.sort')} options={sorts} value={sort} onChange={setSort} />
-      </Group>
-      <Text size="xs" c="dimmed" data-testid="list-count">
-        {t('list.count', { shown: items.length, total })}
-      </Text>
+      <ListToolbar
+        query={query}
+        onQuery={setQuery}
+        filters={filters}
+        filter={filter}
+        onFilter={setFilter}
+        sorts={sorts}
+        sort={sort}
+        onSort={setSort}
+        shown={items.length}
+        total={total}
+      />
       {list.isPending ? (
         <Center>
           <Loader size="sm" aria-label={t('app.loading')} />
@@ -116,13 +104,7 @@ export function PagedList<T>({
           ))}
         </Stack>
       )}
-      {hasNextPage && (
-        <div ref={sentinel}>
-          <Button variant="subtle" loading={isFetchingNextPage} onClick={() => void fetchNextPage()}>
-            {t('list.showMore')}
-          </Button>
-        </div>
-      )}
+      {hasNextPage && <ShowMore loading={isFetchingNextPage} onMore={() => void fetchNextPage()} />}
     </Stack>
   );
 }
