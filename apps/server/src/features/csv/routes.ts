@@ -8,6 +8,7 @@ import {
   pickUiLanguage,
 } from '@centralino/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sendJsonValue } from '../../plugins/json-value.ts';
 import type { CsvService } from './service.ts';
 
 const tags = ['csv'];
@@ -28,8 +29,7 @@ export const csvRoutes =
           response: { 200: csvExportSchema, 401: errorBodySchema },
         },
       },
-      // A bare string would go out as text/plain; the contract answers a JSON string.
-      async (_request, reply) => reply.type('application/json').send(JSON.stringify(await csv.export())),
+      async (_request, reply) => sendJsonValue(reply, await csv.export()),
     );
 
     app.post(

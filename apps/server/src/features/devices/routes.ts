@@ -11,6 +11,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
+import { sendJsonValue } from '../../plugins/json-value.ts';
 import type { DevicesService } from './service.ts';
 
 const tags = ['devices'];
@@ -60,10 +61,7 @@ export const devicesRoutes =
           response: { 200: z.string().nullable(), ...errors },
         },
       },
-      async (request, reply) =>
-        reply
-          .type('application/json')
-          .send(JSON.stringify(await devices.mobile(request.params.username.toLowerCase()))),
+      async (request, reply) => sendJsonValue(reply, await devices.mobile(request.params.username.toLowerCase())),
     );
     app.post(
       '/api/mobiles',
@@ -95,10 +93,7 @@ export const devicesRoutes =
             response: { 200: z.string().nullable(), ...errors },
           },
         },
-        async (request, reply) =>
-          reply
-            .type('application/json')
-            .send(JSON.stringify(await devices.deviceOfType(request.params.mainextension, type))),
+        async (request, reply) => sendJsonValue(reply, await devices.deviceOfType(request.params.mainextension, type)),
       );
       app.post(
         `/api/${path}`,
@@ -140,9 +135,7 @@ export const devicesRoutes =
         },
       },
       async (request, reply) =>
-        reply
-          .type('application/json')
-          .send(JSON.stringify(await devices.deviceOfType(request.params.mainextension, 'mobile'))),
+        sendJsonValue(reply, await devices.deviceOfType(request.params.mainextension, 'mobile')),
     );
     app.post(
       '/api/mobileapp',

@@ -19,7 +19,6 @@ import { useTranslation } from 'react-i18next';
 import { confirmAction } from '../../components/confirm.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { StepScreen } from '../wizard/StepScreen.tsx';
-import { useEngine, useWizardState } from '../wizard/useWizard.ts';
 import { ctiApi } from './ctiApi.ts';
 
 const PATH = '/configurations/groups';
@@ -79,8 +78,6 @@ function NewGroupModal({ opened, onClose }: { opened: boolean; onClose: () => vo
 export function GroupsPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const engine = useEngine();
-  const wizard = useWizardState();
   const groups = useQuery({ queryKey: ['cti', 'groups'], queryFn: ctiApi.groups });
   const [creating, setCreating] = useState(false);
   const remove = useMutation({
@@ -89,7 +86,7 @@ export function GroupsPage() {
     onError: (e) => notifyError(t('cti.groups.notDeleted'), e),
   });
 
-  if (!groups.data || !engine.data || !wizard.data) {
+  if (!groups.data) {
     return (
       <Center mt="xl">
         <Loader aria-label={t('app.loading')} />

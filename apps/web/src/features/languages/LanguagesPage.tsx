@@ -6,15 +6,12 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../api/endpoints.ts';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { StepScreen } from '../wizard/StepScreen.tsx';
-import { useEngine, useWizardState } from '../wizard/useWizard.ts';
 
 const PATH = '/admin/languages';
 
 export function LanguagesPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const engine = useEngine();
-  const wizard = useWizardState();
   const languages = useQuery({ queryKey: ['languages'], queryFn: api.languages });
   const [choice, setChoice] = useState<PbxLanguage | null>(null);
 
@@ -34,7 +31,7 @@ export function LanguagesPage() {
     onError: (error) => notifyError(t('languages.error'), error),
   });
 
-  if (!languages.data || !engine.data || !wizard.data) {
+  if (!languages.data) {
     return (
       <Center mt="xl">
         <Loader aria-label={t('app.loading')} />

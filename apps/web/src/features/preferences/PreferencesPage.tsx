@@ -1,5 +1,5 @@
 import type { User, UserListFilter, UserListSort } from '@centralino/contract';
-import { Badge, Card, Center, Group, Loader, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Badge, Card, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
@@ -8,7 +8,6 @@ import { useLocation } from 'react-router';
 import { PagedList } from '../../components/PagedList.tsx';
 import { usersApi } from '../users/usersApi.ts';
 import { StepScreen } from '../wizard/StepScreen.tsx';
-import { useEngine, useWizardState } from '../wizard/useWizard.ts';
 import { UserConfig } from './UserConfig.tsx';
 
 /** Per-user configuration (both provisioning modes): profile, groups, mobile, voicemail and devices. */
@@ -16,18 +15,9 @@ export function PreferencesPage() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const queryClient = useQueryClient();
-  const engine = useEngine();
-  const wizard = useWizardState();
   const [open, setOpen] = useState<string | null>(null);
   const reload = useCallback(() => void queryClient.invalidateQueries({ queryKey: ['users'] }), [queryClient]);
 
-  if (!engine.data || !wizard.data) {
-    return (
-      <Center mt="xl">
-        <Loader aria-label={t('app.loading')} />
-      </Center>
-    );
-  }
   const body = (
     <PagedList<User>
       queryKey={['users', 'preferences']}

@@ -15,7 +15,6 @@ import { confirmAction } from '../../components/confirm.tsx';
 import { ListView } from '../../components/ListView.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { StepScreen } from '../wizard/StepScreen.tsx';
-import { useEngine, useWizardState } from '../wizard/useWizard.ts';
 import { routesApi } from './routesApi.ts';
 
 const PATH = '/routes/inbound';
@@ -136,8 +135,6 @@ function RouteEditor({
 export function InboundRoutesPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const engine = useEngine();
-  const wizard = useWizardState();
   // After a change the list is polled every 2 s, 6 times, so changes made elsewhere show up too.
   const [polls, setPolls] = useState(0);
   const list = useQuery({
@@ -165,7 +162,7 @@ export function InboundRoutesPage() {
     onError: (e) => notifyError(t('inbound.notDeleted'), e),
   });
 
-  if (!list.data || !engine.data || !wizard.data) {
+  if (!list.data) {
     return (
       <Center mt="xl">
         <Loader aria-label={t('app.loading')} />

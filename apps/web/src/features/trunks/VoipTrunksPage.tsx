@@ -21,7 +21,6 @@ import { confirmAction } from '../../components/confirm.tsx';
 import { ListView } from '../../components/ListView.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { StepScreen } from '../wizard/StepScreen.tsx';
-import { useEngine, useWizardState } from '../wizard/useWizard.ts';
 import { CreateTrunkModal, EditTrunkModal } from './TrunkModals.tsx';
 import { type LiveTrunk, trunksApi } from './trunksApi.ts';
 
@@ -121,8 +120,6 @@ function TrunkDetail({
 export function VoipTrunksPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const engine = useEngine();
-  const wizard = useWizardState();
   const trunks = useQuery({ queryKey: ['trunks'], queryFn: trunksApi.list });
   const providers = useQuery({ queryKey: ['providers'], queryFn: trunksApi.providers });
   const live = useQuery({ queryKey: ['trunks', 'live'], queryFn: trunksApi.live, refetchInterval: 15_000 });
@@ -131,7 +128,7 @@ export function VoipTrunksPage() {
   const [editing, setEditing] = useState<Trunk | null>(null);
   const reload = () => queryClient.invalidateQueries({ queryKey: ['trunks'] });
 
-  if (!trunks.data || !providers.data || !engine.data || !wizard.data) {
+  if (!trunks.data || !providers.data) {
     return (
       <Center mt="xl">
         <Loader aria-label={t('app.loading')} />

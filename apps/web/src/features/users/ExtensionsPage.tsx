@@ -9,7 +9,6 @@ import { api } from '../../api/endpoints.ts';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { PagedList } from '../../components/PagedList.tsx';
 import { StepScreen } from '../wizard/StepScreen.tsx';
-import { useEngine, useWizardState } from '../wizard/useWizard.ts';
 import { AddUserModal } from './AddUserModal.tsx';
 import { ExtensionRow } from './ExtensionRow.tsx';
 import { ImportModal } from './ImportModal.tsx';
@@ -61,8 +60,6 @@ function download(base64: string, name: string) {
 export function ExtensionsPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const engine = useEngine();
-  const wizard = useWizardState();
   const provider = useQuery({ queryKey: ['userprovider'], queryFn: api.userProvider });
   const limits = useQuery({ queryKey: ['users', 'limits'], queryFn: usersApi.limits });
   const [adding, setAdding] = useState(false);
@@ -94,7 +91,7 @@ export function ExtensionsPage() {
     if (!search) setDirectoryEmpty(total === 0);
   }, []);
 
-  if (!provider.data || !engine.data || !wizard.data) {
+  if (!provider.data) {
     return (
       <Center mt="xl">
         <Loader aria-label={t('app.loading')} />
