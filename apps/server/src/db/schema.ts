@@ -278,6 +278,15 @@ export interface ProvStateTable {
   generation: number;
 }
 
+/** A delayed reboot: fired once at the next hours:minutes of the server's local time. */
+export interface PhoneRebootsTable {
+  /** AA:BB:CC:DD:EE:FF, as in devices.mac. */
+  mac: string;
+  hours: number;
+  minutes: number;
+  created_at: number;
+}
+
 export interface Database {
   admins: AdminsTable;
   sessions: SessionsTable;
@@ -299,6 +308,7 @@ export interface Database {
   outbound_route_trunks: OutboundRouteTrunksTable;
   inbound_routes: InboundRoutesTable;
   devices: DevicesTable;
+  phone_reboots: PhoneRebootsTable;
   pbx_secrets: PbxSecretsTable;
   pbx_apply: PbxApplyTable;
   prov_scopes: ProvScopesTable;

@@ -8,6 +8,7 @@ import { gateways } from './0006_gateways.ts';
 import { routes } from './0007_routes.ts';
 import { provisioning } from './0008_provisioning.ts';
 import { devices } from './0009_devices.ts';
+import { phoneReboots } from './0010_phone_reboots.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007_routes': routes,
   '0008_provisioning': provisioning,
   '0009_devices': devices,
+  '0010_phone_reboots': phoneReboots,
 };
