@@ -44,3 +44,35 @@ describe('phone inventory input', () => {
     expect(modelOptions(models, undefined)).toEqual([]);
   });
 });
+
+describe('phone inventory input, more', () => {
+  it('accepts the three MAC spellings and refuses the rest', () => {
+    const rows = [
+      '00:15:65:aa:bb:cc',
+      '00-15-65-AA-BB-CD',
+      '001565aabbce',
+      '00:15:65:aa:bb',
+      '00:15:65:aa:bb:cg',
+      '',
+    ].map((input, id) => ({ id, input }));
+    expect(validatePending(rows, new Set()).map((r) => r.mac ?? r.error)).toEqual([
+      '00-15-65-AA-BB-CC',
+      '00-15-65-AA-BB-CD',
+      '00-15-65-AA-BB-CE',
+      'invalid',
+      'invalid',
+      'invalid',
+    ]);
+  });
+
+  it('splits a long pasted list into every MAC it holds', () => {
+    const macs = Array.from(
+      { length: 200 },
+      (_, i) => `00:15:65:00:${(i >> 8).toString(16).padStart(2, '0')}:${(i & 255).toString(16).padStart(2, '0')}`,
+    );
+    const text = macs.join('\n');
+    expect(text.length).toBeLessThanOrEqual(PASTE_LIMIT);
+    expect(splitPasted(text)).toEqual(macs);
+    expect(splitPasted('a;;b,,c  d\n\ne')).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+});

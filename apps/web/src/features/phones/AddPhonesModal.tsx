@@ -1,4 +1,4 @@
-import { canonicalMac, vendorOfMac } from '@centralino/contract';
+import { canonicalMac, RPS_PROVIDER_OF_VENDOR, vendorOfMac } from '@centralino/contract';
 import {
   ActionIcon,
   Alert,
@@ -14,7 +14,7 @@ import {
   Textarea,
   TextInput,
 } from '@mantine/core';
-import { IconX } from '@tabler/icons-react';
+import { IconPencil, IconX } from '@tabler/icons-react';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -26,12 +26,78 @@ import {
   splitPasted,
   validatePending,
 } from './macs.ts';
+import { CopyableUrl } from './PhoneInfoModal.tsx';
 import { errorText, phonesApi } from './phonesApi.ts';
+import { ScanNetwork } from './ScanNetwork.tsx';
 
+/**
+ * What became of one phone: in both inventories ('added'); added, but its vendor's redirect service
+ * refused it, so it must be given `url` by hand ('pushFailed'); or not added at all ('failed').
+ */
 interface Result {
   id: number;
   mac: string;
+  outcome: 'added' | 'pushFailed' | 'failed';
   error?: string;
+  url?: string;
+}
+
+/** Pushes a new phone's first-access URL to its vendor's redirect service, when the vendor has one. */
+async function pushToRedirectService(
+  phone: { mac: string; provisioning_url1: string | null; provisioning_url2: string },
+  vendor: string,
+): Promise<Result['outcome']> {
+  if (!RPS_PROVIDER_OF_VENDOR[vendor] || !phone.provisioning_url1) return 'added';
+  try {
+    await phonesApi.pushToRedirectService(phone.mac, phone.provisioning_url1);
+    return 'added';
+  } catch {
+    return 'pushFailed';
+  }
+}
+
+/** The MAC cell of a pending row, which turns into an input to correct the entry. */
+function MacEditor({ input, onSave }: { input: string; onSave: (value: string) => void }) {
+  const { t } = useTranslation();
+  const [editing, setEditing] = useState(false);
+  const [value, setValue] = useState(input);
+  if (!editing) {
+    return (
+      <ActionIcon
+        variant="subtle"
+        color="gray"
+        aria-label={t('phones.editRow', { mac: input })}
+        onClick={() => {
+          setValue(input);
+          setEditing(true);
+        }}
+      >
+        <IconPencil size={16} />
+      </ActionIcon>
+    );
+  }
+  const save = () => {
+    setEditing(false);
+    if (value.trim() && value.trim() !== input) onSave(value.trim());
+  };
+  return (
+    <TextInput
+      size="xs"
+      w={170}
+      autoFocus
+      aria-label={t('phones.editMac', { mac: input })}
+      value={value}
+      onChange={(e) => setValue(e.currentTarget.value)}
+      onBlur={save}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') save();
+        if (e.key === 'Escape') {
+          e.stopPropagation();
+          setEditing(false);
+        }
+      }}
+    />
+  );
 }
 
 /** 'Add phones': paste a list or add one manually, check the pending list, then add. */
@@ -47,18 +113,20 @@ export function AddPhonesModal({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const [method, setMethod] = useState<'paste' | 'manual'>('paste');
+  const [method, setMethod] = useState<'paste' | 'manual' | 'scan'>('paste');
   const [pasted, setPasted] = useState('');
   const [manualMac, setManualMac] = useState('');
   const [manualModel, setManualModel] = useState<string | null>(null);
   const [rows, setRows] = useState<PendingInput[]>([]);
   const [results, setResults] = useState<Result[]>([]);
   const [busy, setBusy] = useState(false);
+  const [bulkVendor, setBulkVendor] = useState<string | null>(null);
+  const [bulkModel, setBulkModel] = useState<string | null>(null);
   const nextId = useRef(1);
 
   // Phones added in this session count as inventory too.
   const known = useMemo(
-    () => new Set([...inventory, ...results.filter((r) => !r.error).map((r) => r.mac)]),
+    () => new Set([...inventory, ...results.filter((r) => r.outcome !== 'failed').map((r) => r.mac)]),
     [inventory, results],
   );
   const pending = validatePending(rows, known);
@@ -70,6 +138,16 @@ export function AddPhonesModal({
   const setRowModel = (id: number, model: string | null) =>
     setRows((current) => current.map((r) => (r.id === id ? { ...r, model } : r)));
   const removeRow = (id: number) => setRows((current) => current.filter((r) => r.id !== id));
+  const setRowInput = (id: number, input: string) =>
+    setRows((current) => current.map((r) => (r.id === id ? { id, input } : r)));
+  // 'Apply to all' works per vendor: a model only fits phones of its own vendor.
+  const vendors = [...new Set(pending.flatMap((p) => (p.vendor && !p.error ? [p.vendor] : [])))];
+  const chosenVendor = bulkVendor && vendors.includes(bulkVendor) ? bulkVendor : (vendors[0] ?? null);
+  const applyToAll = () => {
+    if (!chosenVendor) return;
+    const ids = new Set(pending.filter((p) => p.vendor === chosenVendor && !p.error).map((p) => p.id));
+    setRows((current) => current.map((r) => (ids.has(r.id) ? { ...r, model: bulkModel } : r)));
+  };
 
   const errorMessage = (error: string) => t(`phones.errors.${error}`);
 
@@ -78,35 +156,50 @@ export function AddPhonesModal({
     const done: Result[] = [];
     for (const phone of ready) {
       if (!phone.mac || !phone.vendor) continue;
+      let created: Awaited<ReturnType<typeof phonesApi.add>>;
       try {
-        await phonesApi.add(phone.mac, phone.model, phone.vendor);
-        done.push({ id: nextId.current++, mac: phone.mac });
+        created = await phonesApi.add(phone.mac, phone.model, phone.vendor);
       } catch (error) {
-        done.push({ id: nextId.current++, mac: phone.mac, error: errorText(error) });
+        done.push({ id: nextId.current++, mac: phone.mac, outcome: 'failed', error: errorText(error) });
+        continue;
       }
+      const outcome = await pushToRedirectService(created, phone.vendor);
+      done.push({ id: nextId.current++, mac: phone.mac, outcome, url: created.provisioning_url2 });
     }
-    const added = new Set(done.filter((r) => !r.error).map((r) => r.mac));
+    const added = new Set(done.filter((r) => r.outcome !== 'failed').map((r) => r.mac));
     setRows((current) => current.filter((r) => !added.has(canonicalMac(r.input) ?? '')));
     setResults((current) => [...current, ...done]);
     setBusy(false);
     if (added.size > 0) onAdded();
   };
 
-  const added = results.filter((r) => !r.error);
-  const failed = results.filter((r) => r.error);
+  // Phones the redirect service refused are in the inventory all the same: they count as added.
+  const added = results.filter((r) => r.outcome !== 'failed');
+  const pushFailed = results.filter((r) => r.outcome === 'pushFailed');
+  const failed = results.filter((r) => r.outcome === 'failed');
 
   return (
     <Modal opened onClose={onClose} title={t('phones.addTitle')} size="xl">
       <Stack gap="md">
         <SegmentedControl
           value={method}
-          onChange={(value) => setMethod(value as 'paste' | 'manual')}
+          onChange={(value) => setMethod(value as 'paste' | 'manual' | 'scan')}
           data={[
             { value: 'paste', label: t('phones.methods.paste') },
             { value: 'manual', label: t('phones.methods.manual') },
+            { value: 'scan', label: t('phones.methods.scan') },
           ]}
         />
-        {method === 'paste' ? (
+        {method === 'scan' && (
+          <ScanNetwork
+            inventory={known}
+            onFound={(found) => {
+              setRows([]);
+              append(found);
+            }}
+          />
+        )}
+        {method === 'paste' && (
           <Stack gap="xs">
             <Textarea
               label={t('phones.pasteLabel')}
@@ -136,7 +229,8 @@ export function AddPhonesModal({
               </Button>
             </Group>
           </Stack>
-        ) : (
+        )}
+        {method === 'manual' && (
           <Group align="end" gap="sm">
             <TextInput
               label={t('phones.mac')}
@@ -168,6 +262,37 @@ export function AddPhonesModal({
               }}
             >
               {t('phones.addToList')}
+            </Button>
+          </Group>
+        )}
+
+        {vendors.length > 0 && (
+          <Group align="end" gap="sm" data-testid="apply-to-all">
+            <Select
+              label={t('phones.bulkVendor')}
+              data={vendors}
+              value={chosenVendor}
+              onChange={(value) => {
+                setBulkVendor(value);
+                setBulkModel(null);
+              }}
+              allowDeselect={false}
+              size="xs"
+              w={200}
+            />
+            <Select
+              label={t('phones.bulkModel')}
+              placeholder={t('phones.noModel')}
+              data={modelOptions(models, chosenVendor ?? undefined)}
+              value={bulkModel}
+              onChange={setBulkModel}
+              searchable
+              clearable
+              size="xs"
+              w={220}
+            />
+            <Button size="xs" variant="default" onClick={applyToAll}>
+              {t('phones.applyToAll')}
             </Button>
           </Group>
         )}
@@ -212,14 +337,17 @@ export function AddPhonesModal({
                     )}
                   </Table.Td>
                   <Table.Td>
-                    <ActionIcon
-                      variant="subtle"
-                      color="gray"
-                      aria-label={t('phones.removeFromList', { mac: p.mac ?? p.input })}
-                      onClick={() => removeRow(p.id)}
-                    >
-                      <IconX size={16} />
-                    </ActionIcon>
+                    <Group gap={4} wrap="nowrap" justify="flex-end">
+                      <MacEditor input={p.input} onSave={(value) => setRowInput(p.id, value)} />
+                      <ActionIcon
+                        variant="subtle"
+                        color="gray"
+                        aria-label={t('phones.removeFromList', { mac: p.mac ?? p.input })}
+                        onClick={() => removeRow(p.id)}
+                      >
+                        <IconX size={16} />
+                      </ActionIcon>
+                    </Group>
                   </Table.Td>
                 </Table.Tr>
               ))}
@@ -240,8 +368,27 @@ export function AddPhonesModal({
                 </Group>
               </Alert>
             )}
+            {pushFailed.length > 0 && (
+              <Alert
+                color="yellow"
+                title={t('phones.pushFailedTitle', { count: pushFailed.length })}
+                data-testid="push-failed"
+              >
+                <Stack gap="xs">
+                  <Text size="sm">{t('phones.pushFailedHint')}</Text>
+                  {pushFailed.map((r) => (
+                    <Stack key={r.id} gap={2}>
+                      <Text size="sm" ff="monospace" fw={600}>
+                        {r.mac}
+                      </Text>
+                      {r.url && <CopyableUrl url={r.url} label={t('phones.provisioningUrlOf', { mac: r.mac })} />}
+                    </Stack>
+                  ))}
+                </Stack>
+              </Alert>
+            )}
             {failed.length > 0 && (
-              <Alert color="red" title={t('phones.failedTitle', { count: failed.length })}>
+              <Alert color="red" title={t('phones.failedTitle', { count: failed.length })} data-testid="add-failed">
                 <Stack gap={2}>
                   {failed.map((r) => (
                     <Text key={r.id} size="sm">

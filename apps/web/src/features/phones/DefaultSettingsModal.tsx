@@ -1,5 +1,7 @@
 import {
+  LDAP_TLS_MODES,
   PHONE_LANGUAGES_OFFERED,
+  type PhonebookLdap,
   PROVISIONING_FREQUENCIES,
   TONE_ZONES_OFFERED,
   URL_SCHEMES,
@@ -15,26 +17,38 @@ import {
   PasswordInput,
   Select,
   Stack,
+  Text,
   TextInput,
+  ThemeIcon,
 } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconAlertTriangle, IconCheck, IconInfoCircle, IconX } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import {
+  type DefaultsField,
+  type DefaultsValues,
+  defaultsPatch,
+  initialDefaults,
+  isSystemPhonebook,
+  LDAP_FIELDS,
+  PHONEBOOK_TYPES,
+  type PhonebookType,
+  systemPhonebookValues,
+} from './defaults.ts';
+import { ListSelect } from './ListSelect.tsx';
 import { phonesApi } from './phonesApi.ts';
 
-/** Variables the modal edits, in the order they are shown. */
-const FIELDS = [
-  'adminpw',
-  'userpw',
-  'provisioning_url_scheme',
-  'language',
-  'timezone',
-  'tonezone',
-  'provisioning_freq',
-  'ntp_server',
-] as const;
-type Field = (typeof FIELDS)[number];
+/** How long the ok icon shows before the modal closes, and the error icon before it clears. */
+const CLOSE_AFTER_MS = 1000;
+const ERROR_ICON_MS = 2500;
+/** Typing the PBX address re-runs the connectivity check once the typing pauses. */
+const CHECK_DEBOUNCE_MS = 400;
+
+type SaveStatus = 'idle' | 'saving' | 'ok' | 'error';
+type Section = 'preferences' | 'phonebook';
 
 function timeZones(): string[] {
   const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
@@ -46,89 +60,295 @@ function withCurrent(values: readonly string[], current: string | undefined): st
   return current && !values.includes(current) ? [...values, current] : [...values];
 }
 
-function DefaultsForm({ loaded, onClose }: { loaded: Record<string, string>; onClose: () => void }) {
+function SaveStatusIcon({ status }: { status: SaveStatus }) {
+  const { t } = useTranslation();
+  if (status === 'saving') return <Loader size="sm" aria-label={t('common.saving')} data-testid="save-status" />;
+  if (status === 'ok') {
+    return (
+      <ThemeIcon
+        color="teal"
+        variant="light"
+        radius="xl"
+        aria-label={t('phones.defaults.statusOk')}
+        data-testid="save-status"
+      >
+        <IconCheck size={16} />
+      </ThemeIcon>
+    );
+  }
+  if (status === 'error') {
+    return (
+      <ThemeIcon
+        color="red"
+        variant="light"
+        radius="xl"
+        aria-label={t('phones.defaults.statusError')}
+        data-testid="save-status"
+      >
+        <IconX size={16} />
+      </ThemeIcon>
+    );
+  }
+  return null;
+}
+
+function DefaultsForm({
+  loaded,
+  phonebook,
+  onModelsPage,
+  onClose,
+  onSaved,
+}: {
+  loaded: Record<string, string>;
+  phonebook: PhonebookLdap | undefined;
+  onModelsPage: boolean;
+  onClose: () => void;
+  onSaved?: () => void;
+}) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [values, setValues] = useState<Record<Field, string>>(
-    () => Object.fromEntries(FIELDS.map((f) => [f, loaded[f] ?? ''])) as Record<Field, string>,
-  );
-  const set = (field: Field) => (value: string | null) => setValues((v) => ({ ...v, [field]: value ?? '' }));
+  const [initial] = useState(() => initialDefaults(loaded, phonebook));
+  const [values, setValues] = useState<DefaultsValues>(initial.values);
+  const [phonebookType, setPhonebookType] = useState<PhonebookType>(initial.phonebookType);
+  const [sections, setSections] = useState<string[]>([]);
+  const [status, setStatus] = useState<SaveStatus>('idle');
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const set = (field: DefaultsField) => (value: string | null) => setValues((v) => ({ ...v, [field]: value ?? '' }));
+  const serverHost = phonebook?.ldaps.server ?? '';
+
+  // The check follows the address and scheme being edited; an empty address means this server's own
+  // name, which phones are given as it is (nothing typed, nothing to verify).
+  const host = values.hostname.trim();
+  const scheme = values.provisioning_url_scheme === 'http' ? 'http' : 'https';
+  const [target] = useDebouncedValue(`${scheme} ${host}`, CHECK_DEBOUNCE_MS);
+  const targetScheme = target.startsWith('http ') ? 'http' : 'https';
+  const targetHost = target.slice(target.indexOf(' ') + 1);
+  const check = useQuery({
+    queryKey: ['connectivity-check', targetScheme, targetHost],
+    queryFn: () => phonesApi.connectivityCheck(targetHost, targetScheme),
+    enabled: targetHost !== '',
+    retry: false,
+    gcTime: 0,
+  });
+  const settled = target === `${scheme} ${host}`;
+  const checking = host !== '' && (!settled || check.isFetching);
+  const unreachable = host !== '' && !checking && (check.data?.is_reachable === false || check.isError);
+  const invalidCertificate =
+    host !== '' &&
+    !checking &&
+    scheme === 'https' &&
+    check.data?.is_reachable === true &&
+    !check.data.valid_certificate;
+
+  const systemService = isSystemPhonebook(phonebookType) ? phonebook?.[phonebookType] : undefined;
   const save = useMutation({
-    mutationFn: () => {
-      const body: Record<string, string | null> = { ui_first_config: '' };
-      for (const field of FIELDS) if (values[field] !== (loaded[field] ?? '')) body[field] = values[field];
-      return phonesApi.saveDefaults(body);
+    mutationFn: async () => {
+      await phonesApi.saveDefaults(defaultsPatch(loaded, values, phonebookType !== initial.phonebookType));
+      // Phones are about to look the phonebook up there: a switched-off service is switched on.
+      if (isSystemPhonebook(phonebookType) && systemService && !systemService.enabled) {
+        try {
+          await phonesApi.startPhonebook(phonebookType);
+        } catch (error) {
+          notifyError(t('phones.defaults.phonebookStartFailed'), error);
+        }
+      }
+    },
+    onMutate: () => {
+      clearTimeout(timer.current);
+      setStatus('saving');
     },
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['phone-defaults'] });
+      setStatus('ok');
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['phone-defaults'] }),
+        queryClient.invalidateQueries({ queryKey: ['phonebook-ldap'] }),
+      ]);
       notifySuccess(t('phones.defaults.saved'));
-      onClose();
+      onSaved?.();
+      timer.current = setTimeout(onClose, CLOSE_AFTER_MS);
     },
-    onError: (e) => notifyError(t('phones.defaults.saveFailed'), e),
+    onError: (e) => {
+      setStatus('error');
+      notifyError(t('phones.defaults.saveFailed'), e);
+      timer.current = setTimeout(() => setStatus('idle'), ERROR_ICON_MS);
+    },
   });
-  const select = (field: Field, options: readonly string[], label: (value: string) => string, searchable = false) => (
-    <Select
+
+  const toggle = { 'aria-label': t('phones.defaults.togglePassword') };
+  const select = (field: DefaultsField, options: readonly string[], label: (value: string) => string) => (
+    <ListSelect
       label={t(`phones.defaults.fields.${field}`)}
       data={withCurrent(options, loaded[field]).map((value) => ({ value, label: label(value) }))}
       value={values[field] || null}
       onChange={set(field)}
-      searchable={searchable}
-      allowDeselect={false}
     />
   );
+
+  const choosePhonebook = (type: PhonebookType) => {
+    setPhonebookType(type);
+    const service = isSystemPhonebook(type) ? phonebook?.[type] : undefined;
+    if (service) setValues((v) => ({ ...v, ...systemPhonebookValues(service) }));
+  };
+  const ldapDisabled = isSystemPhonebook(phonebookType);
+  const tlsBlacklist = (loaded.cap_ldap_tls_blacklist ?? '').split(',').map((v) => v.trim());
+  const ldapField = (field: (typeof LDAP_FIELDS)[number]): ReactNode => {
+    const label = t(`phones.defaults.fields.${field}`);
+    const common = { label, value: values[field], disabled: ldapDisabled };
+    if (field === 'ldap_tls') {
+      const modes = LDAP_TLS_MODES.filter((mode) => !tlsBlacklist.includes(mode) || mode === values.ldap_tls);
+      return (
+        <ListSelect
+          key={field}
+          {...common}
+          value={values.ldap_tls || null}
+          data={modes.map((mode) => ({ value: mode, label: t(`phones.defaults.tls.${mode}`) }))}
+          onChange={set(field)}
+        />
+      );
+    }
+    if (field === 'ldap_password') {
+      return (
+        <PasswordInput
+          key={field}
+          {...common}
+          visibilityToggleButtonProps={toggle}
+          onChange={(e) => set(field)(e.currentTarget.value)}
+        />
+      );
+    }
+    return (
+      <TextInput
+        key={field}
+        {...common}
+        placeholder={field === 'ldap_server' ? host || serverHost : undefined}
+        onChange={(e) => set(field)(e.currentTarget.value)}
+      />
+    );
+  };
+
+  const phonebookTypes = PHONEBOOK_TYPES.filter((type) => !isSystemPhonebook(type) || phonebook);
   return (
     <Stack gap="md">
-      <Alert color="blue">{t('phones.defaults.info')}</Alert>
+      {!onModelsPage && (
+        <Alert color="blue" icon={<IconInfoCircle size={18} />}>
+          {t('phones.defaults.info')}
+        </Alert>
+      )}
       <PasswordInput
         label={t('phones.defaults.fields.adminpw')}
         value={values.adminpw}
+        visibilityToggleButtonProps={toggle}
         onChange={(e) => set('adminpw')(e.currentTarget.value)}
       />
       {values.adminpw !== (loaded.adminpw ?? '') && (
-        <Alert color="yellow" data-testid="adminpw-warning">
+        <Alert color="yellow" icon={<IconAlertTriangle size={18} />} data-testid="adminpw-warning">
           {t('phones.defaults.adminpwChanged')}
         </Alert>
       )}
       <PasswordInput
         label={t('phones.defaults.fields.userpw')}
         value={values.userpw}
+        visibilityToggleButtonProps={toggle}
         onChange={(e) => set('userpw')(e.currentTarget.value)}
       />
-      <Accordion variant="separated" multiple>
-        <Accordion.Item value="preferences">
+      <TextInput
+        label={t('phones.defaults.fields.hostname')}
+        description={t('phones.defaults.hostnameHint')}
+        placeholder={serverHost}
+        value={values.hostname}
+        onChange={(e) => set('hostname')(e.currentTarget.value)}
+        rightSection={checking ? <Loader size="xs" aria-label={t('phones.defaults.checking')} /> : undefined}
+      />
+      {select('provisioning_url_scheme', URL_SCHEMES, (v) => t(`phones.defaults.schemes.${v}`, { defaultValue: v }))}
+      {host !== '' && !checking && check.data?.is_reachable && !invalidCertificate && (
+        <Group gap="xs" data-testid="connectivity-ok">
+          <IconCheck size={16} color="var(--mantine-color-teal-6)" />
+          <Text size="sm" c="dimmed">
+            {t('phones.defaults.reachable')}
+          </Text>
+        </Group>
+      )}
+      {unreachable && (
+        <Alert
+          color="red"
+          icon={<IconAlertTriangle size={18} />}
+          title={t('phones.defaults.unreachableTitle')}
+          data-testid="unreachable-warning"
+        >
+          {t('phones.defaults.unreachable')}
+        </Alert>
+      )}
+      {invalidCertificate && (
+        <Alert
+          color="yellow"
+          icon={<IconAlertTriangle size={18} />}
+          title={t('phones.defaults.certificateTitle')}
+          data-testid="certificate-warning"
+        >
+          {t('phones.defaults.certificate')}
+        </Alert>
+      )}
+      <Accordion variant="separated" multiple value={sections} onChange={setSections}>
+        <Accordion.Item value={'preferences' satisfies Section}>
           <Accordion.Control>{t('phones.defaults.sections.preferences')}</Accordion.Control>
           <Accordion.Panel>
-            <Stack gap="sm">
-              {select('language', PHONE_LANGUAGES_OFFERED, (v) =>
-                t(`phones.defaults.languages.${v}`, { defaultValue: v }),
-              )}
-              {select('timezone', timeZones(), (v) => v, true)}
-              {select('tonezone', TONE_ZONES_OFFERED, (v) => v.toUpperCase())}
-              {select('provisioning_freq', PROVISIONING_FREQUENCIES, (v) =>
-                t(`phones.defaults.frequencies.${v}`, { defaultValue: v }),
-              )}
-              <TextInput
-                label={t('phones.defaults.fields.ntp_server')}
-                value={values.ntp_server}
-                onChange={(e) => set('ntp_server')(e.currentTarget.value)}
-              />
-            </Stack>
+            {/* Sections build their fields (and long option lists) only once opened. */}
+            {sections.includes('preferences') && (
+              <Stack gap="sm">
+                {select('language', PHONE_LANGUAGES_OFFERED, (v) =>
+                  t(`phones.defaults.languages.${v}`, { defaultValue: v }),
+                )}
+                {select('provisioning_freq', PROVISIONING_FREQUENCIES, (v) =>
+                  t(`phones.defaults.frequencies.${v}`, { defaultValue: v }),
+                )}
+                {select('tonezone', TONE_ZONES_OFFERED, (v) => v.toUpperCase())}
+                {select('timezone', timeZones(), (v) => v)}
+                <TextInput
+                  label={t('phones.defaults.fields.ntp_server')}
+                  value={values.ntp_server}
+                  onChange={(e) => set('ntp_server')(e.currentTarget.value)}
+                />
+              </Stack>
+            )}
           </Accordion.Panel>
         </Accordion.Item>
-        <Accordion.Item value="provisioning">
-          <Accordion.Control>{t('phones.defaults.sections.provisioning')}</Accordion.Control>
+        <Accordion.Item value={'phonebook' satisfies Section}>
+          <Accordion.Control>{t('phones.defaults.sections.phonebook')}</Accordion.Control>
           <Accordion.Panel>
-            {select('provisioning_url_scheme', URL_SCHEMES, (v) =>
-              t(`phones.defaults.schemes.${v}`, { defaultValue: v }),
+            {sections.includes('phonebook') && (
+              <Stack gap="sm">
+                <Select
+                  label={t('phones.defaults.phonebookType')}
+                  data={phonebookTypes.map((type) => ({
+                    value: type,
+                    label: t(`phones.defaults.phonebookTypes.${type}`),
+                  }))}
+                  value={phonebookType}
+                  onChange={(value) => value && choosePhonebook(value as PhonebookType)}
+                  allowDeselect={false}
+                />
+                {systemService && !systemService.enabled && (
+                  <Alert color="yellow" icon={<IconAlertTriangle size={18} />} data-testid="phonebook-disabled">
+                    {t('phones.defaults.phonebookDisabled')}
+                  </Alert>
+                )}
+                {LDAP_FIELDS.map(ldapField)}
+              </Stack>
             )}
           </Accordion.Panel>
         </Accordion.Item>
       </Accordion>
       <Group justify="flex-end">
+        <SaveStatusIcon status={status} />
         <Button variant="default" onClick={onClose}>
           {t('common.cancel')}
         </Button>
-        <Button loading={save.isPending} onClick={() => save.mutate()}>
+        <Button
+          disabled={unreachable || checking || status === 'saving' || status === 'ok'}
+          onClick={() => save.mutate()}
+        >
           {t('phones.defaults.save')}
         </Button>
       </Group>
@@ -136,14 +356,31 @@ function DefaultsForm({ loaded, onClose }: { loaded: Record<string, string>; onC
   );
 }
 
-/** 'Default settings' of every phone: passwords, language, time, provisioning. */
-export function DefaultSettingsModal({ onClose }: { onClose: () => void }) {
+export interface DefaultSettingsModalProps {
+  onClose: () => void;
+  /** On the Models page the banner pointing to it is left out. */
+  onModelsPage?: boolean;
+  /** After a successful save, before the modal closes. */
+  onSaved?: () => void;
+}
+
+/** 'Default settings' of every phone: passwords, PBX address and encryption, preferences, phonebook. */
+export function DefaultSettingsModal({ onClose, onModelsPage = false, onSaved }: DefaultSettingsModalProps) {
   const { t } = useTranslation();
   const defaults = useQuery({ queryKey: ['phone-defaults'], queryFn: phonesApi.defaults });
+  // Without the phonebook services the modal still works; only the system phonebook choices go.
+  const phonebook = useQuery({ queryKey: ['phonebook-ldap'], queryFn: phonesApi.phonebookLdap, retry: false });
+  const ready = defaults.data && (phonebook.isSuccess || phonebook.isError);
   return (
     <Modal opened onClose={onClose} title={t('phones.defaults.title')} size="lg">
-      {defaults.data ? (
-        <DefaultsForm loaded={defaults.data} onClose={onClose} />
+      {ready ? (
+        <DefaultsForm
+          loaded={defaults.data}
+          phonebook={phonebook.data}
+          onModelsPage={onModelsPage}
+          onClose={onClose}
+          onSaved={onSaved}
+        />
       ) : (
         <Center p="xl">
           <Loader aria-label={t('app.loading')} />

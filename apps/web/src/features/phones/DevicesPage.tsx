@@ -1,10 +1,11 @@
 import { Alert, Button, Group, List, Stack, Text } from '@mantine/core';
-import { IconLock, IconNetwork, IconSettings } from '@tabler/icons-react';
+import { IconFiles, IconLock, IconNetwork, IconSettings } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { StepScreen } from '../wizard/StepScreen.tsx';
 import { DefaultSettingsModal } from './DefaultSettingsModal.tsx';
+import { FileUploadModal } from './FileUploadModal.tsx';
 import { phonesApi } from './phonesApi.ts';
 
 /** Devices landing: private vs public networks, and the way to the phones' default settings. */
@@ -12,6 +13,7 @@ export function DevicesPage() {
   const { t } = useTranslation();
   const defaults = useQuery({ queryKey: ['phone-defaults'], queryFn: phonesApi.defaults });
   const [editing, setEditing] = useState(false);
+  const [managingFiles, setManagingFiles] = useState(false);
   const firstConfig = defaults.data?.ui_first_config === '1';
   return (
     <StepScreen path="/devices" title={t('wizard.steps.devices')} canAdvance={!!defaults.data && !firstConfig}>
@@ -37,8 +39,12 @@ export function DevicesPage() {
           >
             {t('phones.landing.edit')}
           </Button>
+          <Button variant="default" leftSection={<IconFiles size={16} />} onClick={() => setManagingFiles(true)}>
+            {t('phones.landing.files')}
+          </Button>
         </Group>
         {editing && <DefaultSettingsModal onClose={() => setEditing(false)} />}
+        <FileUploadModal opened={managingFiles} onClose={() => setManagingFiles(false)} />
       </Stack>
     </StepScreen>
   );

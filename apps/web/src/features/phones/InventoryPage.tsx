@@ -1,6 +1,6 @@
 import { vendorOfMac } from '@centralino/contract';
-import { Button, Card, Center, Group, Loader, Select, Stack, Text } from '@mantine/core';
-import { IconDeviceDesktop, IconPlus, IconTrash } from '@tabler/icons-react';
+import { Alert, Button, Card, Center, Group, List, Loader, Select, Stack, Text } from '@mantine/core';
+import { IconDeviceDesktop, IconHelp, IconInfoCircle, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,9 +10,20 @@ import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { StepScreen } from '../wizard/StepScreen.tsx';
 import { AddPhonesModal } from './AddPhonesModal.tsx';
 import { type ModelSummary, modelOptions } from './macs.ts';
+import { PhoneInfoModal } from './PhoneInfoModal.tsx';
 import { phonesApi } from './phonesApi.ts';
 
 const PATH = '/devices/inventory';
+/** Local flag (spec §3 local settings): the administrator closed the inventory help. */
+export const HIDE_HELP_KEY = 'hideInventoryHelp';
+
+function helpHidden(): boolean {
+  try {
+    return localStorage.getItem(HIDE_HELP_KEY) === 'true';
+  } catch {
+    return false;
+  }
+}
 
 interface Phone {
   mac: string;
@@ -31,6 +42,7 @@ function PhoneRow({
 }) {
   const { t } = useTranslation();
   const vendor = vendorOfMac(phone.mac);
+  const [showInfo, setShowInfo] = useState(false);
   const setModel = useMutation({
     mutationFn: (model: string | null) => phonesApi.setModel(phone.mac, model),
     onSuccess: () => {
@@ -40,9 +52,18 @@ function PhoneRow({
     onError: (e) => notifyError(t('phones.modelFailed'), e),
   });
   const remove = useMutation({
-    mutationFn: () => phonesApi.remove(phone.mac),
-    onSuccess: () => {
+    mutationFn: async () => {
+      await phonesApi.remove(phone.mac);
+      // A reboot scheduled for a phone that is gone would only fail later. Its cancellation failing is
+      // reported apart: the phone is deleted all the same.
+      return phonesApi.cancelDelayedReboot([phone.mac]).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    },
+    onSuccess: (cancelError) => {
       notifySuccess(t('phones.deleted', { mac: phone.mac }));
+      if (cancelError) notifyError(t('phones.rebootCancelFailed'), cancelError);
       onChanged();
     },
     onError: (e) => notifyError(t('phones.deleteFailed'), e),
@@ -62,6 +83,14 @@ function PhoneRow({
           </div>
         </Group>
         <Group gap="sm">
+          <Button
+            variant="default"
+            leftSection={<IconInfoCircle size={16} />}
+            onClick={() => setShowInfo(true)}
+            aria-label={t('phones.info.open', { mac: phone.mac })}
+          >
+            {t('phones.info.button')}
+          </Button>
           <Select
             aria-label={t('phones.modelOf', { mac: phone.mac })}
             placeholder={t('phones.noModel')}
@@ -92,6 +121,14 @@ function PhoneRow({
           </Button>
         </Group>
       </Group>
+      {showInfo && (
+        <PhoneInfoModal
+          mac={phone.mac}
+          vendor={vendor ?? (phone.display_name || t('phones.unknownVendor'))}
+          modelName={phone.model ? (models.find((m) => m.name === phone.model)?.display_name ?? phone.model) : null}
+          onClose={() => setShowInfo(false)}
+        />
+      )}
     </Card>
   );
 }
@@ -103,7 +140,20 @@ export function InventoryPage() {
   const phones = useQuery({ queryKey: ['phones'], queryFn: phonesApi.list });
   const models = useQuery({ queryKey: ['phone-models'], queryFn: phonesApi.models });
   const [adding, setAdding] = useState(false);
-  const reload = () => void queryClient.invalidateQueries({ queryKey: ['phones'] });
+  const [hideHelp, setHideHelp] = useState(helpHidden);
+  const reload = () => {
+    void queryClient.invalidateQueries({ queryKey: ['phones'] });
+    void queryClient.invalidateQueries({ queryKey: ['phone-links'] });
+  };
+  const rememberHelp = (hidden: boolean) => {
+    setHideHelp(hidden);
+    try {
+      if (hidden) localStorage.setItem(HIDE_HELP_KEY, 'true');
+      else localStorage.removeItem(HIDE_HELP_KEY);
+    } catch {
+      // Private windows may refuse storage: the choice then lasts for this page only.
+    }
+  };
 
   let body: React.ReactNode;
   if (!phones.data || !models.data) {
@@ -118,10 +168,27 @@ export function InventoryPage() {
     body = (
       <Stack gap="md">
         <Text c="dimmed">{t('phones.intro')}</Text>
+        {!hideHelp && (
+          <Alert color="blue" icon={<IconHelp size={18} />} title={t('phones.help.title')} data-testid="inventory-help">
+            <List size="sm" spacing={4}>
+              <List.Item>{t('phones.help.add')}</List.Item>
+              <List.Item>{t('phones.help.model')}</List.Item>
+              <List.Item>{t('phones.help.provisioning')}</List.Item>
+            </List>
+            <Button variant="subtle" size="compact-sm" mt="xs" onClick={() => rememberHelp(true)}>
+              {t('phones.help.hide')}
+            </Button>
+          </Alert>
+        )}
         <Group>
           <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
             {t('phones.add')}
           </Button>
+          {hideHelp && (
+            <Button variant="subtle" leftSection={<IconHelp size={16} />} onClick={() => rememberHelp(false)}>
+              {t('phones.help.show')}
+            </Button>
+          )}
         </Group>
         {list.length === 0 ? (
           <Card withBorder radius="md" p="lg" data-testid="phones-empty">
