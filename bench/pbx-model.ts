@@ -10,9 +10,10 @@ export function bigModel(): PbxModel {
       name: `User Number ${i}`,
       extension: ext,
       secret: `${i}`.padStart(32, 'a'),
+      // As the console numbers them: the first device takes the main number, the second 91N.
       devices: [
-        { number: `91${ext}`, type: 'physical', secret: `${i}`.padStart(32, 'b'), encrypted: i % 3 === 0 },
-        { number: `92${ext}`, type: i % 2 ? 'webrtc' : 'mobile', secret: `${i}`.padStart(32, 'c'), encrypted: false },
+        { number: ext, type: 'physical', secret: `${i}`.padStart(32, 'a'), encrypted: i % 3 === 0 },
+        { number: `91${ext}`, type: i % 2 ? 'webrtc' : 'mobile', secret: `${i}`.padStart(32, 'c'), encrypted: false },
       ],
       outboundcid: i % 5 === 0 ? '0612345678' : null,
       email: `user${i}@example.com`,

@@ -1,3 +1,4 @@
+import { amiPeer } from '../apps/server/test/support/ami-peer.ts';
 import { apiAs, expect, signIn, test } from './fixtures.ts';
 
 test('configure one user end to end: profile, voicemail, web phone, a linked phone with encryption', async ({
@@ -60,4 +61,61 @@ test('configure one user end to end: profile, voicemail, web phone, a linked pho
   expect(inventory).toEqual([
     { mac: '80:5E:C0:12:34:56', vendor: 'Yealink/Dreamwave', model: 'yealink-T54W', extension: null, user_id: null },
   ]);
+});
+
+// The far side of AMI: a loopback peer speaking the protocol, where phone 201 has registered.
+const peer = amiPeer({
+  secret: 'e2e-ami-secret',
+  endpoints: [{ name: '201', state: 'Not in use' }],
+  contacts: [{ aor: '201', via: '192.0.2.44:5062', userAgent: 'Yealink SIP-T54W 96.86.0.100' }],
+  command: (command) =>
+    command.startsWith('pjsip send notify') ? ["Sending NOTIFY of type 'generic-reload' to '201'"] : [],
+});
+const port = await peer.listen();
+test.afterAll(() => peer.close());
+
+test.describe('with the PBX connected', () => {
+  test.use({
+    serverEnv: {
+      AMI_HOST: '127.0.0.1',
+      AMI_PORT: String(port),
+      AMI_USERNAME: 'centralino',
+      AMI_SECRET: 'e2e-ami-secret',
+    },
+  });
+
+  test('a registered phone shows as registered, can be reconfigured, and shows its provisioning URLs', async ({
+    page,
+  }) => {
+    await signIn(page);
+    await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
+    expect((await apiAs(page, 'POST', '/api/configuration/mode', { mode: 'legacy' })).status).toBe(200);
+    await expect
+      .poll(async () => (await apiAs(page, 'GET', '/api/configuration/userprovider')).body.configured)
+      .toBe(1);
+    await apiAs(page, 'POST', '/api/users', { username: 'alice', fullname: 'Alice Rossi' });
+    await apiAs(page, 'POST', '/api/mainextensions', { username: 'alice', extension: '201' });
+    const mac = '80-5E-C0-12-34-57';
+    expect((await apiAs(page, 'POST', '/api/provisioning/v1/phones', { mac, model: 'yealink-T46' })).status).toBe(201);
+    await apiAs(page, 'POST', '/api/physicalextensions', { mac, model: 'yealink-T46' });
+    expect((await apiAs(page, 'POST', '/api/physicalextensions', { mainextension: '201', mac })).body).toEqual({
+      extension: '201',
+    });
+
+    await page.goto('/configurations/preferences');
+    await page.getByRole('button', { name: /Alice Rossi/ }).click();
+    const phone = page.getByTestId('config-alice').getByTestId('device-201');
+    await expect(phone).toContainText('Registered');
+    await phone.getByRole('button', { name: 'Reconfigure 201' }).click();
+    await expect(phone.getByLabel('Reconfigured')).toBeVisible();
+    expect(peer.commands()).toContain('pjsip send notify generic-reload endpoint 201');
+
+    await page.getByTestId('config-alice').getByRole('button', { name: 'Reconfigure devices' }).click();
+    await expect(page.getByText('1 device reconfigured')).toBeVisible();
+
+    await phone.getByRole('button', { name: 'Configuration of 201' }).click();
+    const info = page.getByRole('dialog', { name: 'Device 201' });
+    await expect(info).toContainText('Provisioning URL');
+    await expect(info).toContainText(/https?:\/\/\S+\/provisioning\/[0-9a-f]{32}/);
+  });
 });

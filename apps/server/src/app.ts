@@ -19,6 +19,11 @@ import { DirectoryService } from './features/directory/service.ts';
 import { gatewaysRoutes } from './features/gateways/routes.ts';
 import { GatewaysService } from './features/gateways/service.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import { RebootService } from './features/phone-actions/reboot.ts';
+import { phoneActionsRoutes } from './features/phone-actions/routes.ts';
+import { ScanService } from './features/phone-actions/scan.ts';
+import { phonebookLdapRoutes } from './features/phonebook-ldap/routes.ts';
+import { PhonebookLdapService } from './features/phonebook-ldap/service.ts';
 import { InboundRoutesService } from './features/routes/inbound.ts';
 import { OutboundRoutesService } from './features/routes/outbound.ts';
 import { routesRoutes } from './features/routes/routes.ts';
@@ -107,10 +112,17 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
     (mac) => vendorOfMac(mac) ?? null,
     (mac, accounts) => provisioningRef?.setPhoneAccounts(mac, accounts) ?? Promise.resolve(),
   );
-  const directory = new DirectoryService(database.db, jobs, config.localDomain, pbx.applier.markDirty);
+  const phonesReleased = (macs: string[]) => devicesService.syncPhones(macs);
+  const directory = new DirectoryService(database.db, jobs, config.localDomain, pbx.applier.markDirty, phonesReleased);
   await app.register(directoryRoutes(directory));
-  await app.register(usersRoutes(new UsersService(database.db, directory, config.extensionLimit, devicesService)));
-  await app.register(csvRoutes(new CsvService(database.db, jobs, directory, pbx.applier.markDirty)));
+  await app.register(
+    usersRoutes(
+      new UsersService(database.db, directory, config.extensionLimit, devicesService, () =>
+        pbx.live.registeredAccounts(),
+      ),
+    ),
+  );
+  await app.register(csvRoutes(new CsvService(database.db, jobs, directory, pbx.applier.markDirty, phonesReleased)));
   const cti = new CtiService(database.db, {
     engine: config.provisioningEngine,
     // Without a licence limit the system counts as licensed (the original: an enterprise subscription).
@@ -134,6 +146,15 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
     await gateways.tftp.ensureStarted();
   });
   app.addHook('onClose', () => gateways.tftp.close());
+  const scans = new ScanService(database.db, jobs, { dataDir: config.dataDir, log: app.log });
+  const reboots = new RebootService(database.db, { ami: () => pbx.ami, log: app.log });
+  await app.register(phoneActionsRoutes(scans, reboots, config.rps));
+  // Delayed reboots stored before a restart fire at their time; a scan stops with the server.
+  app.addHook('onReady', () => reboots.start());
+  app.addHook('onClose', async () => {
+    reboots.close();
+    scans.stopAll();
+  });
   // Jobs keep running in the background; let them finish before the database closes.
   app.addHook('onClose', () => jobs.idle());
   app.addHook('onReady', async () => pbx.start());
@@ -142,6 +163,7 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
   // Phone models, defaults, phones and the files phones download (/provisioning/{token}/…).
   const provisioning = await registerProvisioning(app, { db: database.db, dataDir: config.dataDir });
   provisioningRef = provisioning;
+  await app.register(phonebookLdapRoutes(new PhonebookLdapService(database.db, provisioning.serverHost)));
 
   await registerSpa(app, config.webDistDir);
   return { app, auth, jobs, provisioning };

@@ -56,6 +56,14 @@ const envSchema = z.object({
     .min(0, 'GATEWAY_CONTROL_PORT must be between 0 and 65535')
     .max(65535, 'GATEWAY_CONTROL_PORT must be between 0 and 65535')
     .default(0),
+  HTTPS_PORT: z.coerce
+    .number({ error: 'HTTPS_PORT must be a number' })
+    .int('HTTPS_PORT must be a whole number')
+    .min(0, 'HTTPS_PORT must be between 0 and 65535')
+    .max(65535, 'HTTPS_PORT must be between 0 and 65535')
+    .default(0),
+  HTTPS_CERT: z.string().startsWith('/', 'HTTPS_CERT must be an absolute path').optional(),
+  HTTPS_KEY: z.string().startsWith('/', 'HTTPS_KEY must be an absolute path').optional(),
   ASTERISK_CONFIG_DIR: z.string().min(1, 'ASTERISK_CONFIG_DIR must not be empty').optional(),
   ASTERISK_TLS_CERT: z.string().startsWith('/', 'ASTERISK_TLS_CERT must be an absolute path').optional(),
   ASTERISK_TLS_KEY: z.string().startsWith('/', 'ASTERISK_TLS_KEY must be an absolute path').optional(),
@@ -79,6 +87,12 @@ const envSchema = z.object({
     .string()
     .regex(/^[a-z0-9.-]+$/i, 'LOCAL_DOMAIN must be a domain name such as example.com')
     .optional(),
+  RPS_URL: z
+    .string()
+    .regex(/^https?:\/\/[^\s/]+(\/\S*)?$/, 'RPS_URL must be an http(s) address')
+    .default('https://rps.nethesis.it'),
+  RPS_SYSTEM_ID: z.string().max(256).optional(),
+  RPS_SECRET: z.string().max(256).optional(),
 });
 
 export type Config = {
@@ -105,16 +119,23 @@ export type Config = {
   };
   /** User domain of the built-in directory (shown in the user portal link). */
   localDomain: string;
+  /**
+   * Second listener over TLS for the console and the files phones fetch; port 0 disables it. Without a
+   * certificate a self-signed one is made in DATA_DIR/tls.
+   */
+  https: { port: number; certFile: string | undefined; keyFile: string | undefined };
   /** UDP port of the TFTP server gateways fetch their files from; 0 disables it (and push). */
   tftpPort: number;
   /** Console port of every gateway (telnet/SSH/web) instead of the vendor's own; 0 = the vendor's. */
   gatewayControlPort: number;
   /** External route planner the inbound routes screen may open; undefined when there is none. */
   routePlannerUrl: string | undefined;
+  /** Vendor redirect service phones are registered with (POST /phones/rps); credentials of this system. */
+  rps: { url: string; systemId: string | undefined; secret: string | undefined };
 };
 
 /** Values never echoed in error messages: a password, or a URL that may carry one. */
-const SECRET_KEYS = new Set(['ADMIN_PASSWORD', 'AMI_SECRET', 'DATABASE_URL']);
+const SECRET_KEYS = new Set(['ADMIN_PASSWORD', 'AMI_SECRET', 'DATABASE_URL', 'RPS_SECRET']);
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -138,6 +159,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
     );
   }
   const v = parsed.data;
+  if (!v.HTTPS_CERT !== !v.HTTPS_KEY) {
+    throw new ConfigError(['HTTPS_CERT and HTTPS_KEY go together: set both or none']);
+  }
+  if (v.HTTPS_PORT !== 0 && v.HTTPS_PORT === v.PORT) {
+    throw new ConfigError(['HTTPS_PORT must differ from PORT']);
+  }
   if ((v.AMI_HOST || v.AMI_USERNAME || v.AMI_SECRET) && !(v.AMI_HOST && v.AMI_USERNAME && v.AMI_SECRET)) {
     throw new ConfigError(['AMI_HOST, AMI_USERNAME and AMI_SECRET go together: set all three or none']);
   }
@@ -166,9 +193,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
           : undefined,
     },
     localDomain: (v.LOCAL_DOMAIN ?? defaultDomain()).toLowerCase(),
+    https: { port: v.HTTPS_PORT, certFile: v.HTTPS_CERT, keyFile: v.HTTPS_KEY },
     tftpPort: v.TFTP_PORT,
     gatewayControlPort: v.GATEWAY_CONTROL_PORT,
     routePlannerUrl: v.ROUTE_PLANNER_URL,
+    rps: { url: v.RPS_URL.replace(/\/+$/, ''), systemId: v.RPS_SYSTEM_ID, secret: v.RPS_SECRET },
   };
 }
 

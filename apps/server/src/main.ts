@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
+import { closeHttps, httpsPort, listenHttps, tlsFiles } from './plugins/https-listener.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -36,6 +37,7 @@ async function main() {
   }
   await auth.purgeIdleSessions();
 
+  let httpsServer: Awaited<ReturnType<typeof listenHttps>> | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -44,6 +46,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {
+      if (httpsServer) await closeHttps(httpsServer);
       await app.close();
       await database.close();
       process.exit(0);
@@ -63,6 +66,18 @@ async function main() {
   const { port } = app.server.address() as AddressInfo;
   const wildcard = config.host === '0.0.0.0' || config.host === '::';
   console.log(`  Centralino is running at ${wildcard ? `http://localhost:${port}` : address}`);
+  if (config.https.port !== 0) {
+    const tls = await tlsFiles({ ...config.https, dataDir: config.dataDir });
+    httpsServer = await listenHttps(app, {
+      port: config.https.port,
+      host: config.host,
+      cert: tls.cert,
+      key: tls.key,
+    });
+    const port = httpsPort(httpsServer);
+    app.log.info({ port, certificate: tls.certFile, selfSigned: tls.generated }, 'HTTPS listening');
+    console.log(`  and over HTTPS on port ${port} (certificate ${tls.certFile})`);
+  }
 }
 
 main().catch((error) => {

@@ -73,7 +73,9 @@ describe('loadConfig', () => {
       extensionLimit: 8,
       localDomain: 'example.com',
       routePlannerUrl: 'https://plan.example.com/',
+      https: { port: 0, certFile: undefined, keyFile: undefined },
       tftpPort: 1069,
+      rps: { url: 'https://rps.nethesis.it', systemId: undefined, secret: undefined },
       gatewayControlPort: 2323,
       pbx: {
         configDir: '/etc/asterisk',
@@ -81,6 +83,13 @@ describe('loadConfig', () => {
         ami: { host: '127.0.0.1', port: 5039, username: 'centralino', secret: 'ami-secret' },
       },
     });
+  });
+
+  it('reads the redirect service address (without a trailing slash) and its credentials', () => {
+    expect(
+      loadConfig({ RPS_URL: 'http://127.0.0.1:9/rps/', RPS_SYSTEM_ID: 'sys-1', RPS_SECRET: 'shh-secret' }).rps,
+    ).toEqual({ url: 'http://127.0.0.1:9/rps', systemId: 'sys-1', secret: 'shh-secret' });
+    expect(() => loadConfig({ RPS_URL: 'ftp://rps' })).toThrow('RPS_URL must be an http(s) address');
   });
 
   it('puts the Asterisk files under DATA_DIR and wants the AMI settings together', () => {
@@ -141,6 +150,18 @@ describe('loadConfig', () => {
     const problems = problemsOf({ PORT: 'abc', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x' });
     expect(problems).toHaveLength(3);
     for (const key of ['PORT', 'LOG_LEVEL', 'DATABASE_URL']) expect(problems.some((p) => p.includes(key))).toBe(true);
+  });
+
+  it('takes the HTTPS listener settings, and refuses a certificate without its key or a port clash', () => {
+    expect(loadConfig({}).https).toEqual({ port: 0, certFile: undefined, keyFile: undefined });
+    expect(loadConfig({ HTTPS_PORT: '8443', HTTPS_CERT: '/etc/c.pem', HTTPS_KEY: '/etc/k.pem' }).https).toEqual({
+      port: 8443,
+      certFile: '/etc/c.pem',
+      keyFile: '/etc/k.pem',
+    });
+    expect(problemsOf({ HTTPS_CERT: '/etc/c.pem' })[0]).toContain('HTTPS_CERT and HTTPS_KEY go together');
+    expect(problemsOf({ HTTPS_PORT: '8080', PORT: '8080' })[0]).toContain('HTTPS_PORT must differ from PORT');
+    expect(problemsOf({ HTTPS_KEY: 'relative.pem', HTTPS_CERT: '/etc/c.pem' })[0]).toContain('absolute path');
   });
 
   it('shows the bad value, except for secrets', () => {

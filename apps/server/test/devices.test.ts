@@ -153,8 +153,29 @@ describe.each(DB_KINDS)('devices of users (%s)', (kind) => {
     expect(await t.app.provisioning.getPhoneAccounts(mac)).toEqual([]);
   });
 
-  it('a new main number starts without devices', async () => {
+  it('a new main number starts without devices, and its phones stop getting the old account', async () => {
+    const mac = '00-15-65-AA-BB-CC';
+    const linked = (await call('POST', '/api/physicalextensions', { mainextension: '201', mac })).json();
+    expect(await t.app.provisioning.getPhoneAccounts(mac)).toMatchObject([{ extension: linked.extension }]);
     expect((await call('POST', '/api/mainextensions', { username: 'alice', extension: '202' })).statusCode).toBe(201);
     expect((await alice()).devices).toEqual([]);
+    expect(await t.app.provisioning.getPhoneAccounts(mac)).toEqual([]);
+    const inventory = (await call('GET', '/api/physicalextensions')).json();
+    expect(inventory).toContainEqual(expect.objectContaining({ mac: '00:15:65:AA:BB:CC', extension: null }));
+  });
+
+  it('a CSV import that renumbers a user releases the phones too', async () => {
+    const mac = '00-15-65-AA-BB-CC';
+    const linked = (await call('POST', '/api/physicalextensions', { mainextension: '202', mac })).json();
+    expect(linked.extension).toBe('202');
+    const file = 'username,fullname,extension\nalice,Alice Rossi,203\n';
+    const dataUrl = `data:text/csv;base64,${Buffer.from(file).toString('base64')}`;
+    expect((await call('POST', '/api/csv/csvimport', { file: dataUrl })).statusCode).toBe(200);
+    for (let i = 0; i < 200 && (await call('GET', '/api/csv/csvimport')).json().result !== 100; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect((await alice()).default_extension).toBe('203');
+    expect((await alice()).devices).toEqual([]);
+    expect(await t.app.provisioning.getPhoneAccounts(mac)).toEqual([]);
   });
 });

@@ -7,6 +7,8 @@ export * from './errors.ts';
 export * from './gateways.ts';
 export * from './limits.ts';
 export * from './pbx.ts';
+export * from './phone-actions.ts';
+export * from './phonebook-ldap.ts';
 export * from './provisioning.ts';
 export * from './provisioning-catalogue.ts';
 export * from './routes.ts';

@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 
 /** Requests that write no PBX configuration: sessions, the apply itself, runtime-only state (AstDB). */
-const NOT_CONFIGURATION = [/^\/api\/log(in|out)\b/, /^\/api\/pbx\//, /^\/api\/user\/presence\b/];
+const NOT_CONFIGURATION = [
+  /^\/api\/log(in|out)\b/,
+  /^\/api\/pbx\//,
+  /^\/api\/user\/presence\b/,
+  /^\/api\/phones\/reconfigure\b/,
+];
 
 /**
  * Every successful write through the API marks the PBX configuration changed, so no feature can

@@ -4,6 +4,7 @@ import type { Database } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import type { AmiClient } from './ami/client.ts';
 import { type AmiMessage, field } from './ami/framing.ts';
+import { sendNotify } from './notify.ts';
 
 /** Live state read over AMI (contract asterisk §6); without a connection every call answers 503. */
 
@@ -73,7 +74,11 @@ interface Account {
   };
 }
 
+const REGISTERED_CACHE_MS = 2000;
+
 export class PbxLive {
+  private registeredCache: { at: number; value: Set<string> } | undefined;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly ami: AmiClient | undefined,
@@ -87,12 +92,19 @@ export class PbxLive {
 
   /** Every SIP account of the users: main extensions and their devices. */
   private async accounts(): Promise<Account[]> {
-    const [users, fxs] = await Promise.all([
+    const [users, devices, fxs] = await Promise.all([
       this.db
         .selectFrom('users')
         .select(['username', 'displayname', 'default_extension', 'profile_id', 'mobile', 'email', 'voicemail_pin'])
         .where('default_extension', 'is not', null)
         .orderBy('extension_order')
+        .execute(),
+      this.db
+        .selectFrom('devices')
+        .innerJoin('users', 'users.id', 'devices.user_id')
+        .select(['devices.extension', 'devices.type', 'users.default_extension'])
+        .where('devices.extension', 'is not', null)
+        .orderBy('devices.extension')
         .execute(),
       this.db
         .selectFrom('gateway_ports')
@@ -115,6 +127,13 @@ export class PbxLive {
       const main = u.default_extension as string;
       byMain.set(main, user);
       out.push({ number: main, main, type: 'main', user });
+    }
+    for (const d of devices) {
+      const user = d.default_extension ? byMain.get(d.default_extension) : undefined;
+      // A first device shares the main number, which is already listed.
+      if (user && d.extension && d.extension !== d.default_extension) {
+        out.push({ number: d.extension, main: d.default_extension as string, type: d.type, user });
+      }
     }
     for (const port of fxs) {
       const user = port.extension ? byMain.get(port.extension) : undefined;
@@ -199,6 +218,43 @@ export class PbxLive {
     const account = (await this.accounts()).find((a) => a.number === id);
     if (!account) throw new AppError(404, 'not_found');
     return this.toExtension(account, await this.snapshot());
+  }
+
+  /**
+   * Accounts with at least one registered contact, for screens that only annotate their rows: without a
+   * connection (or when the PBX does not answer) the set is empty and no row claims to be registered.
+   */
+  async registeredAccounts(): Promise<Set<string>> {
+    const ami = this.ami;
+    if (ami?.state !== 'connected') return new Set();
+    const now = Date.now();
+    if (this.registeredCache && now - this.registeredCache.at < REGISTERED_CACHE_MS) return this.registeredCache.value;
+    try {
+      const contacts = await ami.action('PJSIPShowContacts');
+      const value = new Set<string>();
+      for (const c of contacts.events) {
+        const status = (field(c, 'status') ?? '').toLowerCase();
+        if (status === 'unavailable' || status === 'removed') continue;
+        value.add(field(c, 'aor') ?? (field(c, 'objectname') ?? '').split(';')[0] ?? '');
+      }
+      this.registeredCache = { at: now, value };
+      return value;
+    } catch {
+      return new Set();
+    }
+  }
+
+  /**
+   * Asks a registered phone to fetch its configuration again (contract api-core §13.1): a SIP NOTIFY
+   * check-sync through Asterisk. Asterisk reports a failure in the command output, not the response.
+   */
+  async reconfigure(extension: string): Promise<void> {
+    const result = await sendNotify(this.client(), extension, 'generic-reload');
+    if (!result.ok) {
+      throw result.reason === 'not_connected'
+        ? new AppError(503, 'pbx_not_connected')
+        : new AppError(502, 'phone_not_reconfigured');
+    }
   }
 
   async trunks(): Promise<Record<string, AstTrunk>> {

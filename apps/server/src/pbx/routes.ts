@@ -91,6 +91,21 @@ export const pbxRoutes =
       () => engine.live.userEndpoints(),
     );
     app.post(
+      '/api/phones/reconfigure',
+      {
+        schema: {
+          tags: live,
+          summary: 'Asks the phone registered on a device extension to fetch its configuration again',
+          body: z.object({ extension: z.string().regex(/^\d{2,10}$/) }),
+          response: { 200: z.object({}), 502: errorBodySchema, ...errors },
+        },
+      },
+      async (request) => {
+        await engine.live.reconfigure(request.body.extension);
+        return {};
+      },
+    );
+    app.post(
       '/api/user/presence',
       {
         schema: {

@@ -1,77 +1,7 @@
-import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AmiClient } from '../../src/pbx/ami/client.ts';
-import { AmiParser, field } from '../../src/pbx/ami/framing.ts';
-
-/** The far side of the protocol: a loopback server that speaks AMI like Asterisk does. */
-function peer(options: { secret?: string; endpoints?: string[] } = {}) {
-  const sockets = new Set<net.Socket>();
-  const actions: Record<string, string | string[]>[] = [];
-  let logins = 0;
-  const server = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.write('Asterisk Call Manager/5.0.0\r\n');
-    const parser = new AmiParser();
-    parser.banner = '';
-    socket.on('data', (chunk) => {
-      for (const m of parser.feed(chunk.toString())) {
-        actions.push(m);
-        const id = field(m, 'actionid');
-        const reply = (lines: string) => socket.write(`${lines}ActionID: ${id}\r\n\r\n`);
-        const action = field(m, 'action')?.toLowerCase();
-        if (action === 'login') {
-          if (field(m, 'secret') !== (options.secret ?? 'right-secret')) {
-            reply('Response: Error\r\nMessage: Authentication failed\r\n');
-            continue;
-          }
-          logins++;
-          reply('Response: Success\r\nMessage: Authentication accepted\r\n');
-          socket.write('Event: FullyBooted\r\nPrivilege: system,all\r\nStatus: Fully Booted\r\n\r\n');
-        } else if (action === 'pjsipshowendpoints') {
-          // Split across writes on purpose: the client must buffer partial messages.
-          const text =
-            `Response: Success\r\nEventList: start\r\nMessage: list follows\r\nActionID: ${id}\r\n\r\n` +
-            (options.endpoints ?? ['201', '202'])
-              .map(
-                (e) => `Event: EndpointList\r\nActionID: ${id}\r\nObjectName: ${e}\r\nDeviceState: Not in use\r\n\r\n`,
-              )
-              .join('') +
-            `Event: EndpointListComplete\r\nActionID: ${id}\r\nEventList: Complete\r\nListItems: 2\r\n\r\n`;
-          const half = Math.floor(text.length / 2);
-          socket.write(text.slice(0, half));
-          setTimeout(() => socket.write(text.slice(half)), 5);
-        } else if (action === 'command') {
-          reply(
-            'Response: Success\r\nMessage: Command output follows\r\nOutput: /DND/201 : YES\r\nOutput: 1 results found.\r\n',
-          );
-        } else if (action === 'logoff') {
-          reply('Response: Goodbye\r\nMessage: Thanks for all the fish.\r\n');
-          socket.end();
-        } else {
-          reply('Response: Success\r\n');
-        }
-      }
-    });
-  });
-  return {
-    server,
-    actions,
-    logins: () => logins,
-    dropAll: () => {
-      for (const s of sockets) s.destroy();
-    },
-    listen: () =>
-      new Promise<number>((resolve) =>
-        server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)),
-      ),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
+import { field } from '../../src/pbx/ami/framing.ts';
+import { amiPeer } from '../support/ami-peer.ts';
 
 const waitFor = async (check: () => boolean, ms = 3000) => {
   const until = Date.now() + ms;
@@ -88,7 +18,7 @@ describe('AMI client against a loopback AMI peer', () => {
   });
 
   async function setup(secret = 'right-secret') {
-    const p = peer();
+    const p = amiPeer({ secret: 'right-secret' });
     const port = await p.listen();
     const client = new AmiClient({
       host: '127.0.0.1',

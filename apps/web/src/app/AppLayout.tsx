@@ -8,6 +8,7 @@ import {
   IconCloudComputing,
   IconDeviceDesktop,
   IconDeviceDesktopCog,
+  IconDeviceMobileCog,
   IconHome,
   IconKey,
   IconLanguage,
@@ -71,6 +72,7 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
       {item('/routes/outbound', t('nav.outbound'), <IconArrowBarUp size={18} />)}
       {engine.data === 'tancredi' && item('/devices', t('nav.devices'), <IconDeviceDesktopCog size={18} />)}
       {engine.data === 'tancredi' && item('/devices/inventory', t('nav.inventory'), <IconDeviceDesktop size={18} />)}
+      {engine.data === 'tancredi' && item('/devices/models', t('nav.models'), <IconDeviceMobileCog size={18} />)}
       {item('/configurations/groups', t('nav.groups'), <IconUsersGroup size={18} />)}
       {item('/configurations/profiles', t('nav.profiles'), <IconShieldLock size={18} />)}
       {engine.data &&

@@ -10,6 +10,7 @@ export const ROUTED_PATHS = [
   '/routes/outbound',
   '/devices',
   '/devices/inventory',
+  '/devices/models',
   '/configurations/groups',
   '/configurations/preferences',
   '/configurations/preferencesFreepbx',

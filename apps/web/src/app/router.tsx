@@ -46,6 +46,8 @@ const InventoryPage = lazy(() =>
   import('../features/phones/InventoryPage.tsx').then((m) => ({ default: m.InventoryPage })),
 );
 
+const ModelsPage = lazy(() => import('../features/models/ModelsPage.tsx').then((m) => ({ default: m.ModelsPage })));
+
 const PreferencesPage = lazy(() =>
   import('../features/preferences/PreferencesPage.tsx').then((m) => ({ default: m.PreferencesPage })),
 );
@@ -79,6 +81,7 @@ export const routes = [
       { path: '/routes/outbound', element: screen(<OutboundRoutesPage />) },
       { path: '/devices', element: screen(<DevicesPage />) },
       { path: '/devices/inventory', element: screen(<InventoryPage />) },
+      { path: '/devices/models', element: screen(<ModelsPage />) },
       { path: '/configurations/groups', element: screen(<GroupsPage />) },
       { path: '/configurations/preferences', element: screen(<PreferencesPage />) },
       { path: '/configurations/preferencesFreepbx', element: screen(<PreferencesPage />) },

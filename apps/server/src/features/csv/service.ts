@@ -17,6 +17,7 @@ import { refreshStatistics } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { type JobContext, type JobRunner, JobRunningError } from '../../jobs/runner.ts';
+import { releaseDevicesOfUsers } from '../devices/release.ts';
 import { directoryPasswordHash } from '../directory/password.ts';
 import type { DirectoryService } from '../directory/service.ts';
 import { companionNumbers } from '../users/extensions.ts';
@@ -79,6 +80,8 @@ export class CsvService {
     private readonly directory: DirectoryService,
     /** Told when an import changed users (the PBX configuration follows them). */
     private readonly onImported: () => void = () => {},
+    /** Told which phones went back to the inventory because their user was renumbered. */
+    private readonly phonesReleased: (macs: string[]) => Promise<void> = async () => {},
   ) {}
 
   async export(): Promise<string> {
@@ -348,18 +351,19 @@ export class CsvService {
       .map((r) => ({ line: r.line, username: r.username, message: r.errors.join(' ') }));
     let created = 0;
     let updated = 0;
+    const released: string[] = [];
     const total = plan.apply.length;
     for (let i = 0; i < total; i += CHUNK) {
       const chunk = plan.apply.slice(i, i + CHUNK);
       try {
-        await this.db.transaction().execute((trx) => this.applyRows(trx, chunk));
+        released.push(...(await this.db.transaction().execute((trx) => this.applyRows(trx, chunk))));
         for (const row of chunk) row.existing ? updated++ : created++;
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
         // Something changed since the file was checked: apply row by row to fail only the culprits.
         for (const row of chunk) {
           try {
-            await this.db.transaction().execute((trx) => this.applyRows(trx, [row]));
+            released.push(...(await this.db.transaction().execute((trx) => this.applyRows(trx, [row]))));
             row.existing ? updated++ : created++;
           } catch (rowError) {
             const reason = isUniqueViolation(rowError)
@@ -376,10 +380,12 @@ export class CsvService {
     failures.sort((a, b) => a.line - b.line);
     if (total > 0) await refreshStatistics(this.db, 'users');
     if (created + updated > 0) this.onImported();
+    await this.phonesReleased(released);
     return { created, updated, failures };
   }
 
-  private async applyRows(trx: Kysely<Database>, rows: PlannedRow[]): Promise<void> {
+  /** Applies rows in one transaction; answers the MACs of phones released by renumbered users. */
+  private async applyRows(trx: Kysely<Database>, rows: PlannedRow[]): Promise<string[]> {
     const now = Date.now();
     const inserts = rows.filter((r) => !r.existing);
     const ids = new Map<string, number>();
@@ -413,6 +419,11 @@ export class CsvService {
         .execute();
       for (const c of created) ids.set(c.username, Number(c.id));
     }
+    // Device numbers derive from the main number, as when renumbering in the console.
+    const renumbered = rows
+      .filter((r) => r.existing?.default_extension && r.extension && r.extension !== r.existing.default_extension)
+      .map((r) => Number(r.existing?.id));
+    const released = renumbered.length > 0 ? await releaseDevicesOfUsers(trx, renumbered) : [];
     await this.applyGroups(trx, rows, ids);
     for (const r of rows) {
       const e = r.existing;
@@ -435,6 +446,7 @@ export class CsvService {
         .where('id', '=', e.id)
         .execute();
     }
+    return released;
   }
 
   /** Replaces the memberships of rows with a groups column, creating groups that do not exist yet. */

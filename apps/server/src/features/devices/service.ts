@@ -91,6 +91,11 @@ export class DevicesService {
     }
   }
 
+  /** Re-sends the accounts of phones whose links changed outside this service (e.g. a user renumbered). */
+  async syncPhones(macs: string[]): Promise<void> {
+    for (const mac of macs) await this.syncPhone(mac);
+  }
+
   private async userOfMain(trx: Kysely<Database>, main: string) {
     const user = await trx
       .selectFrom('users')

@@ -14,6 +14,7 @@ import type { Database } from '../../db/schema.ts';
 import { SettingsStore } from '../../db/settings-store.ts';
 import { AppError } from '../../errors.ts';
 import { type JobRunner, JobRunningError } from '../../jobs/runner.ts';
+import { releaseDevicesOfUsers } from '../devices/release.ts';
 import { extensionColumns, searchKey } from '../users/repository.ts';
 import { LdapFailure, readLdapUsers, testLdap } from './ldap.ts';
 
@@ -40,6 +41,8 @@ export class DirectoryService {
     private readonly localDomain: string,
     /** Told when a sync changed users (the PBX configuration follows them). */
     private readonly onSynced: () => void = () => {},
+    /** Told which phones went back to the inventory because their user left the directory. */
+    private readonly phonesReleased: (macs: string[]) => Promise<void> = async () => {},
   ) {
     this.store = new SettingsStore(db);
   }
@@ -199,7 +202,8 @@ export class DirectoryService {
     });
     const toRemove = existing.filter((row) => row.source === 'ldap' && !wanted.has(row.username)).map((r) => r.id);
 
-    await this.db.transaction().execute(async (trx) => {
+    const released = await this.db.transaction().execute(async (trx) => {
+      const macs = toRemove.length > 0 ? await releaseDevicesOfUsers(trx, toRemove.map(Number)) : [];
       for (let i = 0; i < toInsert.length; i += 500) {
         await trx
           .insertInto('users')
@@ -246,7 +250,9 @@ export class DirectoryService {
           .where('id', 'in', toRemove.slice(i, i + 500))
           .execute();
       }
+      return macs;
     });
+    await this.phonesReleased(released);
     if (toInsert.length + toRemove.length > 0) await refreshStatistics(this.db, 'users');
     if (toInsert.length + toUpdate.length + toRemove.length > 0) this.onSynced();
     return { added: toInsert.length, updated: toUpdate.length, removed: toRemove.length, skipped };

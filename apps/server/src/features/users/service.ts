@@ -10,6 +10,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { releaseDevicesOfUsers } from '../devices/release.ts';
 import { type DeviceRow, type DevicesService, toDevice } from '../devices/service.ts';
 import { directoryPasswordHash } from '../directory/password.ts';
 import type { DirectoryService } from '../directory/service.ts';
@@ -41,17 +42,24 @@ export class UsersService {
     readonly directory: DirectoryService,
     private readonly extensionLimit: number | undefined,
     private readonly devices?: DevicesService,
+    /** Accounts registered right now, from the PBX's live state (empty when not connected). */
+    private readonly registered: () => Promise<Set<string>> = async () => new Set(),
   ) {
     this.repo = new UsersRepository(db);
   }
 
   async list(query: UserListQuery): Promise<{ users: User[]; total: number }> {
     const { rows, total } = await this.repo.list(query);
-    const devices: Map<number, DeviceRow[]> = (await this.devices?.byUser(rows.map((r) => Number(r.id)))) ?? new Map();
+    const [devices, registered] = await Promise.all([
+      this.devices?.byUser(rows.map((r) => Number(r.id))) ?? new Map<number, DeviceRow[]>(),
+      this.registered(),
+    ]);
     return {
       users: rows.map((row) => ({
         ...toUser(row),
-        devices: (devices.get(Number(row.id)) ?? []).map((d) => toDevice(d)),
+        devices: (devices.get(Number(row.id)) ?? []).map((d) =>
+          toDevice(d, d.extension !== null && registered.has(d.extension)),
+        ),
       })),
       total,
     };
@@ -130,12 +138,13 @@ export class UsersService {
     outboundcid: string | undefined,
   ): Promise<'created' | 'removed' | 'unchanged'> {
     const remove = extension === '' || extension === NO_EXTENSION;
-    return this.db.transaction().execute(async (trx) => {
+    let released: string[] = [];
+    const outcome = await this.db.transaction().execute(async (trx) => {
       const user = await this.repo.findByUsername(username, trx);
       if (!user) throw new AppError(404, 'user_not_found');
       if (remove) {
         if (user.default_extension === null) return 'unchanged';
-        await tearDownDevices(trx, Number(user.id));
+        released = await releaseDevicesOfUsers(trx, [Number(user.id)]);
         await trx
           .updateTable('users')
           .set({
@@ -165,7 +174,7 @@ export class UsersService {
       const conflict = await extensionConflict(trx, extension, Number(user.id));
       if (conflict) throw extensionInUse(conflict);
       // Device numbers derive from the main number: a new number starts without devices (contract §10.1).
-      if (user.default_extension !== null) await tearDownDevices(trx, Number(user.id));
+      if (user.default_extension !== null) released = await releaseDevicesOfUsers(trx, [Number(user.id)]);
       try {
         await trx
           .updateTable('users')
@@ -184,22 +193,13 @@ export class UsersService {
       }
       return 'created';
     });
+    await this.devices?.syncPhones(released);
+    return outcome;
   }
 
   finalReport(): Promise<FinalReportRow[]> {
     return this.repo.finalReport();
   }
-}
-
-/** Phones of the user go back to the inventory; other devices and CTI group memberships go away. */
-async function tearDownDevices(trx: Kysely<Database>, userId: number): Promise<void> {
-  await trx.deleteFrom('devices').where('user_id', '=', userId).where('mac', 'is', null).execute();
-  await trx
-    .updateTable('devices')
-    .set({ user_id: null, extension: null, secret: null, srtp: null })
-    .where('user_id', '=', userId)
-    .execute();
-  await trx.deleteFrom('cti_user_groups').where('user_id', '=', userId).execute();
 }
 
 export function extensionInUse(number: string): AppError {

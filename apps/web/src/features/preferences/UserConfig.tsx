@@ -4,6 +4,7 @@ import {
   Badge,
   Button,
   Code,
+  CopyButton,
   Group,
   Loader,
   Modal,
@@ -16,7 +17,7 @@ import {
   TextInput,
   Tooltip,
 } from '@mantine/core';
-import { IconInfoCircle, IconLink, IconRefresh, IconUnlink } from '@tabler/icons-react';
+import { IconCheck, IconInfoCircle, IconLink, IconRefresh, IconUnlink, IconX } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -37,6 +38,11 @@ function deviceKind(d: UserDevice): string {
 function DeviceInfo({ device, onClose }: { device: UserDevice; onClose: () => void }) {
   const { t } = useTranslation();
   const encrypted = device.srtp === '1';
+  const engine = useQuery({
+    queryKey: ['provisioning-phone', device.mac],
+    queryFn: () => preferencesApi.provisioningPhone(device.mac as string),
+    enabled: device.mac !== null,
+  });
   const rows: [string, string][] = [
     [t('preferences.info.server'), window.location.hostname],
     [t('preferences.info.port'), encrypted ? '5061' : '5060'],
@@ -46,21 +52,86 @@ function DeviceInfo({ device, onClose }: { device: UserDevice; onClose: () => vo
   ];
   if (device.mac)
     rows.push([t('preferences.info.mac'), device.mac], [t('preferences.info.model'), device.model ?? '—']);
+  const urls: [string, string][] = [];
+  if (engine.data?.provisioning_url1)
+    urls.push([t('preferences.info.provisioningUrl1'), engine.data.provisioning_url1]);
+  if (engine.data?.provisioning_url2)
+    urls.push([t('preferences.info.provisioningUrl2'), engine.data.provisioning_url2]);
   return (
-    <Modal opened onClose={onClose} title={t('preferences.info.title', { extension: device.extension })}>
+    <Modal opened onClose={onClose} title={t('preferences.info.title', { extension: device.extension })} size="lg">
       <Table>
         <Table.Tbody>
           {rows.map(([label, value]) => (
             <Table.Tr key={label}>
-              <Table.Th w={160}>{label}</Table.Th>
+              <Table.Th w={200}>{label}</Table.Th>
               <Table.Td>
                 <Code>{value}</Code>
               </Table.Td>
             </Table.Tr>
           ))}
+          {urls.map(([label, value]) => (
+            <Table.Tr key={label}>
+              <Table.Th w={200}>{label}</Table.Th>
+              <Table.Td>
+                <Group gap="xs" wrap="nowrap">
+                  <Code style={{ wordBreak: 'break-all' }}>{value}</Code>
+                  <CopyButton value={value}>
+                    {({ copied, copy }) => (
+                      <Button size="compact-xs" variant="light" onClick={copy}>
+                        {copied ? t('preferences.info.copied') : t('preferences.info.copy')}
+                      </Button>
+                    )}
+                  </CopyButton>
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          ))}
         </Table.Tbody>
       </Table>
+      {device.mac && engine.isError && (
+        <Text size="sm" c="dimmed" mt="sm">
+          {t('preferences.info.notInEngine')}
+        </Text>
+      )}
     </Modal>
+  );
+}
+
+/** Asks a registered phone to fetch its configuration again: spinner, then a tick or a cross for 4 s. */
+function ReconfigureButton({ device }: { device: UserDevice }) {
+  const { t } = useTranslation();
+  const [state, setState] = useState<'idle' | 'busy' | 'ok' | 'error'>('idle');
+  const run = async () => {
+    setState('busy');
+    try {
+      await preferencesApi.reconfigure(device.extension as string);
+      setState('ok');
+    } catch {
+      setState('error');
+    }
+    setTimeout(() => setState('idle'), 4000);
+  };
+  const icon =
+    state === 'ok' ? (
+      <IconCheck size={16} color="var(--mantine-color-teal-6)" aria-label={t('preferences.reconfigured')} />
+    ) : state === 'error' ? (
+      <IconX size={16} color="var(--mantine-color-red-6)" aria-label={t('preferences.notReconfigured')} />
+    ) : (
+      <IconRefresh size={16} />
+    );
+  return (
+    <Tooltip label={device.registered ? t('preferences.reconfigure') : t('preferences.notRegisteredTooltip')}>
+      <Button
+        variant="subtle"
+        size="xs"
+        disabled={!device.registered}
+        loading={state === 'busy'}
+        aria-label={t('preferences.reconfigureFor', { extension: device.extension })}
+        onClick={() => void run()}
+      >
+        {icon}
+      </Button>
+    </Tooltip>
   );
 }
 
@@ -109,6 +180,21 @@ export function UserConfig({ user, onChanged }: { user: User; onChanged: () => v
       ),
   });
 
+  const reconfigureAll = useMutation({
+    mutationFn: async () => {
+      const targets = user.devices.filter(
+        (d) => (d.type === 'physical' || d.type === 'temporaryphysical') && d.extension && d.registered,
+      );
+      const results = await Promise.allSettled(targets.map((d) => preferencesApi.reconfigure(d.extension as string)));
+      const failed = targets.filter((_, i) => results[i]?.status === 'rejected').map((d) => d.extension as string);
+      return { done: targets.length - failed.length, failed };
+    },
+    onSuccess: ({ done, failed }) => {
+      if (failed.length > 0) notifyError(t('preferences.reconfigureAllFailed', { list: failed.join(', ') }));
+      if (done > 0) notifySuccess(t('preferences.reconfigureAllDone', { count: done }));
+    },
+  });
+
   if (!configured) {
     return (
       <Alert color="gray" title={t('preferences.noExtension')}>
@@ -126,6 +212,9 @@ export function UserConfig({ user, onChanged }: { user: User; onChanged: () => v
     onChanged();
   };
   const free = (inventory.data ?? []).filter((p) => p.user_id === null && p.mac);
+  const reconfigurable = user.devices.filter(
+    (d) => (d.type === 'physical' || d.type === 'temporaryphysical') && d.extension && d.registered,
+  );
   const atLimit = user.devices.length >= MAX_DEVICES_PER_USER;
 
   return (
@@ -200,7 +289,21 @@ export function UserConfig({ user, onChanged }: { user: User; onChanged: () => v
       </Group>
 
       <Stack gap="xs">
-        <Text fw={600}>{t('preferences.devices', { count: user.devices.length, max: MAX_DEVICES_PER_USER })}</Text>
+        <Group justify="space-between">
+          <Text fw={600}>{t('preferences.devices', { count: user.devices.length, max: MAX_DEVICES_PER_USER })}</Text>
+          <Tooltip label={t('preferences.reconfigureAllNone')} disabled={reconfigurable.length > 0}>
+            <Button
+              variant="default"
+              size="xs"
+              leftSection={<IconRefresh size={14} />}
+              disabled={reconfigurable.length === 0}
+              loading={reconfigureAll.isPending}
+              onClick={() => reconfigureAll.mutate()}
+            >
+              {t('preferences.reconfigureAll')}
+            </Button>
+          </Tooltip>
+        </Group>
         {user.devices.length === 0 ? (
           <Text size="sm" c="dimmed">
             {t('preferences.noDevices')}
@@ -271,18 +374,7 @@ export function UserConfig({ user, onChanged }: { user: User; onChanged: () => v
                             <IconInfoCircle size={16} />
                           </Button>
                         </Tooltip>
-                        {physical && (
-                          <Tooltip label={t('preferences.notRegisteredTooltip')} disabled={d.registered}>
-                            <Button
-                              variant="subtle"
-                              size="xs"
-                              disabled={!d.registered}
-                              aria-label={t('preferences.reconfigure')}
-                            >
-                              <IconRefresh size={16} />
-                            </Button>
-                          </Tooltip>
-                        )}
+                        {physical && d.extension && <ReconfigureButton device={d} />}
                         {(physical || d.type === 'temporaryphysical') && (
                           <Button
                             variant="subtle"

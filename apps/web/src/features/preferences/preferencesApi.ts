@@ -50,6 +50,18 @@ export const preferencesApi = {
       schema: z.object({ extension: z.string().nullable() }),
     }),
   unlink: (extension: string) => apiRequest('DELETE', `/api/physicalextensions/${extension}`, { schema: ok }),
+  reconfigure: (extension: string) =>
+    apiRequest('POST', '/api/phones/reconfigure', { body: { extension }, schema: ok }),
+  /** The engine's record of a phone; its MAC in the engine's dash form. */
+  provisioningPhone: (mac: string) =>
+    apiRequest('GET', `/api/provisioning/v1/phones/${mac.replaceAll(':', '-')}`, {
+      schema: z
+        .object({
+          provisioning_url1: z.string().nullable().optional(),
+          provisioning_url2: z.string().nullable().optional(),
+        })
+        .loose(),
+    }),
   setSrtp: (extension: string, on: boolean) =>
     apiRequest('POST', `/api/extensions/${extension}/srtp/${on ? 'true' : 'false'}`, { schema: ok }),
 };

@@ -1,0 +1,107 @@
+import net from 'node:net';
+import { AmiParser, field } from '../../src/pbx/ami/framing.ts';
+
+export interface AmiPeerOptions {
+  secret?: string;
+  /** PJSIPShowEndpoints rows: endpoint name and device state. */
+  endpoints?: { name: string; state?: string }[];
+  /** PJSIPShowContacts rows: a registered contact of an AOR. */
+  contacts?: { aor: string; via?: string; userAgent?: string }[];
+  /** CLI output lines of a Command action; the default answers like `database show DND`. */
+  command?: (command: string) => string[];
+}
+
+export interface AmiPeer {
+  actions: Record<string, string | string[]>[];
+  /** CLI commands received, in order. */
+  commands: () => string[];
+  logins: () => number;
+  dropAll: () => void;
+  listen: () => Promise<number>;
+  close: () => Promise<void>;
+}
+
+/**
+ * The far side of the protocol: a loopback server that speaks AMI like Asterisk does (banner, login,
+ * event lists split across writes, command output), so the client and everything above it are tested
+ * against the real wire format.
+ */
+export function amiPeer(options: AmiPeerOptions = {}): AmiPeer {
+  const sockets = new Set<net.Socket>();
+  const actions: Record<string, string | string[]>[] = [];
+  let logins = 0;
+  const list = (id: string, name: string, rows: string[]) =>
+    `Response: Success\r\nEventList: start\r\nMessage: list follows\r\nActionID: ${id}\r\n\r\n` +
+    rows.map((r) => `Event: ${name}\r\nActionID: ${id}\r\n${r}\r\n`).join('') +
+    `Event: ${name}Complete\r\nActionID: ${id}\r\nEventList: Complete\r\nListItems: ${rows.length}\r\n\r\n`;
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+    socket.write('Asterisk Call Manager/5.0.0\r\n');
+    const parser = new AmiParser();
+    parser.banner = '';
+    socket.on('data', (chunk) => {
+      for (const m of parser.feed(chunk.toString())) {
+        actions.push(m);
+        const id = field(m, 'actionid') ?? '';
+        const reply = (lines: string) => socket.write(`${lines}ActionID: ${id}\r\n\r\n`);
+        const action = field(m, 'action')?.toLowerCase();
+        if (action === 'login') {
+          if (field(m, 'secret') !== (options.secret ?? 'right-secret')) {
+            reply('Response: Error\r\nMessage: Authentication failed\r\n');
+            continue;
+          }
+          logins++;
+          reply('Response: Success\r\nMessage: Authentication accepted\r\n');
+          socket.write('Event: FullyBooted\r\nPrivilege: system,all\r\nStatus: Fully Booted\r\n\r\n');
+        } else if (action === 'pjsipshowendpoints') {
+          const rows = (options.endpoints ?? [{ name: '201' }, { name: '202' }]).map(
+            (e) => `ObjectName: ${e.name}\r\nDeviceState: ${e.state ?? 'Not in use'}\r\n`,
+          );
+          // Split across writes on purpose: the client must buffer partial messages.
+          const text = list(id, 'EndpointList', rows);
+          const half = Math.floor(text.length / 2);
+          socket.write(text.slice(0, half));
+          setTimeout(() => socket.write(text.slice(half)), 5);
+        } else if (action === 'pjsipshowcontacts') {
+          const rows = (options.contacts ?? []).map(
+            (c) =>
+              `ObjectName: ${c.aor};@abc\r\nAor: ${c.aor}\r\nUri: sip:${c.aor}@${c.via ?? '192.0.2.10:5060'}\r\n` +
+              `ViaAddress: ${c.via ?? '192.0.2.10:5060'}\r\nUserAgent: ${c.userAgent ?? 'Test phone'}\r\nStatus: Reachable\r\n`,
+          );
+          socket.write(list(id, 'ContactList', rows));
+        } else if (action === 'command') {
+          const command = field(m, 'command') ?? '';
+          const output = options.command?.(command) ?? ['/DND/201 : YES', '1 results found.'];
+          reply(
+            `Response: Success\r\nMessage: Command output follows\r\n${output.map((l) => `Output: ${l}\r\n`).join('')}`,
+          );
+        } else if (action === 'logoff') {
+          reply('Response: Goodbye\r\nMessage: Thanks for all the fish.\r\n');
+          socket.end();
+        } else {
+          reply('Response: Success\r\n');
+        }
+      }
+    });
+  });
+  return {
+    actions,
+    commands: () =>
+      actions.filter((a) => field(a, 'action')?.toLowerCase() === 'command').map((a) => field(a, 'command') ?? ''),
+    logins: () => logins,
+    dropAll: () => {
+      for (const s of sockets) s.destroy();
+    },
+    listen: () =>
+      new Promise<number>((resolve) =>
+        server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)),
+      ),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
