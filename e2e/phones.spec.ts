@@ -260,3 +260,34 @@ test('upload a ringtone through the file modal and remove it', async ({ page }) 
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(dialog).toHaveCount(0);
 });
+
+test('schedule a reboot of a phone, see it, cancel it; reboot now says why it cannot', async ({ page }) => {
+  await signIn(page);
+  await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
+  const mac = '00-15-65-AA-BB-DD';
+  expect((await apiAs(page, 'POST', '/api/provisioning/v1/phones', { mac, model: 'yealink-T46' })).status).toBe(201);
+  await apiAs(page, 'POST', '/api/physicalextensions', { mac, model: 'yealink-T46' });
+  await page.goto('/devices/inventory');
+  const row = page.getByTestId(`phone-${mac}`);
+
+  await row.getByRole('button', { name: `Reboot ${mac}` }).click();
+  await page.getByRole('menuitem', { name: 'Schedule a reboot…' }).click();
+  const dialog = page.getByRole('dialog', { name: `Scheduled reboot of ${mac}` });
+  await dialog.getByLabel('Time').fill('23:30');
+  await dialog.getByRole('button', { name: 'Schedule reboot' }).click();
+  await expect(page.getByText(`${mac} will reboot at 23:30`)).toBeVisible();
+  await expect(row).toContainText('Reboot at 23:30');
+  expect((await apiAs(page, 'GET', '/api/phones/reboot')).body).toEqual({ [mac]: { hours: '23', minutes: '30' } });
+
+  await page.reload();
+  await row.getByRole('button', { name: `Reboot ${mac}` }).click();
+  await page.getByRole('menuitem', { name: 'Cancel scheduled reboot' }).click();
+  await expect(page.getByText(`Scheduled reboot of ${mac} cancelled`)).toBeVisible();
+  await expect(row).not.toContainText('Reboot at');
+  expect((await apiAs(page, 'GET', '/api/phones/reboot')).body).toEqual({});
+
+  // Not linked to a user, the phone has no extension to send the reboot to.
+  await row.getByRole('button', { name: `Reboot ${mac}` }).click();
+  await page.getByRole('menuitem', { name: 'Reboot now' }).click();
+  await expect(page.getByText(`Phone ${mac} not rebooted`)).toBeVisible();
+});

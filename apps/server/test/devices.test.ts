@@ -90,6 +90,13 @@ describe.each(DB_KINDS)('devices of users (%s)', (kind) => {
     expect(phone).toMatchObject({ type: 'physical', model: 'yealink-T54W', extension: '93201' });
   });
 
+  it("records the phones' new web admin password for every inventory phone", async () => {
+    expect((await call('POST', '/api/physicalextensions/adminpw', { password: 'N3wPh0nePw' })).statusCode).toBe(200);
+    const phone = (await alice()).devices.find((d: { mac: string | null }) => d.mac === '80:5E:C0:12:34:56');
+    expect(phone).toMatchObject({ web_user: 'admin', web_password: 'N3wPh0nePw' });
+    expectError(await call('POST', '/api/physicalextensions/adminpw', { password: '' }), 400, 'validation');
+  });
+
   it('switches encryption per device', async () => {
     expect((await call('GET', '/api/extensions/93201/srtp')).json()).toBe(false);
     expect((await call('POST', '/api/extensions/93201/srtp/true')).statusCode).toBe(200);

@@ -56,34 +56,58 @@ function stripComment(raw: string, state: { block: boolean }): string {
   return out.trim();
 }
 
+const isSpace = (code: number) => code === 32 || code === 9 || code === 13;
+const UPPER = /[A-Z]/;
+
 export function parseConf(file: string, text: string): ConfFile {
   const result: ConfFile = { file, sections: [], includes: [], errors: [] };
   const state = { block: false };
   let current: ConfSection | undefined;
-  const lines = text.split('\n');
-  for (let index = 0; index < lines.length; index++) {
-    const raw = lines[index] as string;
-    const lineNo = index + 1;
-    // Fast path: most lines of a large file are plain entries without comments.
-    const line = raw.indexOf(';') === -1 && !state.block ? raw.trim() : stripComment(raw, state);
+  // Walks the text line by line without splitting it first: the configuration of a large system is
+  // tens of megabytes, and fewer short-lived strings mean less garbage collection during an apply.
+  let start = 0;
+  let lineNo = 0;
+  const length = text.length;
+  let semi = text.indexOf(';');
+  while (start <= length) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = length;
+    lineNo++;
+    let line: string;
+    // The next ';' of the text, found once and reused until the walk passes it (no rescans).
+    if (semi !== -1 && semi < start) semi = text.indexOf(';', start);
+    if (state.block || (semi !== -1 && semi < end)) {
+      line = stripComment(text.slice(start, end), state);
+    } else {
+      // Fast path: most lines of a large file are plain entries without comments.
+      let a = start;
+      let b = end;
+      while (a < b && isSpace(text.charCodeAt(a))) a++;
+      while (b > a && isSpace(text.charCodeAt(b - 1))) b--;
+      line = a === b ? '' : text.slice(a, b);
+    }
+    start = end + 1;
     if (line === '') continue;
-    if (line.startsWith('#')) {
+    const first = line.charCodeAt(0);
+    if (first === 35 /* # */) {
       const match = /^#include\s+"?([^"]+?)"?$/.exec(line);
       if (match?.[1]) result.includes.push({ file: match[1], line: lineNo });
       else result.errors.push({ line: lineNo, message: `unsupported directive "${line}"` });
       continue;
     }
-    if (line.startsWith('[')) {
+    if (first === 91 /* [ */) {
       const match = /^\[([^\]]+)\](?:\(([^)]*)\))?$/.exec(line);
       if (!match?.[1]) {
         result.errors.push({ line: lineNo, message: `malformed section header "${line}"` });
         current = undefined;
         continue;
       }
-      const options = (match[2] ?? '')
-        .split(',')
-        .map((o) => o.trim())
-        .filter(Boolean);
+      const options = match[2]
+        ? match[2]
+            .split(',')
+            .map((o) => o.trim())
+            .filter(Boolean)
+        : [];
       current = {
         name: match[1],
         line: lineNo,
@@ -103,13 +127,14 @@ export function parseConf(file: string, text: string): ConfFile {
       result.errors.push({ line: lineNo, message: `entry outside a section: "${line}"` });
       continue;
     }
-    const arrow = line[eq + 1] === '>';
-    current.entries.push({
-      key: line.slice(0, eq).trim().toLowerCase(),
-      value: line.slice(eq + (arrow ? 2 : 1)).trim(),
-      line: lineNo,
-      arrow,
-    });
+    const arrow = line.charCodeAt(eq + 1) === 62; /* > */
+    let k = eq;
+    while (k > 0 && isSpace(line.charCodeAt(k - 1))) k--;
+    let key = line.slice(0, k);
+    if (UPPER.test(key)) key = key.toLowerCase();
+    let v = eq + (arrow ? 2 : 1);
+    while (v < line.length && isSpace(line.charCodeAt(v))) v++;
+    current.entries.push({ key, value: line.slice(v), line: lineNo, arrow });
   }
   return result;
 }

@@ -426,7 +426,7 @@ export class IncrementalValidator {
             const comma = rest.indexOf(',');
             const extName = comma === -1 ? rest : rest.slice(0, comma);
             rest = comma === -1 ? '' : rest.slice(comma + 1);
-            for (const part of extName.split('/')) {
+            for (const part of extName.includes('/') ? extName.split('/') : [extName]) {
               const problem = extensionNameProblem(part);
               if (problem) issues.push({ file: name, line: e.line, message: `[${s.name}] ${problem}` });
             }
@@ -445,14 +445,18 @@ export class IncrementalValidator {
           }
           const comma = rest.indexOf(',');
           const prio = comma === -1 ? rest : rest.slice(0, comma);
-          const match = /^(hint|\d+|n)(?:\(([\w-]+)\))?$/.exec(prio.trim());
-          if (!match) {
+          // Most priorities are a bare 'n', '1' or 'hint': no regular expression for those.
+          const simple = prio === 'n' || prio === '1' || prio === 'hint';
+          const match = simple ? null : /^(hint|\d+|n)(?:\(([\w-]+)\))?$/.exec(prio.trim());
+          if (!simple && !match) {
             issues.push({ file: name, line: e.line, message: `[${s.name}] invalid priority "${prio}"` });
             continue;
           }
+          const base = simple ? prio : (match?.[1] as string);
+          const label = simple ? undefined : match?.[2];
           const ext = current as Ext;
-          const key = match[1] === 'hint' ? 'hint' : String(match[1] === 'n' ? priority + 1 : Number(match[1]));
-          if (match[1] !== 'hint') priority = Number(key);
+          const key = base === 'hint' ? 'hint' : String(base === 'n' ? priority + 1 : Number(base));
+          if (base !== 'hint') priority = Number(key);
           const known = ext.priorities.includes(key);
           if (known && !ext.dup) {
             ext.dup = true;
@@ -463,8 +467,8 @@ export class IncrementalValidator {
             });
           }
           if (!known) ext.priorities.push(key);
-          if (match[2] && !ext.labels.includes(match[2])) ext.labels.push(match[2]);
-          if (match[1] !== 'hint' && comma !== -1 && rest.startsWith('Go', comma + 1)) {
+          if (label && !ext.labels.includes(label)) ext.labels.push(label);
+          if (base !== 'hint' && comma !== -1 && rest.startsWith('Go', comma + 1)) {
             ext.apps.push({ app: rest.slice(comma + 1), line: e.line });
           }
         }

@@ -235,6 +235,21 @@ export const devicesRoutes =
       },
       async (request) => ({ extension: await devices.physical(request.body) }),
     );
+    app.post(
+      '/api/physicalextensions/adminpw',
+      {
+        schema: {
+          tags,
+          summary: "Sets the web admin password recorded for every inventory phone (the phones' new admin password)",
+          body: z.object({ password: z.string().min(1).max(128) }),
+          response: { 200: ok, ...errors },
+        },
+      },
+      async (request) => {
+        await devices.setPhonesWebPassword(request.body.password);
+        return { status: true as const };
+      },
+    );
     app.delete(
       '/api/physicalextensions/:id',
       {

@@ -322,6 +322,19 @@ export class DevicesService {
     return result;
   }
 
+  /**
+   * Records the web credentials phones get at their next provisioning (contract api-core §12.7): what
+   * the console uses to drive a phone's web interface (click-to-call).
+   */
+  async setPhonesWebPassword(password: string): Promise<void> {
+    await this.db
+      .updateTable('devices')
+      .set({ web_user: 'admin', web_password: password })
+      .where('mac', 'is not', null)
+      .where('type', '=', 'physical')
+      .execute();
+  }
+
   async setModel(mac: string, model: string | null): Promise<void> {
     const result = await this.db.updateTable('devices').set({ model }).where('mac', '=', mac).executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) throw new AppError(404, 'not_found');

@@ -145,6 +145,10 @@ function DefaultsForm({
   const systemService = isSystemPhonebook(phonebookType) ? phonebook?.[phonebookType] : undefined;
   const save = useMutation({
     mutationFn: async () => {
+      if (values.adminpw && values.adminpw !== (loaded.adminpw ?? '')) {
+        // The PBX keeps the phones' web password to drive them; a failure here must not stop the save.
+        await phonesApi.setPhonesWebPassword(values.adminpw).catch((e: unknown) => console.error(e));
+      }
       await phonesApi.saveDefaults(defaultsPatch(loaded, values, phonebookType !== initial.phonebookType));
       // Phones are about to look the phonebook up there: a switched-off service is switched on.
       if (isSystemPhonebook(phonebookType) && systemService && !systemService.enabled) {

@@ -12,6 +12,8 @@ import { AddPhonesModal } from './AddPhonesModal.tsx';
 import { type ModelSummary, modelOptions } from './macs.ts';
 import { PhoneInfoModal } from './PhoneInfoModal.tsx';
 import { phonesApi } from './phonesApi.ts';
+import { RebootMenu } from './RebootMenu.tsx';
+import type { RebootTime } from './reboot.ts';
 
 const PATH = '/devices/inventory';
 /** Local flag (spec §3 local settings): the administrator closed the inventory help. */
@@ -34,10 +36,12 @@ interface Phone {
 function PhoneRow({
   phone,
   models,
+  scheduled,
   onChanged,
 }: {
   phone: Phone;
   models: readonly ModelSummary[];
+  scheduled: RebootTime | undefined;
   onChanged: () => void;
 }) {
   const { t } = useTranslation();
@@ -102,6 +106,7 @@ function PhoneRow({
             clearable
             w={240}
           />
+          <RebootMenu mac={phone.mac} scheduled={scheduled} onChanged={onChanged} />
           <Button
             color="red"
             variant="light"
@@ -139,11 +144,14 @@ export function InventoryPage() {
   const queryClient = useQueryClient();
   const phones = useQuery({ queryKey: ['phones'], queryFn: phonesApi.list });
   const models = useQuery({ queryKey: ['phone-models'], queryFn: phonesApi.models });
+  // Scheduled reboots are shown when known; without them the list still works.
+  const reboots = useQuery({ queryKey: ['phone-reboots'], queryFn: phonesApi.reboots, retry: false });
   const [adding, setAdding] = useState(false);
   const [hideHelp, setHideHelp] = useState(helpHidden);
   const reload = () => {
     void queryClient.invalidateQueries({ queryKey: ['phones'] });
     void queryClient.invalidateQueries({ queryKey: ['phone-links'] });
+    void queryClient.invalidateQueries({ queryKey: ['phone-reboots'] });
   };
   const rememberHelp = (hidden: boolean) => {
     setHideHelp(hidden);
@@ -206,7 +214,9 @@ export function InventoryPage() {
             getKey={(p) => p.mac}
             label={t('phones.listLabel')}
             searchText={(p) => `${p.mac} ${vendorOfMac(p.mac) ?? p.display_name} ${p.model} ${modelName(p.model)}`}
-            renderItem={(p) => <PhoneRow phone={p} models={models.data} onChanged={reload} />}
+            renderItem={(p) => (
+              <PhoneRow phone={p} models={models.data} scheduled={reboots.data?.[p.mac]} onChanged={reload} />
+            )}
           />
         )}
         {adding && (

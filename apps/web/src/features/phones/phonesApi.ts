@@ -11,6 +11,7 @@ import {
   provModelListSchema,
   provPhoneListSchema,
   provPhoneSchema,
+  rebootScheduleSchema,
 } from '@centralino/contract';
 import { z } from 'zod';
 import { ApiError, apiRequest } from '../../api/client.ts';
@@ -38,7 +39,9 @@ const inventoryLinksSchema = z.array(
 const rebootAnswerSchema = z.unknown().transform((answer) =>
   answer && typeof answer === 'object'
     ? Object.entries(answer).flatMap(([mac, result]) => {
-        const parsed = z.looseObject({ code: z.number(), title: z.string().optional() }).safeParse(result);
+        const parsed = z
+          .looseObject({ code: z.number(), title: z.string().optional(), detail: z.string().optional() })
+          .safeParse(result);
         return parsed.success ? [{ mac, ...parsed.data }] : [];
       })
     : [],
@@ -82,6 +85,17 @@ export const phonesApi = {
     const answer = await apiRequest('DELETE', '/api/phones/reboot', { body: macs, schema: rebootAnswerSchema });
     const refused = answer.find((result) => result.code >= 400 && result.code !== 404);
     if (refused) throw new Error(`${refused.mac}: ${refused.title ?? refused.code}`);
+  },
+  /** The web admin password the PBX records for its phones (api-core §12.7). */
+  setPhonesWebPassword: (password: string) =>
+    apiRequest('POST', '/api/physicalextensions/adminpw', { body: { password }, schema: z.unknown() }),
+  /** Delayed reboots by MAC. */
+  reboots: () => apiRequest('GET', '/api/phones/reboot', { schema: rebootScheduleSchema }),
+  /** Reboots now (`{}`) or at a time; fails with the server's reason when the phone's answer is not 204. */
+  reboot: async (body: Record<string, { hours?: string; minutes?: string }>) => {
+    const answer = await apiRequest('POST', '/api/phones/reboot', { body, schema: rebootAnswerSchema });
+    const refused = answer.find((result) => result.code >= 300);
+    if (refused) throw new Error(refused.detail ?? refused.title ?? String(refused.code));
   },
   defaults: () => apiRequest('GET', `${base}/defaults`, { schema: provDefaultsSchema }),
   saveDefaults: (body: Record<string, string | null>) =>
