@@ -1,5 +1,5 @@
 import { Accordion, Button, Card, Center, Group, Loader, Stack, Text } from '@mantine/core';
-import { IconCopyPlus, IconDeviceDesktop, IconSettings } from '@tabler/icons-react';
+import { IconCopyPlus, IconDeviceDesktop, IconSettings, IconUpload } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -86,6 +86,9 @@ export function ModelsPage() {
       </Button>
       <Button variant="default" leftSection={<IconSettings size={16} />} onClick={() => setDefaultsOpen(true)}>
         {t('models.defaultSettings')}
+      </Button>
+      <Button variant="default" leftSection={<IconUpload size={16} />} onClick={() => setUploadFor('ringtone_file')}>
+        {t('models.manageFiles')}
       </Button>
     </Group>
   );
