@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ApplyPipeline } from '../apps/server/src/pbx/apply.ts';
 import { bigModel } from './pbx-model.ts';
+
 const model = bigModel();
 for (let i = 0; i < 3; i++) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prof-'));

@@ -4,7 +4,7 @@ import type { Database } from '../db/schema.ts';
 import type { PbxModel } from './model.ts';
 import { reloadPlan } from './reloads.ts';
 import { ConfigRenderer } from './render/index.ts';
-import { formatIssue } from './validate.ts';
+import { formatIssue, type ValidationIssue } from './validate.ts';
 import { IncrementalValidator } from './validate-incremental.ts';
 import { ConfigWriter } from './write-files.ts';
 
@@ -44,14 +44,26 @@ export class ApplyPipeline {
     const t0 = performance.now();
     const files = this.renderer.render(model);
     const t1 = performance.now();
-    const issues = this.validator.validate(files);
+    // The changed files are written aside and flushed while they are checked; they replace the live
+    // ones only if the check passes.
+    const staging = this.writer.stage(files);
+    // Settled at once too, so a staging failure during a failed check is not an unhandled rejection.
+    staging.catch(() => {});
+    let issues: ValidationIssue[];
+    try {
+      issues = await this.validator.validateYielding(files);
+    } catch (error) {
+      await staging.then((staged) => staged.abort()).catch(() => {});
+      throw error;
+    }
     const t2 = performance.now();
     if (issues.length > 0) {
+      await staging.then((staged) => staged.abort()).catch(() => {});
       const shown = issues.slice(0, MAX_ISSUES_SHOWN).map(formatIssue);
       if (issues.length > MAX_ISSUES_SHOWN) shown.push(`… and ${issues.length - MAX_ISSUES_SHOWN} more`);
       throw new Error(`The configuration was not written: ${issues.length} problem(s)\n${shown.join('\n')}`);
     }
-    const { changed, removed } = await this.writer.write(files);
+    const { changed, removed } = await (await staging).commit();
     this.lastTimings = {
       renderMs: t1 - t0,
       validateMs: t2 - t1,

@@ -17,8 +17,8 @@ async function readOrNull(file: string): Promise<string | null> {
   }
 }
 
-/** temp file + fsync + rename: a reader (or a crash) sees the old file or the new one, never half of one. */
-export async function writeAtomically(file: string, text: string): Promise<void> {
+/** Writes and flushes the next version of a file under a temporary name beside it; answers that name. */
+async function writeTemp(file: string, text: string): Promise<string> {
   const temp = path.join(path.dirname(file), `${TEMP_MARK}${process.pid}-${path.basename(file)}`);
   const handle = await fs.open(temp, 'w', 0o640);
   try {
@@ -27,12 +27,24 @@ export async function writeAtomically(file: string, text: string): Promise<void>
   } finally {
     await handle.close();
   }
-  await fs.rename(temp, file);
+  return temp;
+}
+
+/** temp file + fsync + rename: a reader (or a crash) sees the old file or the new one, never half of one. */
+export async function writeAtomically(file: string, text: string): Promise<void> {
+  await fs.rename(await writeTemp(file, text), file);
 }
 
 export interface WriteResult {
   changed: string[];
   removed: string[];
+}
+
+export interface StagedWrite {
+  /** Puts the staged files in place, removes the ones no longer rendered; answers what changed. */
+  commit: () => Promise<WriteResult>;
+  /** Throws the staged files away; the live configuration is untouched. */
+  abort: () => Promise<void>;
 }
 
 /**
@@ -60,52 +72,73 @@ export class ConfigWriter {
   }
 
   async write(files: Map<string, string>): Promise<WriteResult> {
+    return (await this.stage(files)).commit();
+  }
+
+  /**
+   * Writes the files whose text changed under temporary names, each flushed to disk, without
+   * touching the live ones: staging can run while the configuration is still being checked, and
+   * only commit() puts it in place (abort() throws it away).
+   */
+  async stage(files: Map<string, string>): Promise<StagedWrite> {
     await fs.mkdir(this.dir, { recursive: true, mode: 0o750 });
     const owned = await this.loadManifest();
     // Temp files of an apply that was killed half way.
     for (const entry of await fs.readdir(this.dir)) {
       if (entry.startsWith(TEMP_MARK)) await fs.rm(path.join(this.dir, entry), { force: true });
     }
-    const changed: string[] = [];
-    const writeOne = async (name: string, text: string) => {
+    const staged = new Map<string, string>();
+    const stageOne = async (name: string, text: string) => {
       const file = path.join(this.dir, name);
-      if ((await readOrNull(file)) !== text) {
-        await writeAtomically(file, text);
-        changed.push(name);
-      }
-      this.known.set(name, text);
+      if ((await readOrNull(file)) !== text) staged.set(name, await writeTemp(file, text));
     };
-    // The included files first, a few at a time (their fsyncs overlap), the roots once they are all there.
+    // A few at a time, so their fsyncs overlap.
     const pending = [...files].filter(([name, text]) => this.known.get(name) !== text);
-    const leaves = pending.filter(([name]) => !ROOTS.has(name));
     let next = 0;
     const worker = async () => {
-      while (next < leaves.length) {
-        const [name, text] = leaves[next++] as [string, string];
-        await writeOne(name, text);
+      while (next < pending.length) {
+        const [name, text] = pending[next++] as [string, string];
+        await stageOne(name, text);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(WRITERS, leaves.length) }, worker));
-    for (const [name, text] of pending) if (ROOTS.has(name)) await writeOne(name, text);
-    const removed = [...owned].filter((name) => !files.has(name)).sort();
-    const names = [...files.keys()].sort();
-    if (changed.length > 0 || removed.length > 0 || names.some((n) => !owned.has(n))) {
-      await writeAtomically(path.join(this.dir, MANIFEST), `${JSON.stringify(names)}\n`);
-      this.owned = new Set(names);
+    try {
+      await Promise.all(Array.from({ length: Math.min(WRITERS, pending.length) }, worker));
+    } catch (error) {
+      await Promise.all([...staged.values()].map((temp) => fs.rm(temp, { force: true })));
+      throw error;
     }
-    for (const name of removed) {
-      await fs.rm(path.join(this.dir, name), { force: true });
-      this.known.delete(name);
-    }
-    if (changed.length > 0 || removed.length > 0) {
-      // The renames are durable only once the directory itself is flushed.
-      const handle = await fs.open(this.dir, 'r');
-      try {
-        await handle.sync();
-      } finally {
-        await handle.close();
+
+    const commit = async (): Promise<WriteResult> => {
+      // The included files first, the roots once they are all there: a reader never sees a root
+      // naming a file that is not in place yet.
+      const order = [...staged.keys()].sort((a, b) => Number(ROOTS.has(a)) - Number(ROOTS.has(b)));
+      for (const name of order) await fs.rename(staged.get(name) as string, path.join(this.dir, name));
+      for (const [name, text] of pending) this.known.set(name, text);
+      const changed = order;
+      const removed = [...owned].filter((name) => !files.has(name)).sort();
+      const names = [...files.keys()].sort();
+      if (changed.length > 0 || removed.length > 0 || names.some((n) => !owned.has(n))) {
+        await writeAtomically(path.join(this.dir, MANIFEST), `${JSON.stringify(names)}\n`);
+        this.owned = new Set(names);
       }
-    }
-    return { changed: changed.sort(), removed };
+      for (const name of removed) {
+        await fs.rm(path.join(this.dir, name), { force: true });
+        this.known.delete(name);
+      }
+      if (changed.length > 0 || removed.length > 0) {
+        // The renames are durable only once the directory itself is flushed.
+        const handle = await fs.open(this.dir, 'r');
+        try {
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+      }
+      return { changed: [...changed].sort(), removed };
+    };
+    const abort = async () => {
+      await Promise.all([...staged.values()].map((temp) => fs.rm(temp, { force: true })));
+    };
+    return { commit, abort };
   }
 }
