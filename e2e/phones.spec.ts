@@ -73,6 +73,8 @@ test('the default settings modal saves the passwords and preferences', async ({ 
 
   await page.getByRole('button', { name: 'Edit the default settings' }).click();
   const dialog = page.getByRole('dialog', { name: 'Default settings' });
+  // The loading indicator stays a moment (spec: 1500 ms) even though the defaults answer at once.
+  await expect(dialog.getByLabel('Loading…')).toBeVisible();
   const userpw = dialog.getByLabel('User password');
   await expect(userpw).toHaveAttribute('type', 'password');
   await expect(userpw).toHaveValue(before.userpw);

@@ -29,6 +29,10 @@ function counts() {
     const r = JSON.parse(fs.readFileSync(vitestReport, 'utf8'));
     passed += r.numPassedTests ?? 0;
     failed += r.numFailedTests ?? 0;
+    // A test file that fails before any test runs (an error at load or in a hook) counts as one failure.
+    failed += (r.testResults ?? []).filter(
+      (f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0,
+    ).length;
     skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
   }
   if (fs.existsSync(playwrightReport)) {

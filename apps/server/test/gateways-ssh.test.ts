@@ -55,6 +55,18 @@ const CONF_PARAMETERS = [
  * an interactive CLI that echoes like a terminal, records the lines typed and, on `reboot`, hangs
  * up and then does what a restarting unit does with its settings: fetch the script over TFTP.
  */
+/**
+ * A host key for the test server. ssh2 now and then writes an ed25519 key its own parser then refuses
+ * ("Malformed OpenSSH private key"), so a key is only used once it parses.
+ */
+function hostKey(): string {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const key = ssh2.utils.generateKeyPairSync('ed25519').private;
+    if (!(ssh2.utils.parseKey(key) instanceof Error)) return key;
+  }
+  throw new Error('no usable ed25519 host key after 20 attempts');
+}
+
 function fakeMediatrix() {
   const options = {
     password: 'administrator',
@@ -85,81 +97,78 @@ function fakeMediatrix() {
     state.fetched.push({ host, port: Number(port), file, body });
   };
 
-  const server = new ssh2.Server(
-    { hostKeys: [ssh2.utils.generateKeyPairSync('ed25519').private] },
-    (client: ssh2.Connection) => {
-      connections.add(client);
-      state.open += 1;
-      client.on('close', () => {
-        connections.delete(client);
-        state.open -= 1;
-      });
-      client.on('error', () => {});
-      client.on('authentication', (ctx) => {
-        if (ctx.method === 'password' && !options.keyboardOnly) {
-          state.logins.push({ method: ctx.method, username: ctx.username, password: ctx.password });
-          if (ctx.username === 'admin' && ctx.password === options.password) ctx.accept();
+  const server = new ssh2.Server({ hostKeys: [hostKey()] }, (client: ssh2.Connection) => {
+    connections.add(client);
+    state.open += 1;
+    client.on('close', () => {
+      connections.delete(client);
+      state.open -= 1;
+    });
+    client.on('error', () => {});
+    client.on('authentication', (ctx) => {
+      if (ctx.method === 'password' && !options.keyboardOnly) {
+        state.logins.push({ method: ctx.method, username: ctx.username, password: ctx.password });
+        if (ctx.username === 'admin' && ctx.password === options.password) ctx.accept();
+        else ctx.reject();
+      } else if (ctx.method === 'keyboard-interactive' && options.keyboardOnly) {
+        ctx.prompt([{ prompt: 'Password: ', echo: false }], (answers) => {
+          state.logins.push({ method: ctx.method, username: ctx.username, password: answers[0] ?? '' });
+          if (ctx.username === 'admin' && answers[0] === options.password) ctx.accept();
           else ctx.reject();
-        } else if (ctx.method === 'keyboard-interactive' && options.keyboardOnly) {
-          ctx.prompt([{ prompt: 'Password: ', echo: false }], (answers) => {
-            state.logins.push({ method: ctx.method, username: ctx.username, password: answers[0] ?? '' });
-            if (ctx.username === 'admin' && answers[0] === options.password) ctx.accept();
-            else ctx.reject();
-          });
-        } else {
-          ctx.reject(options.keyboardOnly ? ['keyboard-interactive'] : ['password']);
-        }
-      });
-      client.on('ready', () => {
-        client.on('session', (acceptSession) => {
-          const session = acceptSession();
-          session.on('pty', (accept) => {
-            state.pty = true;
-            accept?.();
-          });
-          session.on('shell', (accept) => {
-            const stream = accept();
-            const prompt = () => stream.write('\r\nadmin@M4402> ');
-            stream.write('\r\nMediatrix 4402 Plus\r\nDGW v2.0\r\n');
-            prompt();
-            let buffer = '';
-            const handle = (line: string) => {
-              state.lines.push(line);
-              const set = /^(conf\.(\w+))="(.*)"$/.exec(line);
-              if (set && CONF_PARAMETERS.includes(set[2] as string) && set[2] !== options.unknown) {
-                state.settings.set(set[1] as string, set[3] as string);
-                prompt();
-              } else if (set) {
-                stream.write(`\r\nError: unknown parameter ${set[1]}`);
-                prompt();
-              } else if (line === 'reboot') {
-                stream.write('\r\nRestarting the unit...\r\n');
-                stream.exit(0);
-                stream.end();
-                client.end();
-                state.restarted = restart().catch((error: unknown) => error);
-              } else {
-                stream.write('\r\nError: unknown command');
-                prompt();
-              }
-            };
-            stream.on('data', (chunk: Buffer) => {
-              const text = chunk.toString('latin1');
-              stream.write(text.replaceAll('\r', '\r\n')); // the terminal's echo
-              buffer += text;
-              let end = buffer.search(/\r\n?|\n/);
-              while (end >= 0) {
-                const line = buffer.slice(0, end);
-                buffer = buffer.slice(end + (buffer.startsWith('\r\n', end) ? 2 : 1));
-                handle(line);
-                end = buffer.search(/\r\n?|\n/);
-              }
-            });
+        });
+      } else {
+        ctx.reject(options.keyboardOnly ? ['keyboard-interactive'] : ['password']);
+      }
+    });
+    client.on('ready', () => {
+      client.on('session', (acceptSession) => {
+        const session = acceptSession();
+        session.on('pty', (accept) => {
+          state.pty = true;
+          accept?.();
+        });
+        session.on('shell', (accept) => {
+          const stream = accept();
+          const prompt = () => stream.write('\r\nadmin@M4402> ');
+          stream.write('\r\nMediatrix 4402 Plus\r\nDGW v2.0\r\n');
+          prompt();
+          let buffer = '';
+          const handle = (line: string) => {
+            state.lines.push(line);
+            const set = /^(conf\.(\w+))="(.*)"$/.exec(line);
+            if (set && CONF_PARAMETERS.includes(set[2] as string) && set[2] !== options.unknown) {
+              state.settings.set(set[1] as string, set[3] as string);
+              prompt();
+            } else if (set) {
+              stream.write(`\r\nError: unknown parameter ${set[1]}`);
+              prompt();
+            } else if (line === 'reboot') {
+              stream.write('\r\nRestarting the unit...\r\n');
+              stream.exit(0);
+              stream.end();
+              client.end();
+              state.restarted = restart().catch((error: unknown) => error);
+            } else {
+              stream.write('\r\nError: unknown command');
+              prompt();
+            }
+          };
+          stream.on('data', (chunk: Buffer) => {
+            const text = chunk.toString('latin1');
+            stream.write(text.replaceAll('\r', '\r\n')); // the terminal's echo
+            buffer += text;
+            let end = buffer.search(/\r\n?|\n/);
+            while (end >= 0) {
+              const line = buffer.slice(0, end);
+              buffer = buffer.slice(end + (buffer.startsWith('\r\n', end) ? 2 : 1));
+              handle(line);
+              end = buffer.search(/\r\n?|\n/);
+            }
           });
         });
       });
-    },
-  );
+    });
+  });
   return {
     options,
     state,

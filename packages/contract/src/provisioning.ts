@@ -702,3 +702,6 @@ export const PROVISIONING_PROBLEM_TYPES: Readonly<Record<string, string>> = {
   prov_upload_too_large: `${PROBLEMS}#file-too-large`,
   payload_too_large: `${PROBLEMS}#file-too-large`,
 };
+
+/** The default-settings modal shows its loading indicator at least this long (spec §9). */
+export const DEFAULTS_LOADING_MS = 1500;

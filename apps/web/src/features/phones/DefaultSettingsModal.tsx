@@ -1,4 +1,5 @@
 import {
+  DEFAULTS_LOADING_MS,
   LDAP_TLS_MODES,
   PHONE_LANGUAGES_OFFERED,
   type PhonebookLdap,
@@ -374,7 +375,13 @@ export function DefaultSettingsModal({ onClose, onModelsPage = false, onSaved }:
   const defaults = useQuery({ queryKey: ['phone-defaults'], queryFn: phonesApi.defaults });
   // Without the phonebook services the modal still works; only the system phonebook choices go.
   const phonebook = useQuery({ queryKey: ['phonebook-ldap'], queryFn: phonesApi.phonebookLdap, retry: false });
-  const ready = defaults.data && (phonebook.isSuccess || phonebook.isError);
+  // The indicator stays at least DEFAULTS_LOADING_MS, so the form never flashes in and re-lays out.
+  const [minimumShown, setMinimumShown] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setMinimumShown(true), DEFAULTS_LOADING_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  const ready = minimumShown && defaults.data && (phonebook.isSuccess || phonebook.isError);
   return (
     <Modal opened onClose={onClose} title={t('phones.defaults.title')} size="lg">
       {ready ? (
