@@ -59,12 +59,23 @@ function stripComment(raw: string, state: { block: boolean }): string {
 const isSpace = (code: number) => code === 32 || code === 9 || code === 13;
 const UPPER = /[A-Z]/;
 
-export function parseConf(file: string, text: string): ConfFile {
-  const result: ConfFile = { file, sections: [], includes: [], errors: [] };
+/** Receives what a scan finds, in file order: no intermediate objects for the entries. */
+export interface ConfVisitor {
+  section(name: string, line: number, template: boolean, inherits: string[]): void;
+  /** An entry inside the current section; `key` is lower-case. */
+  entry(key: string, value: string, line: number, arrow: boolean): void;
+  include(file: string, line: number): void;
+  error(line: number, message: string): void;
+}
+
+/**
+ * Walks the text line by line without splitting it first and hands each item to the visitor: the
+ * configuration of a large system is tens of megabytes, and fewer short-lived strings and objects mean
+ * less garbage collection during an apply.
+ */
+export function scanConf(text: string, visitor: ConfVisitor): void {
   const state = { block: false };
-  let current: ConfSection | undefined;
-  // Walks the text line by line without splitting it first: the configuration of a large system is
-  // tens of megabytes, and fewer short-lived strings mean less garbage collection during an apply.
+  let inSection = false;
   let start = 0;
   let lineNo = 0;
   const length = text.length;
@@ -91,15 +102,15 @@ export function parseConf(file: string, text: string): ConfFile {
     const first = line.charCodeAt(0);
     if (first === 35 /* # */) {
       const match = /^#include\s+"?([^"]+?)"?$/.exec(line);
-      if (match?.[1]) result.includes.push({ file: match[1], line: lineNo });
-      else result.errors.push({ line: lineNo, message: `unsupported directive "${line}"` });
+      if (match?.[1]) visitor.include(match[1], lineNo);
+      else visitor.error(lineNo, `unsupported directive "${line}"`);
       continue;
     }
     if (first === 91 /* [ */) {
       const match = /^\[([^\]]+)\](?:\(([^)]*)\))?$/.exec(line);
       if (!match?.[1]) {
-        result.errors.push({ line: lineNo, message: `malformed section header "${line}"` });
-        current = undefined;
+        visitor.error(lineNo, `malformed section header "${line}"`);
+        inSection = false;
         continue;
       }
       const options = match[2]
@@ -108,23 +119,22 @@ export function parseConf(file: string, text: string): ConfFile {
             .map((o) => o.trim())
             .filter(Boolean)
         : [];
-      current = {
-        name: match[1],
-        line: lineNo,
-        template: options.includes('!'),
-        inherits: options.filter((o) => o !== '!' && o !== '+'),
-        entries: [],
-      };
-      result.sections.push(current);
+      inSection = true;
+      visitor.section(
+        match[1],
+        lineNo,
+        options.includes('!'),
+        options.filter((o) => o !== '!' && o !== '+'),
+      );
       continue;
     }
     const eq = line.indexOf('=');
     if (eq <= 0) {
-      result.errors.push({ line: lineNo, message: `expected "key = value", got "${line}"` });
+      visitor.error(lineNo, `expected "key = value", got "${line}"`);
       continue;
     }
-    if (!current) {
-      result.errors.push({ line: lineNo, message: `entry outside a section: "${line}"` });
+    if (!inSection) {
+      visitor.error(lineNo, `entry outside a section: "${line}"`);
       continue;
     }
     const arrow = line.charCodeAt(eq + 1) === 62; /* > */
@@ -134,7 +144,27 @@ export function parseConf(file: string, text: string): ConfFile {
     if (UPPER.test(key)) key = key.toLowerCase();
     let v = eq + (arrow ? 2 : 1);
     while (v < line.length && isSpace(line.charCodeAt(v))) v++;
-    current.entries.push({ key, value: line.slice(v), line: lineNo, arrow });
+    visitor.entry(key, line.slice(v), lineNo, arrow);
   }
+}
+
+export function parseConf(file: string, text: string): ConfFile {
+  const result: ConfFile = { file, sections: [], includes: [], errors: [] };
+  let current: ConfSection | undefined;
+  scanConf(text, {
+    section(name, line, template, inherits) {
+      current = { name, line, template, inherits, entries: [] };
+      result.sections.push(current);
+    },
+    entry(key, value, line, arrow) {
+      current?.entries.push({ key, value, line, arrow });
+    },
+    include(includeFile, line) {
+      result.includes.push({ file: includeFile, line });
+    },
+    error(line, message) {
+      result.errors.push({ line, message });
+    },
+  });
   return result;
 }

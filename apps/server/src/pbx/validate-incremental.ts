@@ -1,4 +1,4 @@
-import { type ConfFile, parseConf } from './conf-parser.ts';
+import { scanConf } from './conf-parser.ts';
 import {
   extensionNameProblem,
   JUMP_APPS,
@@ -198,12 +198,9 @@ export class IncrementalValidator {
       state.defs = old.defs;
       state.deps = old.deps;
     }
-    const parsed = parseConf(name, text);
-    state.includes = parsed.includes;
-    state.parseErrors = parsed.errors.map((e) => ({ file: name, ...e }));
-    // Indexed at once in the role it is likely to have (checked below), so that the parse of a
-    // large configuration is never held in memory all at once.
-    this.index(name, state, parsed, old ? old.role : likelyRole(name));
+    // Indexed at once in the role it is likely to have (checked below), so that nothing but the index
+    // of a large configuration is ever held in memory.
+    this.index(name, state, text, old ? old.role : likelyRole(name));
     this.states.set(name, state);
     textChanged.add(name);
     return true;
@@ -269,7 +266,7 @@ export class IncrementalValidator {
         full = true;
       }
       if (state.indexedRole === role && !textChanged.has(name)) continue;
-      if (state.indexedRole !== role) this.index(name, state, parseConf(name, state.text), role);
+      if (state.indexedRole !== role) this.index(name, state, state.text, role);
       state.defsBuilt = false;
     }
 
@@ -314,7 +311,13 @@ export class IncrementalValidator {
     this.shapes = full ? new Map() : this.shapes;
     for (const [name, state] of this.states) {
       if (state.defsBuilt) continue;
-      const before = full ? new Map<string, Def>() : state.defs;
+      if (full) {
+        // Everything is checked again: no need to tell which definitions changed.
+        this.buildDefs(name, state);
+        for (const [key, def] of state.defs) this.addDef(key, def);
+        continue;
+      }
+      const before = state.defs;
       this.buildDefs(name, state);
       for (const [key, def] of state.defs) {
         const old = before.get(key);
@@ -394,7 +397,11 @@ export class IncrementalValidator {
     return issues;
   }
 
-  private index(name: string, state: FileState, parsed: ConfFile, role: Role): void {
+  /**
+   * Scans a file and keeps what the checks of its role read (its includes and parse errors too),
+   * straight from the text: no parse tree of the file is built.
+   */
+  private index(name: string, state: FileState, text: string, role: Role): void {
     state.indexedRole = role;
     state.contexts = new Map();
     state.globals = [];
@@ -402,69 +409,97 @@ export class IncrementalValidator {
     state.templates = [];
     state.mailboxes = [];
     state.rawIssues = [];
+    state.includes = [];
+    state.parseErrors = [];
     const issues = state.rawIssues;
+    const common = {
+      include: (file: string, line: number) => {
+        state.includes.push({ file, line });
+      },
+      error: (line: number, message: string) => {
+        state.parseErrors.push({ file: name, line, message });
+      },
+    };
     if (role === 'pjsip') {
-      for (const s of parsed.sections) {
-        const vals: string[] = [];
-        for (const e of s.entries) {
-          if (!PJSIP_KEYS.has(e.key)) continue;
-          const at = vals.indexOf(e.key);
-          if (at !== -1 && at % 2 === 0) vals[at + 1] = e.value;
-          else vals.push(e.key, e.value);
-        }
-        const section: PjSection = {
-          file: name,
-          name: s.name,
-          line: s.line,
-          template: s.template,
-          inherits: s.inherits,
-          vals,
-        };
-        if (s.template) state.templates.push(section);
-        state.sections.push(section);
-      }
+      let vals: string[] | undefined;
+      scanConf(text, {
+        ...common,
+        section: (sectionName, line, template, inherits) => {
+          vals = [];
+          const section: PjSection = { file: name, name: sectionName, line, template, inherits, vals };
+          if (template) state.templates.push(section);
+          state.sections.push(section);
+        },
+        entry: (key, value) => {
+          if (!vals || !PJSIP_KEYS.has(key)) return;
+          const at = vals.indexOf(key);
+          if (at !== -1 && at % 2 === 0) vals[at + 1] = value;
+          else vals.push(key, value);
+        },
+      });
     } else if (role === 'dialplan') {
-      for (const s of parsed.sections) {
-        if (s.name === 'general') continue;
-        if (s.name === 'globals') {
-          for (const e of s.entries) state.globals.push({ key: e.key.toUpperCase(), value: e.value, line: e.line });
-          continue;
-        }
-        let context = state.contexts.get(s.name);
-        if (!context) {
-          context = { line: s.line, includes: [], exts: new Map() };
-          state.contexts.set(s.name, context);
-        }
-        let currentName: string | undefined;
-        let current: Ext | undefined;
-        let priority = 0;
-        for (const e of s.entries) {
-          if (e.key === 'include') {
-            context.includes.push({ name: e.value, line: e.line });
-            continue;
+      // What the current section is: skipped ([general]), the globals, or a context.
+      let mode: 'skip' | 'globals' | 'context' = 'skip';
+      let sectionName = '';
+      let context: LocalContext | undefined;
+      let currentName: string | undefined;
+      let current: Ext | undefined;
+      let priority = 0;
+      scanConf(text, {
+        ...common,
+        section: (nameOfSection, line) => {
+          sectionName = nameOfSection;
+          currentName = undefined;
+          current = undefined;
+          priority = 0;
+          if (nameOfSection === 'general') {
+            mode = 'skip';
+            return;
           }
-          if (e.key !== 'exten' && e.key !== 'same') continue;
-          let rest = e.value;
-          if (e.key === 'exten') {
+          if (nameOfSection === 'globals') {
+            mode = 'globals';
+            return;
+          }
+          mode = 'context';
+          context = state.contexts.get(nameOfSection);
+          if (!context) {
+            context = { line, includes: [], exts: new Map() };
+            state.contexts.set(nameOfSection, context);
+          }
+        },
+        entry: (key, value, line) => {
+          if (mode === 'skip') return;
+          if (mode === 'globals') {
+            state.globals.push({ key: key.toUpperCase(), value, line });
+            return;
+          }
+          const ctx = context as LocalContext;
+          if (key === 'include') {
+            ctx.includes.push({ name: value, line });
+            return;
+          }
+          if (key !== 'exten' && key !== 'same') return;
+          let rest = value;
+          if (key === 'exten') {
             const comma = rest.indexOf(',');
             const extName = comma === -1 ? rest : rest.slice(0, comma);
             rest = comma === -1 ? '' : rest.slice(comma + 1);
             for (const part of extName.includes('/') ? extName.split('/') : [extName]) {
               const problem = extensionNameProblem(part);
-              if (problem) issues.push({ file: name, line: e.line, message: `[${s.name}] ${problem}` });
+              if (problem) issues.push({ file: name, line, message: `[${sectionName}] ${problem}` });
             }
             if (extName !== currentName) {
               currentName = extName;
-              current = context.exts.get(extName);
+              current = ctx.exts.get(extName);
               if (!current) {
-                current = { file: name, line: e.line, labels: [], priorities: [], apps: [] };
-                context.exts.set(extName, current);
+                current = { file: name, line, labels: [], priorities: [], apps: [] };
+                ctx.exts.set(extName, current);
               }
               priority = 0;
             }
           } else if (!current) {
-            issues.push({ file: name, line: e.line, message: `[${s.name}] "same =>" without an extension before it` });
-            continue;
+            issues.push({ file: name, line, message: `[${sectionName}] "same =>" without an extension before it` });
+            return;
           }
           const comma = rest.indexOf(',');
           const prio = comma === -1 ? rest : rest.slice(0, comma);
@@ -472,45 +507,53 @@ export class IncrementalValidator {
           const simple = prio === 'n' || prio === '1' || prio === 'hint';
           const match = simple ? null : /^(hint|\d+|n)(?:\(([\w-]+)\))?$/.exec(prio.trim());
           if (!simple && !match) {
-            issues.push({ file: name, line: e.line, message: `[${s.name}] invalid priority "${prio}"` });
-            continue;
+            issues.push({ file: name, line, message: `[${sectionName}] invalid priority "${prio}"` });
+            return;
           }
           const base = simple ? prio : (match?.[1] as string);
           const label = simple ? undefined : match?.[2];
           const ext = current as Ext;
-          const key = base === 'hint' ? 'hint' : String(base === 'n' ? priority + 1 : Number(base));
-          if (base !== 'hint') priority = Number(key);
-          const known = ext.priorities.includes(key);
+          const prioKey = base === 'hint' ? 'hint' : String(base === 'n' ? priority + 1 : Number(base));
+          if (base !== 'hint') priority = Number(prioKey);
+          const known = ext.priorities.includes(prioKey);
           if (known && !ext.dup) {
             ext.dup = true;
             issues.push({
               file: name,
-              line: e.line,
-              message: `[${s.name}] duplicate priority ${key} of extension ${currentName}`,
+              line,
+              message: `[${sectionName}] duplicate priority ${prioKey} of extension ${currentName}`,
             });
           }
-          if (!known) ext.priorities.push(key);
+          if (!known) ext.priorities.push(prioKey);
           if (label && !ext.labels.includes(label)) ext.labels.push(label);
           if (base !== 'hint' && comma !== -1 && rest.startsWith('Go', comma + 1)) {
-            ext.apps.push({ app: rest.slice(comma + 1), line: e.line });
+            ext.apps.push({ app: rest.slice(comma + 1), line });
           }
-        }
-      }
+        },
+      });
     } else if (role === 'voicemail') {
       const seen = new Set<string>();
-      for (const s of parsed.sections) {
-        if (s.name === 'general' || s.name === 'zonemessages') continue;
-        for (const e of s.entries) {
-          if (!e.arrow) continue;
-          const id = `${e.key}@${s.name}`;
-          if (seen.has(id)) issues.push({ file: name, line: e.line, message: `duplicate mailbox ${id}` });
-          else state.mailboxes.push({ id, line: e.line });
+      let skip = true;
+      let sectionName = '';
+      scanConf(text, {
+        ...common,
+        section: (nameOfSection) => {
+          sectionName = nameOfSection;
+          skip = nameOfSection === 'general' || nameOfSection === 'zonemessages';
+        },
+        entry: (key, value, line, arrow) => {
+          if (skip || !arrow) return;
+          const id = `${key}@${sectionName}`;
+          if (seen.has(id)) issues.push({ file: name, line, message: `duplicate mailbox ${id}` });
+          else state.mailboxes.push({ id, line });
           seen.add(id);
-          if (!/^[^,]+,/.test(`${e.value},`) || e.value.split(',')[0] === '') {
-            issues.push({ file: name, line: e.line, message: `mailbox ${id} has no PIN` });
+          if (!/^[^,]+,/.test(`${value},`) || value.split(',')[0] === '') {
+            issues.push({ file: name, line, message: `mailbox ${id} has no PIN` });
           }
-        }
-      }
+        },
+      });
+    } else {
+      scanConf(text, { ...common, section: () => {}, entry: () => {} });
     }
   }
 
