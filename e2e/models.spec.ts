@@ -187,10 +187,13 @@ test('unsaved changes are confirmed before switching model or leaving the page',
   // Leaving the page with a change asks too.
   const snom = await openSection(page, 'snom-D785', 'Preferences');
   await snom.getByRole('textbox', { name: 'NTP server address' }).fill('ntp.example.com');
+  const stepBefore = (await apiAs(page, 'GET', '/api/configuration/wizard')).body;
   await page.getByTestId('step-bar').getByRole('button', { name: 'Previous' }).click();
   await warning.getByRole('button', { name: 'Cancel' }).click();
   await expect(page).toHaveURL(/\/devices\/models$/);
   await expect(snom.getByRole('textbox', { name: 'NTP server address' })).toHaveValue('ntp.example.com');
+  // Cancelling leaves the saved wizard step where it was.
+  expect((await apiAs(page, 'GET', '/api/configuration/wizard')).body).toEqual(stepBefore);
   await page.getByTestId('step-bar').getByRole('button', { name: 'Previous' }).click();
   await warning.getByRole('button', { name: 'Continue' }).click();
   await expect(page).toHaveURL(/\/devices\/inventory$/);

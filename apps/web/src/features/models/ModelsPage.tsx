@@ -8,6 +8,7 @@ import { confirmAction } from '../../components/confirm.tsx';
 import { DefaultSettingsModal } from '../phones/DefaultSettingsModal.tsx';
 import { FileUploadModal } from '../phones/FileUploadModal.tsx';
 import { phonesApi } from '../phones/phonesApi.ts';
+import { setLeaveGuard } from '../wizard/leaveGuard.ts';
 import { StepScreen } from '../wizard/StepScreen.tsx';
 import { CreateModelModal } from './CreateModelModal.tsx';
 import type { UploadVariable } from './fields.tsx';
@@ -39,6 +40,21 @@ export function ModelsPage() {
   const [uploadFor, setUploadFor] = useState<UploadVariable | null>(null);
   const dirtyRef = useRef(dirty);
   dirtyRef.current = dirty;
+
+  // The wizard's step bar asks before it saves the next step; the answer then lets the navigation pass.
+  useEffect(
+    () =>
+      setLeaveGuard(async () => {
+        if (!dirtyRef.current) return true;
+        const ok = await confirmDiscard(t);
+        if (ok) {
+          dirtyRef.current = false;
+          setDirty(false);
+        }
+        return ok;
+      }),
+    [t],
+  );
 
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) => dirtyRef.current && currentLocation.pathname !== nextLocation.pathname,

@@ -3,6 +3,7 @@ import { Button, Group, Paper, Progress, Stack, Text } from '@mantine/core';
 import { IconArrowLeft, IconArrowRight, IconCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { notifyError } from '../../components/notify.ts';
+import { canLeave } from './leaveGuard.ts';
 import { useWizardMove } from './useWizard.ts';
 
 export interface StepBarProps {
@@ -20,8 +21,11 @@ export function StepBar({ engine, step, canAdvance = true }: StepBarProps) {
   const percent = progressPercent(engine, step);
   const last = step >= total;
 
-  const go = (status: 'true' | 'false', target: number) =>
+  const go = async (status: 'true' | 'false', target: number) => {
+    // Unsaved work on the screen is confirmed before the step moves, not after.
+    if (!(await canLeave())) return;
     move.mutate({ status, step: target }, { onError: (error) => notifyError(t('wizard.saveError'), error) });
+  };
 
   return (
     <Paper withBorder p="md" radius="md" data-testid="step-bar">
@@ -40,7 +44,7 @@ export function StepBar({ engine, step, canAdvance = true }: StepBarProps) {
             variant="default"
             leftSection={<IconArrowLeft size={16} />}
             disabled={step <= 0 || move.isPending}
-            onClick={() => go('true', step - 1)}
+            onClick={() => void go('true', step - 1)}
           >
             {t('wizard.previous')}
           </Button>
@@ -50,7 +54,7 @@ export function StepBar({ engine, step, canAdvance = true }: StepBarProps) {
               leftSection={<IconCheck size={16} />}
               disabled={!canAdvance}
               loading={move.isPending}
-              onClick={() => go('false', step)}
+              onClick={() => void go('false', step)}
             >
               {t('wizard.finalise')}
             </Button>
@@ -59,7 +63,7 @@ export function StepBar({ engine, step, canAdvance = true }: StepBarProps) {
               rightSection={<IconArrowRight size={16} />}
               disabled={!canAdvance}
               loading={move.isPending}
-              onClick={() => go('true', step + 1)}
+              onClick={() => void go('true', step + 1)}
             >
               {t('wizard.next')}
             </Button>
