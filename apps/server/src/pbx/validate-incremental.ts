@@ -155,6 +155,7 @@ export class IncrementalValidator {
   /** Keys defined by several files, or no longer, since the last check: their files are checked again. */
   private multiChanged = new Set<string>();
   private shapes = new Map<string, { patterns: string[]; includes: string[] }>();
+  private contextKeys = new Map<string, string>();
   private orderKey = '';
   private templateSig = '';
   private order = new Map<string, number>();
@@ -737,9 +738,19 @@ export class IncrementalValidator {
   }
 
   /** An extension as all files define it together. */
+  /** An extension's definition, noting the lookup as note() does (one map lookup for both). */
+  private noteExt(key: string, deps: Set<string>): Ext | undefined {
+    const d = this.defs.get(key);
+    if (d === undefined || Array.isArray(d) || d.file !== this.checking) deps.add(key);
+    return d === undefined ? undefined : this.mergedExt(d);
+  }
+
   private ext(key: string): Ext | undefined {
     const d = this.defs.get(key);
-    if (d === undefined) return undefined;
+    return d === undefined ? undefined : this.mergedExt(d);
+  }
+
+  private mergedExt(d: Def | Def[]): Ext {
     if (!Array.isArray(d)) return d as Ext;
     const merged: Ext = { file: '', line: 0, labels: [], priorities: [], apps: [] };
     for (const def of d as Ext[]) {
@@ -781,19 +792,38 @@ export class IncrementalValidator {
     if (d === undefined || Array.isArray(d) || d.file !== this.checking) deps.add(key);
   }
 
+  /**
+   * The definition key of a context, made once per name: a few contexts are looked up hundreds of
+   * thousands of times, and a string kept keeps its hash.
+   */
+  private contextKey(ctx: string): string {
+    let key = this.contextKeys.get(ctx);
+    if (key === undefined) {
+      key = `c:${ctx}`;
+      if (this.contextKeys.size > 100_000) this.contextKeys.clear();
+      this.contextKeys.set(ctx, key);
+    }
+    return key;
+  }
+
   private has(key: string, deps: Set<string>): boolean {
     const d = this.defs.get(key);
     if (d === undefined || Array.isArray(d) || d.file !== this.checking) deps.add(key);
     return d !== undefined;
   }
 
-  private findExtension(ctx: string, exten: string, deps: Set<string>, seen = new Set<string>()): Ext | undefined {
-    if (seen.has(ctx)) return undefined;
-    seen.add(ctx);
-    if (!this.has(`c:${ctx}`, deps)) return undefined;
-    const key = `e:${ctx}\0${exten}`;
-    this.note(key, deps);
-    const exact = this.ext(key);
+  private findExtension(
+    ctx: string,
+    exten: string,
+    deps: Set<string>,
+    seen?: Set<string>,
+    contextChecked = false,
+  ): Ext | undefined {
+    // Most lookups end at once in the first context: the set of visited contexts is made only when
+    // the search follows an include.
+    if (seen?.has(ctx)) return undefined;
+    if (!contextChecked && !this.has(this.contextKey(ctx), deps)) return undefined;
+    const exact = this.noteExt(`e:${ctx}\0${exten}`, deps);
     if (exact) return exact;
     const shape = this.shape(ctx);
     for (const name of shape.patterns) {
@@ -802,8 +832,10 @@ export class IncrementalValidator {
         return this.ext(`e:${ctx}\0${name}`);
       }
     }
+    const visited = seen ?? new Set<string>();
+    visited.add(ctx);
     for (const include of shape.includes) {
-      const found = this.findExtension(include, exten, deps, seen);
+      const found = this.findExtension(include, exten, deps, visited);
       if (found) return found;
     }
     return undefined;
@@ -815,16 +847,15 @@ export class IncrementalValidator {
     if (parts.length === 1) {
       const label = parts[0] as string;
       if (dynamic(label) || /^\d+$/.test(label)) return null;
-      const key = `e:${contextName}\0${extenName}`;
-      this.note(key, deps);
-      return this.ext(key)?.labels.includes(label) ? null : `label "${label}" does not exist in extension ${extenName}`;
+      const own = this.noteExt(`e:${contextName}\0${extenName}`, deps);
+      return own?.labels.includes(label) ? null : `label "${label}" does not exist in extension ${extenName}`;
     }
     const [ctx, exten, prio] = parts.length === 2 ? [contextName, parts[0], parts[1]] : parts;
     if (ctx === undefined || exten === undefined || prio === undefined) return null;
     if (dynamic(ctx)) return null;
-    if (!this.has(`c:${ctx}`, deps)) return `context "${ctx}" does not exist`;
+    if (!this.has(this.contextKey(ctx), deps)) return `context "${ctx}" does not exist`;
     if (dynamic(exten)) return null;
-    const found = this.findExtension(ctx, exten, deps);
+    const found = this.findExtension(ctx, exten, deps, undefined, true);
     if (!found) return `extension "${exten}" does not exist in context "${ctx}"`;
     if (!dynamic(prio) && !/^\d+$/.test(prio) && !found.labels.includes(prio)) {
       return `label "${prio}" does not exist in ${ctx},${exten}`;
@@ -850,7 +881,7 @@ export class IncrementalValidator {
     }
     for (const [contextName, context] of state.contexts) {
       for (const include of context.includes) {
-        if (!this.has(`c:${include.name}`, deps)) {
+        if (!this.has(this.contextKey(include.name), deps)) {
           issues.push({
             file,
             line: include.line,
@@ -897,7 +928,7 @@ export class IncrementalValidator {
         const context = this.value(o, 'context', pos, o.line);
         if (!context) issues.push({ file, line: o.line, message: `endpoint [${name}] has no context` });
         else {
-          if (!this.has(`c:${context}`, deps)) {
+          if (!this.has(this.contextKey(context), deps)) {
             issues.push({
               file,
               line: o.line,
