@@ -46,6 +46,11 @@ interface Contact {
   userAgent: string;
 }
 
+/** The AOR a ContactList event belongs to (older Asterisk names it only in ObjectName, 'aor;@hash'). */
+function aorOf(event: AmiMessage): string {
+  return field(event, 'aor') ?? (field(event, 'objectname') ?? '').split(';')[0] ?? '';
+}
+
 /** ip and port of a registered contact: the Via address, else the host of its URI. */
 function contactOf(event: AmiMessage): Contact {
   const via = field(event, 'viaaddress') ?? '';
@@ -168,7 +173,7 @@ export class PbxLive {
     for (const e of endpoints.events) states.set(field(e, 'objectname') ?? '', field(e, 'devicestate') ?? '');
     const contactOfAor = new Map<string, Contact>();
     for (const c of contacts.events) {
-      const aor = field(c, 'aor') ?? (field(c, 'objectname') ?? '').split(';')[0] ?? '';
+      const aor = aorOf(c);
       if (!contactOfAor.has(aor)) contactOfAor.set(aor, contactOf(c));
     }
     return { states, contactOfAor, dnd, cf, cfb, cfu };
@@ -235,7 +240,7 @@ export class PbxLive {
       for (const c of contacts.events) {
         const status = (field(c, 'status') ?? '').toLowerCase();
         if (status === 'unavailable' || status === 'removed') continue;
-        value.add(field(c, 'aor') ?? (field(c, 'objectname') ?? '').split(';')[0] ?? '');
+        value.add(aorOf(c));
       }
       this.registeredCache = { at: now, value };
       return value;

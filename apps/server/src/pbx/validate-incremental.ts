@@ -745,11 +745,6 @@ export class IncrementalValidator {
     return d === undefined ? undefined : this.mergedExt(d);
   }
 
-  private ext(key: string): Ext | undefined {
-    const d = this.defs.get(key);
-    return d === undefined ? undefined : this.mergedExt(d);
-  }
-
   private mergedExt(d: Def | Def[]): Ext {
     if (!Array.isArray(d)) return d as Ext;
     const merged: Ext = { file: '', line: 0, labels: [], priorities: [], apps: [] };
@@ -828,8 +823,7 @@ export class IncrementalValidator {
     const shape = this.shape(ctx);
     for (const name of shape.patterns) {
       if (matches(name.split('/')[0] as string, exten)) {
-        this.note(`e:${ctx}\0${name}`, deps);
-        return this.ext(`e:${ctx}\0${name}`);
+        return this.noteExt(`e:${ctx}\0${name}`, deps);
       }
     }
     const visited = seen ?? new Set<string>();

@@ -71,10 +71,6 @@ export class ConfigWriter {
     return this.owned;
   }
 
-  async write(files: Map<string, string>): Promise<WriteResult> {
-    return (await this.stage(files)).commit();
-  }
-
   /**
    * Writes the files whose text changed under temporary names, each flushed to disk, without
    * touching the live ones: staging can run while the configuration is still being checked, and
