@@ -23,13 +23,13 @@ import {
   IconPlugConnectedX,
   IconPlus,
   IconSend,
-  IconTrash,
 } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { confirmAction } from '../../components/confirm.tsx';
+import { DeleteButton } from '../../components/DeleteButton.tsx';
 import { ListView } from '../../components/ListView.tsx';
 import { useEngine, useWizardState } from '../wizard/useWizard.ts';
 import { WizardFrame } from '../wizard/WizardFrame.tsx';
@@ -145,23 +145,13 @@ function ConfiguredGateway({
         </Table.Tbody>
       </Table>
       <Group>
-        <Button
-          color="red"
-          variant="light"
-          leftSection={<IconTrash size={16} />}
+        <DeleteButton
+          label={t('gateways.delete')}
+          title={t('gateways.deleteTitle')}
+          message={t('gateways.deleteConfirm', { name: gateway.name })}
           loading={remove.isPending}
-          onClick={async () => {
-            const ok = await confirmAction({
-              title: t('gateways.deleteTitle'),
-              message: t('gateways.deleteConfirm', { name: gateway.name }),
-              confirmLabel: t('gateways.delete'),
-              danger: true,
-            });
-            if (ok) remove.mutate();
-          }}
-        >
-          {t('gateways.delete')}
-        </Button>
+          onConfirm={() => remove.mutate()}
+        />
         <Button
           variant="default"
           leftSection={<IconDownload size={16} />}

@@ -1,10 +1,10 @@
 import { vendorOfMac } from '@centralino/contract';
 import { Alert, Button, Card, Center, Group, List, Loader, Select, Stack, Text } from '@mantine/core';
-import { IconDeviceDesktop, IconHelp, IconInfoCircle, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconDeviceDesktop, IconHelp, IconInfoCircle, IconPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { confirmAction } from '../../components/confirm.tsx';
+import { DeleteButton } from '../../components/DeleteButton.tsx';
 import { ListView } from '../../components/ListView.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { StepScreen } from '../wizard/StepScreen.tsx';
@@ -107,23 +107,13 @@ function PhoneRow({
             w={240}
           />
           <RebootMenu mac={phone.mac} scheduled={scheduled} onChanged={onChanged} />
-          <Button
-            color="red"
-            variant="light"
-            leftSection={<IconTrash size={16} />}
+          <DeleteButton
+            label={t('phones.delete')}
+            title={t('phones.deleteTitle')}
+            message={t('phones.deleteConfirm', { mac: phone.mac })}
             loading={remove.isPending}
-            onClick={async () => {
-              const ok = await confirmAction({
-                title: t('phones.deleteTitle'),
-                message: t('phones.deleteConfirm', { mac: phone.mac }),
-                confirmLabel: t('phones.delete'),
-                danger: true,
-              });
-              if (ok) remove.mutate();
-            }}
-          >
-            {t('phones.delete')}
-          </Button>
+            onConfirm={() => remove.mutate()}
+          />
         </Group>
       </Group>
       {showInfo && (

@@ -4,7 +4,6 @@ import {
   Badge,
   Button,
   Code,
-  CopyButton,
   Group,
   Loader,
   Modal,
@@ -24,6 +23,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { confirmAction } from '../../components/confirm.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { CopyableUrl } from '../phones/PhoneInfoModal.tsx';
 import { preferencesApi } from './preferencesApi.ts';
 import { SaveSwitch } from './SaveSwitch.tsx';
 
@@ -73,16 +73,7 @@ function DeviceInfo({ device, onClose }: { device: UserDevice; onClose: () => vo
             <Table.Tr key={label}>
               <Table.Th w={200}>{label}</Table.Th>
               <Table.Td>
-                <Group gap="xs" wrap="nowrap">
-                  <Code style={{ wordBreak: 'break-all' }}>{value}</Code>
-                  <CopyButton value={value}>
-                    {({ copied, copy }) => (
-                      <Button size="compact-xs" variant="light" onClick={copy}>
-                        {copied ? t('preferences.info.copied') : t('preferences.info.copy')}
-                      </Button>
-                    )}
-                  </CopyButton>
-                </Group>
+                <CopyableUrl url={value} label={label} />
               </Table.Td>
             </Table.Tr>
           ))}
@@ -180,11 +171,13 @@ export function UserConfig({ user, onChanged }: { user: User; onChanged: () => v
       ),
   });
 
+  // Phones that can be asked to fetch their configuration again: registered ones.
+  const reconfigurable = user.devices.filter(
+    (d) => (d.type === 'physical' || d.type === 'temporaryphysical') && d.extension && d.registered,
+  );
   const reconfigureAll = useMutation({
     mutationFn: async () => {
-      const targets = user.devices.filter(
-        (d) => (d.type === 'physical' || d.type === 'temporaryphysical') && d.extension && d.registered,
-      );
+      const targets = reconfigurable;
       const results = await Promise.allSettled(targets.map((d) => preferencesApi.reconfigure(d.extension as string)));
       const failed = targets.filter((_, i) => results[i]?.status === 'rejected').map((d) => d.extension as string);
       return { done: targets.length - failed.length, failed };
@@ -212,9 +205,6 @@ export function UserConfig({ user, onChanged }: { user: User; onChanged: () => v
     onChanged();
   };
   const free = (inventory.data ?? []).filter((p) => p.user_id === null && p.mac);
-  const reconfigurable = user.devices.filter(
-    (d) => (d.type === 'physical' || d.type === 'temporaryphysical') && d.extension && d.registered,
-  );
   const atLimit = user.devices.length >= MAX_DEVICES_PER_USER;
 
   return (

@@ -13,11 +13,11 @@ import {
   Title,
   UnstyledButton,
 } from '@mantine/core';
-import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconPencil, IconPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { confirmAction } from '../../components/confirm.tsx';
+import { DeleteButton } from '../../components/DeleteButton.tsx';
 import { ListView } from '../../components/ListView.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { StepScreen } from '../wizard/StepScreen.tsx';
@@ -93,23 +93,13 @@ function TrunkDetail({
           <Button variant="default" leftSection={<IconPencil size={16} />} onClick={onEdit}>
             {t('voip.editButton')}
           </Button>
-          <Button
-            color="red"
-            variant="light"
-            leftSection={<IconTrash size={16} />}
+          <DeleteButton
+            label={t('voip.delete')}
+            title={t('voip.deleteTitle')}
+            message={t('voip.deleteConfirm', { name: trunk.name })}
             loading={remove.isPending}
-            onClick={async () => {
-              const ok = await confirmAction({
-                title: t('voip.deleteTitle'),
-                message: t('voip.deleteConfirm', { name: trunk.name }),
-                confirmLabel: t('voip.delete'),
-                danger: true,
-              });
-              if (ok) remove.mutate();
-            }}
-          >
-            {t('voip.delete')}
-          </Button>
+            onConfirm={() => remove.mutate()}
+          />
         </Group>
       </Stack>
     </Card>
