@@ -209,8 +209,13 @@ test('the ringtone file is chosen only for the custom ringtone; capabilities hid
   const file = editor.getByRole('combobox', { name: 'Custom ringtone management' });
   await expect(file).toBeDisabled();
   await expect(editor.getByRole('combobox', { name: 'Ringtone selection' })).toHaveValue('1 (default)');
-  await editor.getByRole('combobox', { name: 'Ringtone selection' }).click();
-  await page.getByRole('option', { name: 'Custom', exact: true }).click();
+  // The section is still opening (animated) when it is first clicked: open the list until it shows.
+  const custom = page.getByRole('option', { name: 'Custom', exact: true });
+  await expect(async () => {
+    if (!(await custom.isVisible())) await editor.getByRole('combobox', { name: 'Ringtone selection' }).click();
+    await expect(custom).toBeVisible({ timeout: 2000 });
+  }).toPass();
+  await custom.click();
   await expect(file).toBeEnabled();
   await editor.getByRole('button', { name: 'Upload files for Custom ringtone management' }).click();
   const upload = page.getByRole('dialog', { name: 'Ringtones management' });

@@ -102,6 +102,8 @@ test.describe('with the PBX connected', () => {
       extension: '201',
     });
 
+    // The console connects to the PBX in the background after it starts; the page shows what it knows.
+    await expect.poll(async () => (await apiAs(page, 'GET', '/api/astproxy/extensions')).status).toBe(200);
     await page.goto('/configurations/preferences');
     await page.getByRole('button', { name: /Alice Rossi/ }).click();
     const phone = page.getByTestId('config-alice').getByTestId('device-201');
