@@ -1,4 +1,4 @@
-// Bundles the server into dist/main.js; npm dependencies stay external, the workspace contract is inlined.
+// Bundles the server into dist/main.js (and its validator thread into dist/validate-worker.js); npm dependencies stay external, the workspace contract is inlined.
 import { cpSync, readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
@@ -7,8 +7,9 @@ const root = JSON.parse(readFileSync(new URL('../../package.json', import.meta.u
 const external = Object.keys(pkg.dependencies ?? {}).filter((name) => !name.startsWith('@centralino/'));
 
 await build({
-  entryPoints: ['src/main.ts'],
-  outfile: 'dist/main.js',
+  // The PBX configuration check runs on a thread of its own, from a file of its own.
+  entryPoints: { main: 'src/main.ts', 'validate-worker': 'src/pbx/validate-worker.ts' },
+  outdir: 'dist',
   bundle: true,
   platform: 'node',
   target: 'node20',

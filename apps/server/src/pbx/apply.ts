@@ -5,7 +5,7 @@ import type { PbxModel } from './model.ts';
 import { reloadPlan } from './reloads.ts';
 import { ConfigRenderer } from './render/index.ts';
 import { formatIssue, type ValidationIssue } from './validate.ts';
-import { IncrementalValidator } from './validate-incremental.ts';
+import { ValidatorThread } from './validate-thread.ts';
 import { ConfigWriter } from './write-files.ts';
 
 /** What an apply asks of the running Asterisk; absent when no AMI connection is configured. */
@@ -29,20 +29,26 @@ const MAX_ISSUES_SHOWN = 20;
 
 /** Render → validate → write, keeping each stage's cache between runs (also used by the benchmark). */
 export class ApplyPipeline {
-  private readonly renderer = new ConfigRenderer();
-  private readonly validator = new IncrementalValidator();
+  private renderer = new ConfigRenderer();
   readonly writer: ConfigWriter;
-  /** Where the last successful run spent its time (benchmark, logs). */
+  /**
+   * Where the last successful run spent its time (benchmark, logs). The check runs on its own thread
+   * while the files are rendered: validateMs is only how long it went on after the rendering.
+   */
   lastTimings = { renderMs: 0, validateMs: 0, writeMs: 0, checkedFiles: 0 };
 
-  constructor(directory: string) {
+  /** The validator's thread can be one that ran before (benchmark): forget() it first. */
+  constructor(
+    directory: string,
+    private readonly validator = new ValidatorThread(),
+  ) {
     this.writer = new ConfigWriter(directory);
   }
 
   /** Answers the files written or removed; throws with every problem when the result is not valid. */
   async run(model: PbxModel): Promise<string[]> {
     const t0 = performance.now();
-    const files = this.renderer.render(model);
+    const files = await this.renderer.renderYielding(model, (name, text) => this.validator.send(name, text));
     const t1 = performance.now();
     // The changed files are written aside and flushed while they are checked; they replace the live
     // ones only if the check passes.
@@ -51,7 +57,7 @@ export class ApplyPipeline {
     staging.catch(() => {});
     let issues: ValidationIssue[];
     try {
-      issues = await this.validator.validateYielding(files);
+      issues = await this.validator.check(files);
     } catch (error) {
       await staging.then((staged) => staged.abort()).catch(() => {});
       throw error;
@@ -71,6 +77,22 @@ export class ApplyPipeline {
       checkedFiles: this.validator.lastChecked,
     };
     return [...changed, ...removed].sort();
+  }
+
+  /** Forgets what was rendered and checked: the next run does everything again (benchmark). */
+  forget(): void {
+    this.renderer = new ConfigRenderer();
+    this.validator.reset();
+  }
+
+  /** Starts the validator's thread ahead of the first run. */
+  ready(): Promise<void> {
+    return this.validator.ready();
+  }
+
+  /** Stops the validator's thread (a later run starts it again). */
+  close(): Promise<void> {
+    return this.validator.close();
   }
 }
 /** Any 64-bit number: it names the lock that keeps applies of several servers apart. */
@@ -111,6 +133,13 @@ export class PbxApplier {
     this.queued = true;
   };
 
+  /** Starts the validator's thread now (server start), so that the first apply need not wait for it. */
+  prepare(): void {
+    this.pipeline
+      .ready()
+      .catch((error) => this.options.log?.error({ err: error }, 'the PBX validator thread did not start'));
+  }
+
   /** Asks for an apply now (start-up, the force button), without waiting for it. */
   request(): void {
     if (this.closed) return;
@@ -150,6 +179,7 @@ export class PbxApplier {
   async close(): Promise<void> {
     await this.idle();
     this.closed = true;
+    await this.pipeline.close();
   }
 
   async status(): Promise<PbxApplyStatus> {

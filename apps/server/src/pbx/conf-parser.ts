@@ -57,10 +57,20 @@ function stripComment(raw: string, state: { block: boolean }): string {
 }
 
 const isSpace = (code: number) => code === 32 || code === 9 || code === 13;
-const UPPER = /[A-Z]/;
+
+/** Whether a key has an upper-case letter (keys are compared lower-case). */
+function hasUpper(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 65 && c <= 90) return true;
+  }
+  return false;
+}
 
 /** Receives what a scan finds, in file order: no intermediate objects for the entries. */
 export interface ConfVisitor {
+  /** When set, only entries with one of these (lower-case) keys are handed to entry(). */
+  keys?: ReadonlySet<string>;
   section(name: string, line: number, template: boolean, inherits: string[]): void;
   /** An entry inside the current section; `key` is lower-case. */
   entry(key: string, value: string, line: number, arrow: boolean): void;
@@ -68,13 +78,25 @@ export interface ConfVisitor {
   error(line: number, message: string): void;
 }
 
+/** `[name]`, `[name](!)` or `[name](tpl,…)`: the name and the options, or null when malformed. */
+function sectionHeader(line: string): { name: string; options: string } | null {
+  const close = line.indexOf(']');
+  if (close <= 1) return null;
+  const name = line.slice(1, close);
+  if (close === line.length - 1) return { name, options: '' };
+  if (line.charCodeAt(close + 1) !== 40 /* ( */ || line.charCodeAt(line.length - 1) !== 41 /* ) */) return null;
+  const options = line.slice(close + 2, line.length - 1);
+  return options.includes(')') ? null : { name, options };
+}
+
 /**
  * Walks the text line by line without splitting it first and hands each item to the visitor: the
  * configuration of a large system is tens of megabytes, and fewer short-lived strings and objects mean
- * less garbage collection during an apply.
+ * less garbage collection during an apply. Plain lines are read in place, by position in the text.
  */
 export function scanConf(text: string, visitor: ConfVisitor): void {
   const state = { block: false };
+  const keys = visitor.keys;
   let inSection = false;
   let start = 0;
   let lineNo = 0;
@@ -84,67 +106,67 @@ export function scanConf(text: string, visitor: ConfVisitor): void {
     let end = text.indexOf('\n', start);
     if (end === -1) end = length;
     lineNo++;
-    let line: string;
+    // The line is src[a, b): the text itself, or its copy without the comment.
+    let src = text;
+    let a = start;
+    let b = end;
     // The next ';' of the text, found once and reused until the walk passes it (no rescans).
     if (semi !== -1 && semi < start) semi = text.indexOf(';', start);
     if (state.block || (semi !== -1 && semi < end)) {
-      line = stripComment(text.slice(start, end), state);
+      src = stripComment(text.slice(start, end), state);
+      a = 0;
+      b = src.length;
     } else {
-      // Fast path: most lines of a large file are plain entries without comments.
-      let a = start;
-      let b = end;
-      while (a < b && isSpace(text.charCodeAt(a))) a++;
-      while (b > a && isSpace(text.charCodeAt(b - 1))) b--;
-      line = a === b ? '' : text.slice(a, b);
+      while (a < b && isSpace(src.charCodeAt(a))) a++;
+      while (b > a && isSpace(src.charCodeAt(b - 1))) b--;
     }
     start = end + 1;
-    if (line === '') continue;
-    const first = line.charCodeAt(0);
+    if (a === b) continue;
+    const first = src.charCodeAt(a);
     if (first === 35 /* # */) {
+      const line = src.slice(a, b);
       const match = /^#include\s+"?([^"]+?)"?$/.exec(line);
       if (match?.[1]) visitor.include(match[1], lineNo);
       else visitor.error(lineNo, `unsupported directive "${line}"`);
       continue;
     }
     if (first === 91 /* [ */) {
-      const match = /^\[([^\]]+)\](?:\(([^)]*)\))?$/.exec(line);
-      if (!match?.[1]) {
+      const line = src.slice(a, b);
+      const header = sectionHeader(line);
+      if (!header) {
         visitor.error(lineNo, `malformed section header "${line}"`);
         inSection = false;
         continue;
       }
-      const options = match[2]
-        ? match[2]
-            .split(',')
-            .map((o) => o.trim())
-            .filter(Boolean)
-        : [];
+      const inherits: string[] = [];
+      let template = false;
+      for (const raw of header.options.includes(',') ? header.options.split(',') : [header.options]) {
+        const option = raw.trim();
+        if (option === '!') template = true;
+        else if (option !== '' && option !== '+') inherits.push(option);
+      }
       inSection = true;
-      visitor.section(
-        match[1],
-        lineNo,
-        options.includes('!'),
-        options.filter((o) => o !== '!' && o !== '+'),
-      );
+      visitor.section(header.name, lineNo, template, inherits);
       continue;
     }
-    const eq = line.indexOf('=');
-    if (eq <= 0) {
-      visitor.error(lineNo, `expected "key = value", got "${line}"`);
+    const eq = src.indexOf('=', a);
+    if (eq <= a || eq >= b) {
+      visitor.error(lineNo, `expected "key = value", got "${src.slice(a, b)}"`);
       continue;
     }
     if (!inSection) {
-      visitor.error(lineNo, `entry outside a section: "${line}"`);
+      visitor.error(lineNo, `entry outside a section: "${src.slice(a, b)}"`);
       continue;
     }
-    const arrow = line.charCodeAt(eq + 1) === 62; /* > */
+    const arrow = eq + 1 < b && src.charCodeAt(eq + 1) === 62; /* > */
     let k = eq;
-    while (k > 0 && isSpace(line.charCodeAt(k - 1))) k--;
-    let key = line.slice(0, k);
-    if (UPPER.test(key)) key = key.toLowerCase();
+    while (k > a && isSpace(src.charCodeAt(k - 1))) k--;
+    let key = src.slice(a, k);
+    if (hasUpper(src, a, k)) key = key.toLowerCase();
+    if (keys && !keys.has(key)) continue;
     let v = eq + (arrow ? 2 : 1);
-    while (v < line.length && isSpace(line.charCodeAt(v))) v++;
-    visitor.entry(key, line.slice(v), lineNo, arrow);
+    while (v < b && isSpace(src.charCodeAt(v))) v++;
+    visitor.entry(key, src.slice(v, b), lineNo, arrow);
   }
 }
 

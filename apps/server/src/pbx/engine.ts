@@ -75,6 +75,7 @@ export class PbxEngine {
   /** Connects AMI (when configured) and brings the files on disk up to date. */
   start(): void {
     this.ami?.start();
+    this.applier.prepare();
     this.applier.request();
   }
 

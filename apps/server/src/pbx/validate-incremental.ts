@@ -42,6 +42,9 @@ interface Ext extends Def {
   dup?: boolean;
 }
 
+/** The shared empty list of an extension without labels or jumps (most have none): never added to. */
+const NONE: never[] = Object.freeze([]) as unknown as never[];
+
 interface LocalContext {
   line: number;
   includes: { name: string; line: number }[];
@@ -72,6 +75,9 @@ interface PjSection extends Def {
   /** Key, value, key, value… of the keys the checks read (last value of each). */
   vals: string[];
   type?: string;
+  /** The templates its inherits name, as found by the check numbered parentsCheck (see value()). */
+  parents?: (PjSection | undefined)[];
+  parentsCheck?: number;
 }
 
 interface ContextDef extends Def {
@@ -85,13 +91,52 @@ function valOf(section: PjSection, key: string): string | undefined {
   return undefined;
 }
 
+type Kind = 'e' | 'c' | 'p' | 'm' | 'g';
+
+/**
+ * A namespace of definitions: one context's extensions ('e'), the contexts ('c'), the PJSIP objects
+ * of one type ('p'), the mailboxes ('m') or the globals ('g'). Definitions are looked up by space
+ * and name, with no key string built: a full check looks up a hundred thousand of them.
+ */
+interface Space {
+  kind: Kind;
+  /** Prefix of the keys that name its definitions in the dependency index ('e:ctx', 'c', 'p:aor'…). */
+  key: string;
+  defs: Map<string, Def | Def[]>;
+}
+
+/** A file's definitions, as parallel lists (cheaper to build than a map, and only walked). */
+interface DefList {
+  spaces: Space[];
+  names: string[];
+  defs: Def[];
+}
+
+/** What a file's checks read from other files, by space (no key string made per lookup). */
+type Deps = Map<Space, Set<string>>;
+
+function note(deps: Deps, space: Space, name: string): void {
+  const names = deps.get(space);
+  if (names) names.add(name);
+  else deps.set(space, new Set([name]));
+}
+
+function emptyDefs(): DefList {
+  return { spaces: [], names: [], defs: [] };
+}
+
+/** The dependency index's name of a definition: made only when a lookup is noted or a definition changes. */
+function keyOf(space: Space, name: string): string {
+  return `${space.key}\u0001${name}`;
+}
+
 /** What others see of a definition: a change of it makes the files that read it be checked again. */
-function signature(key: string, def: Def): string {
-  if (key.startsWith('e:')) {
+function signature(kind: Kind, def: Def): string {
+  if (kind === 'e') {
     const ext = def as Ext;
     return `${ext.priorities.join(',')}|${ext.labels.join(',')}`;
   }
-  if (key.startsWith('c:')) return (def as ContextDef).sig;
+  if (kind === 'c') return (def as ContextDef).sig;
   return '';
 }
 
@@ -108,7 +153,7 @@ interface FileState {
   mailboxes: { id: string; line: number }[];
   rawIssues: ValidationIssue[];
   defsBuilt: boolean;
-  defs: Map<string, Def>;
+  defs: DefList;
   defIssues: ValidationIssue[];
   refIssues: ValidationIssue[];
   deps: string[];
@@ -128,11 +173,28 @@ function emptyState(text: string): FileState {
     mailboxes: [],
     rawIssues: [],
     defsBuilt: false,
-    defs: new Map(),
+    defs: emptyDefs(),
     defIssues: [],
     refIssues: [],
     deps: [],
   };
+}
+
+/** A priority given by number. */
+function isNumber(text: string): boolean {
+  if (text === '') return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/** 'sub-dial-user,s,1(2000,…)' → 'sub-dial-user,s,1': from the first '(', when the text ends with ')'. */
+function withoutArguments(text: string): string {
+  if (text.charCodeAt(text.length - 1) !== 41 /* ) */) return text;
+  const open = text.indexOf('(');
+  return open === -1 ? text : text.slice(0, open);
 }
 
 /** A value computed when the dialplan runs. */
@@ -148,44 +210,54 @@ function likelyRole(name: string): Role {
 
 export class IncrementalValidator {
   private states = new Map<string, FileState>();
-  private defs = new Map<string, Def | Def[]>();
+  /** Every space by its key, and the extension and PJSIP spaces by context and type. */
+  private spaces = new Map<string, Space>();
+  private extSpaces = new Map<string, Space>();
+  private pjsipSpaces = new Map<string, Space>();
+  private contextSpace = this.space('c', 'c');
+  private mailboxSpace = this.space('m', 'm');
+  private globalSpace = this.space('g', 'g');
   /** Reverse index: definition key → the file(s) whose checks read it. */
   private rdeps = new Map<string, string | Set<string>>();
-  private multi = new Set<string>();
-  /** Keys defined by several files, or no longer, since the last check: their files are checked again. */
-  private multiChanged = new Set<string>();
+  /** Extensions, PJSIP objects and mailboxes defined by several files (reported as duplicates). */
+  private multi = new Map<string, { space: Space; name: string }>();
+  /** Definitions made by several files, or no longer, since the last check: their files are checked again. */
+  private multiChanged = new Map<string, { space: Space; name: string }>();
   private shapes = new Map<string, { patterns: string[]; includes: string[] }>();
-  private contextKeys = new Map<string, string>();
   private orderKey = '';
   private templateSig = '';
   private order = new Map<string, number>();
   private templateList: { name: string; pos: number; line: number; section: PjSection }[] = [];
   private templateLatest = new Map<string, PjSection>();
   private templateTail = { pos: -1, line: 0 };
+  /** Numbers the checks: what a section found of the templates is good for one check only. */
+  private checks = 0;
   /** The file whose checks run. */
   private checking = '';
   /** Files checked again by the last validate() (tests, benchmark). */
   lastChecked = 0;
 
+  /** Files whose text changed since the last check. */
+  private pending = new Set<string>();
+
   validate(files: Map<string, string>): ValidationIssue[] {
-    const textChanged = new Set<string>();
-    for (const [name, text] of files) this.parseOne(name, text, textChanged);
-    return this.check(files, textChanged);
+    for (const [name, text] of files) this.add(name, text);
+    return this.finish(files);
   }
 
   /**
-   * The same check, giving the event loop a turn between files while it parses them (most of the
-   * work of a full check), so that I/O started before it, such as staged writes, goes on meanwhile.
+   * Takes in one file's text (parsed and indexed at once when it changed): files can be handed over
+   * one by one as they are rendered, and the check made when all are there.
    */
-  async validateYielding(files: Map<string, string>, filesPerTurn = 4): Promise<ValidationIssue[]> {
-    const textChanged = new Set<string>();
-    let parsed = 0;
-    for (const [name, text] of files) {
-      if (this.parseOne(name, text, textChanged) && ++parsed % filesPerTurn === 0) {
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    }
-    return this.check(files, textChanged);
+  add(name: string, text: string): void {
+    this.parseOne(name, text, this.pending);
+  }
+
+  /** Checks the configuration made of these files (each given to add(), now or before). */
+  finish(names: { has(name: string): boolean; keys(): Iterable<string> }): ValidationIssue[] {
+    const textChanged = this.pending;
+    this.pending = new Set();
+    return this.check(names, textChanged);
   }
 
   /** 1. Parses a file whose text changed (answers whether it did) and indexes it. */
@@ -208,7 +280,11 @@ export class IncrementalValidator {
   }
 
   /** 2–7: forgets what is gone, then checks what changed and what depends on it. */
-  private check(files: Map<string, string>, textChanged: Set<string>): ValidationIssue[] {
+  private check(
+    files: { has(name: string): boolean; keys(): Iterable<string> },
+    textChanged: Set<string>,
+  ): ValidationIssue[] {
+    this.checks++;
     const gone: string[] = [];
     for (const [name, state] of this.states) {
       if (files.has(name)) continue;
@@ -299,11 +375,20 @@ export class IncrementalValidator {
 
     // 5. Definitions: compare each changed file's with its previous ones.
     const changedKeys = new Set<string>();
+    const changed = (space: Space, name: string) => {
+      changedKeys.add(keyOf(space, name));
+      if (space.kind === 'c') this.shapes.delete(name);
+    };
     if (full) {
-      this.defs = new Map();
+      this.spaces = new Map();
+      this.extSpaces = new Map();
+      this.pjsipSpaces = new Map();
+      this.contextSpace = this.space('c', 'c');
+      this.mailboxSpace = this.space('m', 'm');
+      this.globalSpace = this.space('g', 'g');
       this.rdeps = new Map();
-      this.multi = new Set();
-      this.multiChanged = new Set();
+      this.multi = new Map();
+      this.multiChanged = new Map();
       for (const state of this.states.values()) {
         state.defsBuilt = false;
         state.deps = [];
@@ -315,29 +400,46 @@ export class IncrementalValidator {
       if (full) {
         // Everything is checked again: no need to tell which definitions changed.
         this.buildDefs(name, state);
-        for (const [key, def] of state.defs) this.addDef(key, def);
+        const { spaces, names, defs } = state.defs;
+        for (let i = 0; i < defs.length; i++) this.addDef(spaces[i] as Space, names[i] as string, defs[i] as Def);
         continue;
       }
-      const before = state.defs;
+      const before = new Map<Space, Map<string, Def>>();
+      for (let i = 0; i < state.defs.defs.length; i++) {
+        const space = state.defs.spaces[i] as Space;
+        let inSpace = before.get(space);
+        if (!inSpace) {
+          inSpace = new Map();
+          before.set(space, inSpace);
+        }
+        inSpace.set(state.defs.names[i] as string, state.defs.defs[i] as Def);
+      }
       this.buildDefs(name, state);
-      for (const [key, def] of state.defs) {
-        const old = before.get(key);
+      const { spaces, names, defs } = state.defs;
+      for (let i = 0; i < defs.length; i++) {
+        const space = spaces[i] as Space;
+        const defName = names[i] as string;
+        const def = defs[i] as Def;
+        const inSpace = before.get(space);
+        const old = inSpace?.get(defName);
         if (old === undefined) {
-          changedKeys.add(key);
-          this.addDef(key, def);
+          changed(space, defName);
+          this.addDef(space, defName, def);
           continue;
         }
-        if (signature(key, old) !== signature(key, def)) changedKeys.add(key);
-        this.replaceDef(key, old, def);
+        inSpace?.delete(defName);
+        if (signature(space.kind, old) !== signature(space.kind, def)) changed(space, defName);
+        this.replaceDef(space, defName, old, def);
       }
-      for (const [key, old] of before) {
-        if (state.defs.has(key)) continue;
-        changedKeys.add(key);
-        this.removeDef(key, old);
+      // What is left was defined before and is not now.
+      for (const [space, inSpace] of before) {
+        for (const [defName, old] of inSpace) {
+          changed(space, defName);
+          this.removeDef(space, defName, old);
+        }
       }
     }
     if (full) changedKeys.clear();
-    for (const key of changedKeys) if (key.startsWith('c:')) this.shapes.delete(key.slice(2));
 
     // 6. Check again the changed files and those that read a changed definition.
     const dirty = new Set<string>();
@@ -350,8 +452,8 @@ export class IncrementalValidator {
     }
     // A file does not note lookups of what only it defines (most of them): it is checked again when
     // another file starts or stops defining the same thing.
-    for (const key of this.multiChanged) {
-      const d = this.defs.get(key);
+    for (const { space, name } of this.multiChanged.values()) {
+      const d = space.defs.get(name);
       if (d === undefined) continue;
       if (Array.isArray(d)) for (const def of d) dirty.add(def.file);
       else dirty.add(d.file);
@@ -364,11 +466,12 @@ export class IncrementalValidator {
       this.lastChecked++;
       this.dropDeps(name, state);
       this.checking = name;
-      const deps = new Set<string>();
+      const deps: Deps = new Map();
       state.refIssues = [];
       if (state.role === 'pjsip') this.checkPjsipFile(name, state, deps);
       else if (state.role === 'dialplan') this.checkDialplanFile(name, state, deps);
-      state.deps = [...deps];
+      state.deps = [];
+      for (const [space, names] of deps) for (const depName of names) state.deps.push(keyOf(space, depName));
       for (const key of state.deps) {
         const readers = this.rdeps.get(key);
         if (readers === undefined) this.rdeps.set(key, name);
@@ -425,6 +528,7 @@ export class IncrementalValidator {
       let vals: string[] | undefined;
       scanConf(text, {
         ...common,
+        keys: PJSIP_KEYS,
         section: (sectionName, line, template, inherits) => {
           vals = [];
           const section: PjSection = { file: name, name: sectionName, line, template, inherits, vals };
@@ -432,7 +536,7 @@ export class IncrementalValidator {
           state.sections.push(section);
         },
         entry: (key, value) => {
-          if (!vals || !PJSIP_KEYS.has(key)) return;
+          if (!vals) return;
           const at = vals.indexOf(key);
           if (at !== -1 && at % 2 === 0) vals[at + 1] = value;
           else vals.push(key, value);
@@ -446,6 +550,9 @@ export class IncrementalValidator {
       let currentName: string | undefined;
       let current: Ext | undefined;
       let priority = 0;
+      // The problems of the extension name last seen: consecutive lines name the same one.
+      let checkedName: string | undefined;
+      let nameProblems: string[] | null = null;
       scanConf(text, {
         ...common,
         section: (nameOfSection, line) => {
@@ -485,15 +592,26 @@ export class IncrementalValidator {
             const comma = rest.indexOf(',');
             const extName = comma === -1 ? rest : rest.slice(0, comma);
             rest = comma === -1 ? '' : rest.slice(comma + 1);
-            for (const part of extName.includes('/') ? extName.split('/') : [extName]) {
-              const problem = extensionNameProblem(part);
-              if (problem) issues.push({ file: name, line, message: `[${sectionName}] ${problem}` });
+            if (extName !== checkedName) {
+              checkedName = extName;
+              nameProblems = null;
+              for (const part of extName.includes('/') ? extName.split('/') : [extName]) {
+                const problem = extensionNameProblem(part);
+                if (problem) {
+                  nameProblems ??= [];
+                  nameProblems.push(problem);
+                }
+              }
+            }
+            if (nameProblems) {
+              for (const problem of nameProblems)
+                issues.push({ file: name, line, message: `[${sectionName}] ${problem}` });
             }
             if (extName !== currentName) {
               currentName = extName;
               current = ctx.exts.get(extName);
               if (!current) {
-                current = { file: name, line, labels: [], priorities: [], apps: [] };
+                current = { file: name, line, labels: NONE, priorities: [], apps: NONE };
                 ctx.exts.set(extName, current);
               }
               priority = 0;
@@ -526,8 +644,12 @@ export class IncrementalValidator {
             });
           }
           if (!known) ext.priorities.push(prioKey);
-          if (label && !ext.labels.includes(label)) ext.labels.push(label);
+          if (label && !ext.labels.includes(label)) {
+            if (ext.labels === NONE) ext.labels = [];
+            ext.labels.push(label);
+          }
           if (base !== 'hint' && comma !== -1 && rest.startsWith('Go', comma + 1)) {
+            if (ext.apps === NONE) ext.apps = [];
             ext.apps.push({ app: rest.slice(comma + 1), line });
           }
         },
@@ -576,8 +698,19 @@ export class IncrementalValidator {
   private value(section: PjSection, key: string, pos: number, line: number, depth = 0): string | undefined {
     const own = valOf(section, key);
     if (own !== undefined) return own;
-    for (let i = section.inherits.length - 1; i >= 0; i--) {
-      const t = this.template(section.inherits[i] as string, pos, line);
+    const inherits = section.inherits;
+    if (inherits.length === 0) return undefined;
+    // An object's own templates are looked up once per check, however many of its keys are read.
+    let parents: (PjSection | undefined)[] | undefined;
+    if (depth === 0 && line === section.line) {
+      if (section.parentsCheck !== this.checks) {
+        section.parents = inherits.map((name) => this.template(name, pos, line));
+        section.parentsCheck = this.checks;
+      }
+      parents = section.parents;
+    }
+    for (let i = inherits.length - 1; i >= 0; i--) {
+      const t = parents ? parents[i] : this.template(inherits[i] as string, pos, line);
       if (!t) continue;
       const v = depth < 10 ? this.value(t, key, pos, line, depth + 1) : valOf(t, key);
       if (v !== undefined) return v;
@@ -603,13 +736,49 @@ export class IncrementalValidator {
     }
   }
 
+  private space(kind: Kind, of: string): Space {
+    const key = kind === 'e' || kind === 'p' ? `${kind}:${of}` : kind;
+    let space = this.spaces.get(key);
+    if (!space) {
+      space = { kind, key, defs: new Map() };
+      this.spaces.set(key, space);
+    }
+    return space;
+  }
+
+  /** A context's extensions (made empty when first looked up, so a missing one can be noted too). */
+  private extSpace(ctx: string): Space {
+    let space = this.extSpaces.get(ctx);
+    if (!space) {
+      space = this.space('e', ctx);
+      this.extSpaces.set(ctx, space);
+    }
+    return space;
+  }
+
+  private pjsipSpace(type: string): Space {
+    let space = this.pjsipSpaces.get(type);
+    if (!space) {
+      space = this.space('p', type);
+      this.pjsipSpaces.set(type, space);
+    }
+    return space;
+  }
+
   private buildDefs(name: string, state: FileState): void {
     state.defsBuilt = true;
-    state.defs = new Map();
+    const list = emptyDefs();
+    const define = (space: Space, defName: string, def: Def) => {
+      list.spaces.push(space);
+      list.names.push(defName);
+      list.defs.push(def);
+    };
+    state.defs = list;
     state.defIssues = [];
     const pos = this.order.get(name) ?? 0;
     if (state.role === 'pjsip') {
       const seenTemplates = new Set<string>();
+      const seen = new Map<Space, Map<string, PjSection>>();
       for (const s of state.sections) {
         if (s.template) {
           if (seenTemplates.has(s.name)) {
@@ -628,8 +797,13 @@ export class IncrementalValidator {
           state.defIssues.push({ file: name, line: s.line, message: `[${s.name}] has unknown type "${type}"` });
           continue;
         }
-        const key = `p:${type}:${s.name}`;
-        const previous = state.defs.get(key);
+        const space = this.pjsipSpace(type);
+        let inSpace = seen.get(space);
+        if (!inSpace) {
+          inSpace = new Map();
+          seen.set(space, inSpace);
+        }
+        const previous = inSpace.get(s.name);
         if (previous) {
           state.defIssues.push({
             file: name,
@@ -639,80 +813,101 @@ export class IncrementalValidator {
           continue;
         }
         s.type = type;
-        state.defs.set(key, s);
+        inSpace.set(s.name, s);
+        define(space, s.name, s);
       }
     } else if (state.role === 'dialplan') {
       for (const [ctx, context] of state.contexts) {
         const patterns: string[] = [];
+        const space = this.extSpace(ctx);
         for (const [extName, ext] of context.exts) {
           if (extName.startsWith('_')) patterns.push(extName);
-          state.defs.set(`e:${ctx}\0${extName}`, ext);
+          define(space, extName, ext);
         }
         const def: ContextDef = {
           file: name,
           line: context.line,
           sig: `${patterns.join('\n')}|${context.includes.map((i) => i.name).join('\n')}`,
         };
-        state.defs.set(`c:${ctx}`, def);
+        define(this.contextSpace, ctx, def);
       }
+      const seenGlobals = new Set<string>();
       for (const g of state.globals) {
-        if (!state.defs.has(`g:${g.key}`)) state.defs.set(`g:${g.key}`, { file: name, line: g.line });
+        if (seenGlobals.has(g.key)) continue;
+        seenGlobals.add(g.key);
+        define(this.globalSpace, g.key, { file: name, line: g.line });
       }
     } else if (state.role === 'voicemail') {
-      for (const m of state.mailboxes) state.defs.set(`m:${m.id}`, { file: name, line: m.line });
+      for (const m of state.mailboxes) define(this.mailboxSpace, m.id, { file: name, line: m.line });
     }
   }
 
-  private addDef(key: string, def: Def): void {
-    const existing = this.defs.get(key);
-    if (existing === undefined) this.defs.set(key, def);
+  private addDef(space: Space, name: string, def: Def): void {
+    const existing = space.defs.get(name);
+    if (existing === undefined) space.defs.set(name, def);
     else if (Array.isArray(existing)) existing.push(def);
     else {
-      this.defs.set(key, [existing, def]);
-      if (!key.startsWith('c:') && !key.startsWith('g:')) this.multi.add(key);
-      this.multiChanged.add(key);
+      space.defs.set(name, [existing, def]);
+      const key = keyOf(space, name);
+      if (space.kind !== 'c' && space.kind !== 'g') this.multi.set(key, { space, name });
+      this.multiChanged.set(key, { space, name });
     }
   }
 
   /** The same object defined again by the same file (its text changed elsewhere). */
-  private replaceDef(key: string, old: Def, def: Def): void {
-    const existing = this.defs.get(key);
-    if (existing === old) this.defs.set(key, def);
+  private replaceDef(space: Space, name: string, old: Def, def: Def): void {
+    const existing = space.defs.get(name);
+    if (existing === old) space.defs.set(name, def);
     else if (Array.isArray(existing)) {
       const at = existing.indexOf(old);
       if (at !== -1) existing[at] = def;
-      else this.addDef(key, def);
-    } else this.addDef(key, def);
+      else this.addDef(space, name, def);
+    } else this.addDef(space, name, def);
   }
 
-  private removeDef(key: string, old: Def): void {
-    const existing = this.defs.get(key);
-    if (existing === old) this.defs.delete(key);
-    else if (Array.isArray(existing)) {
-      const left = existing.filter((d) => d !== old);
-      if (left.length === 1) {
-        this.defs.set(key, left[0] as Def);
-        this.multi.delete(key);
-        this.multiChanged.add(key);
-      } else this.defs.set(key, left);
+  /** Down to one definition again: no longer a duplicate, and its files are checked again. */
+  private single(space: Space, name: string, left: Def[]): void {
+    if (left.length === 0) {
+      space.defs.delete(name);
+      return;
     }
+    if (left.length > 1) {
+      space.defs.set(name, left);
+      return;
+    }
+    space.defs.set(name, left[0] as Def);
+    const key = keyOf(space, name);
+    this.multi.delete(key);
+    this.multiChanged.set(key, { space, name });
+  }
+
+  private removeDef(space: Space, name: string, old: Def): void {
+    const existing = space.defs.get(name);
+    if (existing === old) space.defs.delete(name);
+    else if (Array.isArray(existing))
+      this.single(
+        space,
+        name,
+        existing.filter((d) => d !== old),
+      );
   }
 
   private removeDefs(name: string, state: FileState): void {
-    for (const key of state.defs.keys()) {
-      const existing = this.defs.get(key);
+    const { spaces, names } = state.defs;
+    for (let i = 0; i < names.length; i++) {
+      const space = spaces[i] as Space;
+      const defName = names[i] as string;
+      const existing = space.defs.get(defName);
       if (existing === undefined) continue;
       if (!Array.isArray(existing)) {
-        if (existing.file === name) this.defs.delete(key);
+        if (existing.file === name) space.defs.delete(defName);
         continue;
       }
-      const left = existing.filter((d) => d.file !== name);
-      if (left.length === 0) this.defs.delete(key);
-      else if (left.length === 1) {
-        this.defs.set(key, left[0] as Def);
-        this.multi.delete(key);
-        this.multiChanged.add(key);
-      } else this.defs.set(key, left);
+      this.single(
+        space,
+        defName,
+        existing.filter((d) => d.file !== name),
+      );
     }
   }
 
@@ -730,18 +925,18 @@ export class IncrementalValidator {
     state.deps = [];
   }
 
-  private defList(key: string): Def[] {
-    const d = this.defs.get(key);
+  private defList(space: Space, name: string): Def[] {
+    const d = space.defs.get(name);
     if (d === undefined) return [];
     if (!Array.isArray(d)) return [d];
     return [...d].sort((a, b) => (this.order.get(a.file) ?? 0) - (this.order.get(b.file) ?? 0) || a.line - b.line);
   }
 
-  /** An extension as all files define it together. */
-  /** An extension's definition, noting the lookup as note() does (one map lookup for both). */
-  private noteExt(key: string, deps: Set<string>): Ext | undefined {
-    const d = this.defs.get(key);
-    if (d === undefined || Array.isArray(d) || d.file !== this.checking) deps.add(key);
+  /** An extension as all files define it together, noting the lookup as has() does. */
+  private noteExt(ctx: string, exten: string, deps: Deps): Ext | undefined {
+    const space = this.extSpace(ctx);
+    const d = space.defs.get(exten);
+    if (d === undefined || Array.isArray(d) || d.file !== this.checking) note(deps, space, exten);
     return d === undefined ? undefined : this.mergedExt(d);
   }
 
@@ -762,7 +957,7 @@ export class IncrementalValidator {
     const patterns: string[] = [];
     const seen = new Set<string>();
     const includes: string[] = [];
-    for (const def of this.defList(`c:${ctx}`)) {
+    for (const def of this.defList(this.contextSpace, ctx)) {
       const context = this.states.get(def.file)?.contexts.get(ctx);
       if (!context) continue;
       for (const name of context.exts.keys()) {
@@ -779,51 +974,32 @@ export class IncrementalValidator {
   }
 
   /**
-   * Notes that the file being checked read a definition, unless only that file defines it (a
-   * change of it is a change of the file itself; see multiChanged for the rest).
+   * Whether something is defined, noting that the file being checked read it unless only that file
+   * defines it (a change of it is a change of the file itself; see multiChanged for the rest).
    */
-  private note(key: string, deps: Set<string>): void {
-    const d = this.defs.get(key);
-    if (d === undefined || Array.isArray(d) || d.file !== this.checking) deps.add(key);
-  }
-
-  /**
-   * The definition key of a context, made once per name: a few contexts are looked up hundreds of
-   * thousands of times, and a string kept keeps its hash.
-   */
-  private contextKey(ctx: string): string {
-    let key = this.contextKeys.get(ctx);
-    if (key === undefined) {
-      key = `c:${ctx}`;
-      if (this.contextKeys.size > 100_000) this.contextKeys.clear();
-      this.contextKeys.set(ctx, key);
-    }
-    return key;
-  }
-
-  private has(key: string, deps: Set<string>): boolean {
-    const d = this.defs.get(key);
-    if (d === undefined || Array.isArray(d) || d.file !== this.checking) deps.add(key);
+  private has(space: Space, name: string, deps: Deps): boolean {
+    const d = space.defs.get(name);
+    if (d === undefined || Array.isArray(d) || d.file !== this.checking) note(deps, space, name);
     return d !== undefined;
   }
 
   private findExtension(
     ctx: string,
     exten: string,
-    deps: Set<string>,
+    deps: Deps,
     seen?: Set<string>,
     contextChecked = false,
   ): Ext | undefined {
     // Most lookups end at once in the first context: the set of visited contexts is made only when
     // the search follows an include.
     if (seen?.has(ctx)) return undefined;
-    if (!contextChecked && !this.has(this.contextKey(ctx), deps)) return undefined;
-    const exact = this.noteExt(`e:${ctx}\0${exten}`, deps);
+    if (!contextChecked && !this.has(this.contextSpace, ctx, deps)) return undefined;
+    const exact = this.noteExt(ctx, exten, deps);
     if (exact) return exact;
     const shape = this.shape(ctx);
     for (const name of shape.patterns) {
       if (matches(name.split('/')[0] as string, exten)) {
-        return this.noteExt(`e:${ctx}\0${name}`, deps);
+        return this.noteExt(ctx, name, deps);
       }
     }
     const visited = seen ?? new Set<string>();
@@ -835,37 +1011,37 @@ export class IncrementalValidator {
     return undefined;
   }
 
-  private checkJump(contextName: string, extenName: string, target: string, deps: Set<string>): string | null {
+  private checkJump(contextName: string, extenName: string, target: string, deps: Deps): string | null {
     const parts = splitTop(target.trim(), ',');
-    for (let i = 0; i < parts.length; i++) parts[i] = (parts[i] as string).trim().replace(/\(.*\)$/s, '');
+    for (let i = 0; i < parts.length; i++) parts[i] = withoutArguments((parts[i] as string).trim());
     if (parts.length === 1) {
       const label = parts[0] as string;
-      if (dynamic(label) || /^\d+$/.test(label)) return null;
-      const own = this.noteExt(`e:${contextName}\0${extenName}`, deps);
+      if (dynamic(label) || isNumber(label)) return null;
+      const own = this.noteExt(contextName, extenName, deps);
       return own?.labels.includes(label) ? null : `label "${label}" does not exist in extension ${extenName}`;
     }
     const [ctx, exten, prio] = parts.length === 2 ? [contextName, parts[0], parts[1]] : parts;
     if (ctx === undefined || exten === undefined || prio === undefined) return null;
     if (dynamic(ctx)) return null;
-    if (!this.has(this.contextKey(ctx), deps)) return `context "${ctx}" does not exist`;
+    if (!this.has(this.contextSpace, ctx, deps)) return `context "${ctx}" does not exist`;
     if (dynamic(exten)) return null;
     const found = this.findExtension(ctx, exten, deps, undefined, true);
     if (!found) return `extension "${exten}" does not exist in context "${ctx}"`;
-    if (!dynamic(prio) && !/^\d+$/.test(prio) && !found.labels.includes(prio)) {
+    const numbered = isNumber(prio);
+    if (!dynamic(prio) && !numbered && !found.labels.includes(prio)) {
       return `label "${prio}" does not exist in ${ctx},${exten}`;
     }
-    if (/^\d+$/.test(prio) && !found.priorities.includes(prio))
-      return `priority ${prio} does not exist in ${ctx},${exten}`;
+    if (numbered && !found.priorities.includes(prio)) return `priority ${prio} does not exist in ${ctx},${exten}`;
     return null;
   }
 
-  private checkDialplanFile(file: string, state: FileState, deps: Set<string>): void {
+  private checkDialplanFile(file: string, state: FileState, deps: Deps): void {
     const issues = state.refIssues;
     for (const g of state.globals) {
       const suffix = /^OUT_(\d+)_SUFFIX$/.exec(g.key);
       if (!suffix) continue;
       const endpoint = g.value.replace(/^@/, '');
-      if (!this.has(`p:endpoint:${endpoint}`, deps)) {
+      if (!this.has(this.pjsipSpace('endpoint'), endpoint, deps)) {
         issues.push({
           file,
           line: g.line,
@@ -875,7 +1051,7 @@ export class IncrementalValidator {
     }
     for (const [contextName, context] of state.contexts) {
       for (const include of context.includes) {
-        if (!this.has(this.contextKey(include.name), deps)) {
+        if (!this.has(this.contextSpace, include.name, deps)) {
           issues.push({
             file,
             line: include.line,
@@ -893,7 +1069,7 @@ export class IncrementalValidator {
           }
           const call = /^Gosub\(sub-dial-trunk,s,1\((\d+),/.exec(app);
           if (call) {
-            if (!this.has(`g:OUT_${call[1]}`, deps)) {
+            if (!this.has(this.globalSpace, `OUT_${call[1]}`, deps)) {
               issues.push({ file, line, message: `[${contextName}] dials trunk ${call[1]}, which does not exist` });
             }
           }
@@ -902,14 +1078,17 @@ export class IncrementalValidator {
     }
   }
 
-  private checkPjsipFile(file: string, state: FileState, deps: Set<string>): void {
+  private checkPjsipFile(file: string, state: FileState, deps: Deps): void {
     const issues = state.refIssues;
     const pos = this.order.get(file) ?? 0;
-    for (const [key, def] of state.defs) {
-      if (this.multi.has(key)) {
+    const { spaces, names, defs } = state.defs;
+    for (let i = 0; i < defs.length; i++) {
+      const space = spaces[i] as Space;
+      const def = defs[i] as Def;
+      if (this.multi.size > 0 && Array.isArray(space.defs.get(names[i] as string))) {
         // Defined in another file too: only the first definition is checked, as Asterisk loads only it.
-        this.note(key, deps);
-        if (this.defList(key)[0] !== def) continue;
+        this.has(space, names[i] as string, deps);
+        if (this.defList(space, names[i] as string)[0] !== def) continue;
       }
       const o = def as PjSection;
       const type = o.type as string;
@@ -922,7 +1101,7 @@ export class IncrementalValidator {
         const context = this.value(o, 'context', pos, o.line);
         if (!context) issues.push({ file, line: o.line, message: `endpoint [${name}] has no context` });
         else {
-          if (!this.has(this.contextKey(context), deps)) {
+          if (!this.has(this.contextSpace, context, deps)) {
             issues.push({
               file,
               line: o.line,
@@ -932,7 +1111,7 @@ export class IncrementalValidator {
         }
         for (const box of (this.value(o, 'mailboxes', pos, o.line) ?? '').split(',')) {
           if (!box) continue;
-          if (!this.has(`m:${box.trim()}`, deps)) {
+          if (!this.has(this.mailboxSpace, box.trim(), deps)) {
             issues.push({ file, line: o.line, message: `endpoint [${name}] mailboxes = ${box}: no such mailbox` });
           }
         }
@@ -963,7 +1142,7 @@ export class IncrementalValidator {
     pos: number,
     key: string,
     refType: string,
-    deps: Set<string>,
+    deps: Deps,
     issues: ValidationIssue[],
     required = false,
   ): void {
@@ -972,11 +1151,11 @@ export class IncrementalValidator {
       if (required) issues.push({ file: o.file, line: o.line, message: `${o.type} [${o.name}] has no ${key}` });
       return;
     }
-    for (const raw of v.split(',')) {
+    const space = this.pjsipSpace(refType);
+    for (const raw of v.includes(',') ? v.split(',') : [v]) {
       const ref = raw.trim();
       if (!ref) continue;
-      const id = `p:${refType}:${ref}`;
-      if (!this.has(id, deps)) {
+      if (!this.has(space, ref, deps)) {
         issues.push({
           file: o.file,
           line: o.line,
@@ -989,10 +1168,10 @@ export class IncrementalValidator {
   /** Objects defined by more than one file: reported where the second one is. */
   private duplicates(): ValidationIssue[] {
     const issues: ValidationIssue[] = [];
-    for (const key of this.multi) {
-      const list = this.defList(key);
+    for (const { space, name } of this.multi.values()) {
+      const list = this.defList(space, name);
       const first = list[0] as Def;
-      if (key.startsWith('p:')) {
+      if (space.kind === 'p') {
         for (const def of list.slice(1) as PjSection[]) {
           issues.push({
             file: def.file,
@@ -1000,12 +1179,13 @@ export class IncrementalValidator {
             message: `duplicate ${def.type} [${def.name}] (first at ${first.file}:${first.line})`,
           });
         }
-      } else if (key.startsWith('m:')) {
+      } else if (space.kind === 'm') {
         for (const def of list.slice(1)) {
-          issues.push({ file: def.file, line: def.line, message: `duplicate mailbox ${key.slice(2)}` });
+          issues.push({ file: def.file, line: def.line, message: `duplicate mailbox ${name}` });
         }
-      } else if (key.startsWith('e:')) {
-        const [ctx, extName] = key.slice(2).split('\0') as [string, string];
+      } else if (space.kind === 'e') {
+        const ctx = space.key.slice(2);
+        const extName = name;
         const seen = new Set((first as Ext).priorities);
         for (const def of list.slice(1) as Ext[]) {
           const again = def.priorities.find((p) => seen.has(p));

@@ -8,6 +8,7 @@ import {
   validateConfiguration,
 } from '../../src/pbx/validate.ts';
 import { IncrementalValidator } from '../../src/pbx/validate-incremental.ts';
+import { ValidatorThread } from '../../src/pbx/validate-thread.ts';
 import { referenceModel, user, voipTrunk } from './fixtures.ts';
 
 const messages = (files: Map<string, string>) => validateConfiguration(files).map(formatIssue);
@@ -285,6 +286,47 @@ describe('incremental validation', () => {
         const expected = sorted(validateConfiguration(files));
         expect(sorted(validator.validate(files)), `seed ${seed} step ${step}`).toEqual(expected);
       }
+    }
+  });
+
+  it('on its own thread, finds the same problems, checks again only what changed, and recovers when stopped', async () => {
+    const thread = new ValidatorThread();
+    try {
+      for (let seed = 1; seed <= 8; seed++) {
+        const r = random(seed * 104_729);
+        let files = renderConfiguration(randomModel(seed));
+        expect(sorted(await thread.check(files)), `seed ${seed} start`).toEqual(sorted(validateConfiguration(files)));
+        for (let step = 0; step < 4; step++) {
+          files = r() < 0.3 ? renderConfiguration(randomModel(seed * 1000 + step)) : damage(files, r);
+          const expected = sorted(validateConfiguration(files));
+          expect(sorted(await thread.check(files)), `seed ${seed} step ${step}`).toEqual(expected);
+        }
+      }
+      const model = referenceModel();
+      const files = renderConfiguration(model);
+      await thread.check(files);
+      // The same files again: nothing crosses over and nothing is checked again.
+      expect(await thread.check(files)).toEqual([]);
+      expect(thread.lastChecked).toBe(0);
+      const renamed = renderConfiguration({
+        ...model,
+        users: model.users.map((u) => (u.extension === '202' ? { ...u, name: 'Robert' } : u)),
+      });
+      expect(await thread.check(renamed)).toEqual([]);
+      expect(thread.lastChecked).toBe(1);
+      // A stopped thread is started afresh at the next check and given every file again.
+      await thread.close();
+      const broken = new Map(renamed);
+      broken.set(
+        'pjsip.users.2xx.conf',
+        (broken.get('pjsip.users.2xx.conf') ?? '').replace('aors = 202', 'aors = 299'),
+      );
+      expect((await thread.check(broken)).map(formatIssue)).toEqual([
+        'pjsip.users.2xx.conf:70: endpoint [202] aors = 299: no aor named "299"',
+      ]);
+      expect(thread.lastChecked).toBe(broken.size);
+    } finally {
+      await thread.close();
     }
   });
 

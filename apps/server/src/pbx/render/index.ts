@@ -115,6 +115,33 @@ export class ConfigRenderer {
   }
 
   render(model: PbxModel): RenderedFiles {
+    const steps = this.steps(model);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * The same, giving the event loop a turn every few hundred-blocks, so that requests are served
+   * while a large configuration is rendered. onFile hears of each file as soon as it is made (to
+   * check it meanwhile), in no set order.
+   */
+  async renderYielding(
+    model: PbxModel,
+    onFile?: (name: string, text: string) => void,
+    blocksPerTurn = 8,
+  ): Promise<RenderedFiles> {
+    const steps = this.steps(model, onFile);
+    for (let n = 1; ; n++) {
+      const step = steps.next();
+      if (step.done) return step.value;
+      if (n % blocksPerTurn === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** Renders, stopping after each hundred-block. */
+  private *steps(model: PbxModel, onFile?: (name: string, text: string) => void): Generator<void, RenderedFiles> {
     const buckets = new Map<string, PbxUser[]>();
     for (const user of model.users) {
       const bucket = bucketOf(user.extension);
@@ -123,7 +150,13 @@ export class ConfigRenderer {
       else buckets.set(bucket, [user]);
     }
     const names = [...buckets.keys()].sort(byNumber);
-    const files = new Map<string, string>();
+    const made = new Map<string, string>();
+    const files = {
+      set(name: string, text: string) {
+        made.set(name, text);
+        onFile?.(name, text);
+      },
+    };
     const seen = new Set<string>();
     const pjsipUsers: string[] = [];
     const dialplanUsers: string[] = [];
@@ -144,6 +177,7 @@ export class ConfigRenderer {
       files.set(`pjsip.users.${bucket}.conf`, text.pjsip);
       files.set(`extensions.users.${bucket}.conf`, text.dialplan);
       if (text.voicemail) voicemail.push(text.voicemail);
+      yield;
     }
     for (const username of this.users.keys()) if (!seen.has(username)) this.users.delete(username);
     for (const bucket of this.buckets.keys()) if (!buckets.has(bucket)) this.buckets.delete(bucket);
@@ -168,7 +202,7 @@ export class ConfigRenderer {
     files.set('indications.conf', renderIndications(s));
     files.set('http.conf', renderHttp(s));
     for (const [name, text] of renderDefaults()) files.set(name, text);
-    return new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    return new Map([...made.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   }
 }
 
