@@ -70,7 +70,8 @@ function hasUpper(text: string, from: number, to: number): boolean {
 /** Receives what a scan finds, in file order: no intermediate objects for the entries. */
 export interface ConfVisitor {
   /** When set, only entries with one of these (lower-case) keys are handed to entry(). */
-  keys?: ReadonlySet<string>;
+  keys?: { has(key: string): boolean };
+  /** `inherits` may be shared by several sections: never change it. */
   section(name: string, line: number, template: boolean, inherits: string[]): void;
   /** An entry inside the current section; `key` is lower-case. */
   entry(key: string, value: string, line: number, arrow: boolean): void;
@@ -97,6 +98,8 @@ function sectionHeader(line: string): { name: string; options: string } | null {
 export function scanConf(text: string, visitor: ConfVisitor): void {
   const state = { block: false };
   const keys = visitor.keys;
+  // Sections with the same options ('(device-endpoint)') share one list of templates: thousands of them.
+  const optionsSeen = new Map<string, { template: boolean; inherits: string[] }>();
   let inSection = false;
   let start = 0;
   let lineNo = 0;
@@ -138,15 +141,19 @@ export function scanConf(text: string, visitor: ConfVisitor): void {
         inSection = false;
         continue;
       }
-      const inherits: string[] = [];
-      let template = false;
-      for (const raw of header.options.includes(',') ? header.options.split(',') : [header.options]) {
-        const option = raw.trim();
-        if (option === '!') template = true;
-        else if (option !== '' && option !== '+') inherits.push(option);
+      let options = optionsSeen.get(header.options);
+      if (!options) {
+        options = { template: false, inherits: [] };
+        for (const raw of header.options.split(',')) {
+          const option = raw.trim();
+          if (option === '!') options.template = true;
+          else if (option !== '' && option !== '+') options.inherits.push(option);
+        }
+        options.inherits = options.inherits.slice();
+        optionsSeen.set(header.options, options);
       }
       inSection = true;
-      visitor.section(header.name, lineNo, template, inherits);
+      visitor.section(header.name, lineNo, options.template, options.inherits);
       continue;
     }
     const eq = src.indexOf('=', a);

@@ -36,8 +36,8 @@ interface Ext extends Def {
   /** Few per extension: arrays are smaller than sets for a hundred thousand extensions. */
   labels: string[];
   priorities: string[];
-  /** Only the applications that can jump (Goto, GotoIf, Gosub, GosubIf). */
-  apps: { app: string; line: number }[];
+  /** The applications that can jump (Goto, GotoIf, Gosub, GosubIf), as application, line, application, line… */
+  apps: (string | number)[];
   /** A duplicate priority was reported already (one message per extension is enough). */
   dup?: boolean;
 }
@@ -51,22 +51,24 @@ interface LocalContext {
   exts: Map<string, Ext>;
 }
 
-/** Keys of a PJSIP section the checks read; the rest of its entries is not kept. */
-const PJSIP_KEYS = new Set([
-  'type',
-  'aors',
-  'auth',
-  'outbound_auth',
-  'transport',
-  'context',
-  'mailboxes',
-  'endpoint',
-  'server_uri',
-  'match',
-  'auth_type',
-  'password',
-  'protocol',
-]);
+/** Keys of a PJSIP section the checks read (each mapped to itself); the rest of its entries is not kept. */
+const PJSIP_KEYS = new Map(
+  [
+    'type',
+    'aors',
+    'auth',
+    'outbound_auth',
+    'transport',
+    'context',
+    'mailboxes',
+    'endpoint',
+    'server_uri',
+    'match',
+    'auth_type',
+    'password',
+    'protocol',
+  ].map((key) => [key, key]),
+);
 
 interface PjSection extends Def {
   name: string;
@@ -75,9 +77,6 @@ interface PjSection extends Def {
   /** Key, value, key, value… of the keys the checks read (last value of each). */
   vals: string[];
   type?: string;
-  /** The templates its inherits name, as found by the check numbered parentsCheck (see value()). */
-  parents?: (PjSection | undefined)[];
-  parentsCheck?: number;
 }
 
 interface ContextDef extends Def {
@@ -230,8 +229,11 @@ export class IncrementalValidator {
   private templateList: { name: string; pos: number; line: number; section: PjSection }[] = [];
   private templateLatest = new Map<string, PjSection>();
   private templateTail = { pos: -1, line: 0 };
-  /** Numbers the checks: what a section found of the templates is good for one check only. */
-  private checks = 0;
+  /**
+   * The templates a list of inherits names for objects after the last template (nearly all), found
+   * once per check: sections with the same options share their list (see scanConf).
+   */
+  private parents = new Map<string[], (PjSection | undefined)[]>();
   /** The file whose checks run. */
   private checking = '';
   /** Files checked again by the last validate() (tests, benchmark). */
@@ -284,7 +286,7 @@ export class IncrementalValidator {
     files: { has(name: string): boolean; keys(): Iterable<string> },
     textChanged: Set<string>,
   ): ValidationIssue[] {
-    this.checks++;
+    this.parents = new Map();
     const gone: string[] = [];
     for (const [name, state] of this.states) {
       if (files.has(name)) continue;
@@ -525,23 +527,32 @@ export class IncrementalValidator {
       },
     };
     if (role === 'pjsip') {
-      let vals: string[] | undefined;
+      // A section's entries are gathered in one scratch list and kept as an exact copy: a list grown
+      // by push holds room for 17 items, and sixty thousand sections are kept.
+      const scratch: string[] = [];
+      let section: PjSection | undefined;
+      const keep = () => {
+        if (section && scratch.length > 0) section.vals = scratch.slice();
+        scratch.length = 0;
+      };
       scanConf(text, {
         ...common,
         keys: PJSIP_KEYS,
         section: (sectionName, line, template, inherits) => {
-          vals = [];
-          const section: PjSection = { file: name, name: sectionName, line, template, inherits, vals };
+          keep();
+          section = { file: name, name: sectionName, line, template, inherits, vals: NONE };
           if (template) state.templates.push(section);
           state.sections.push(section);
         },
         entry: (key, value) => {
-          if (!vals) return;
-          const at = vals.indexOf(key);
-          if (at !== -1 && at % 2 === 0) vals[at + 1] = value;
-          else vals.push(key, value);
+          if (!section) return;
+          const at = scratch.indexOf(key);
+          if (at !== -1 && at % 2 === 0) scratch[at + 1] = value;
+          // The key as the set spells it: one string for all sections instead of a copy each.
+          else scratch.push(PJSIP_KEYS.get(key) as string, value);
         },
       });
+      keep();
     } else if (role === 'dialplan') {
       // What the current section is: skipped ([general]), the globals, or a context.
       let mode: 'skip' | 'globals' | 'context' = 'skip';
@@ -549,6 +560,14 @@ export class IncrementalValidator {
       let context: LocalContext | undefined;
       let currentName: string | undefined;
       let current: Ext | undefined;
+      const labels = new Map<string, string>();
+      // An extension's lists, grown by push, hold room for 17 items: kept as exact copies once its
+      // lines are read, as sixty thousand extensions are kept.
+      const compact = (ext: Ext) => {
+        ext.priorities = ext.priorities.slice();
+        if (ext.labels !== NONE) ext.labels = ext.labels.slice();
+        if (ext.apps !== NONE) ext.apps = ext.apps.slice();
+      };
       let priority = 0;
       // The problems of the extension name last seen: consecutive lines name the same one.
       let checkedName: string | undefined;
@@ -558,6 +577,7 @@ export class IncrementalValidator {
         section: (nameOfSection, line) => {
           sectionName = nameOfSection;
           currentName = undefined;
+          if (current) compact(current);
           current = undefined;
           priority = 0;
           if (nameOfSection === 'general') {
@@ -609,6 +629,7 @@ export class IncrementalValidator {
             }
             if (extName !== currentName) {
               currentName = extName;
+              if (current) compact(current);
               current = ctx.exts.get(extName);
               if (!current) {
                 current = { file: name, line, labels: NONE, priorities: [], apps: NONE };
@@ -646,14 +667,21 @@ export class IncrementalValidator {
           if (!known) ext.priorities.push(prioKey);
           if (label && !ext.labels.includes(label)) {
             if (ext.labels === NONE) ext.labels = [];
-            ext.labels.push(label);
+            // The same few labels (busy, noanswer…) recur in every user's dialplan: one string each.
+            let shared = labels.get(label);
+            if (shared === undefined) {
+              shared = label;
+              labels.set(label, label);
+            }
+            ext.labels.push(shared);
           }
           if (base !== 'hint' && comma !== -1 && rest.startsWith('Go', comma + 1)) {
             if (ext.apps === NONE) ext.apps = [];
-            ext.apps.push({ app: rest.slice(comma + 1), line });
+            ext.apps.push(rest.slice(comma + 1), line);
           }
         },
       });
+      if (current) compact(current);
     } else if (role === 'voicemail') {
       const seen = new Set<string>();
       let skip = true;
@@ -700,14 +728,13 @@ export class IncrementalValidator {
     if (own !== undefined) return own;
     const inherits = section.inherits;
     if (inherits.length === 0) return undefined;
-    // An object's own templates are looked up once per check, however many of its keys are read.
     let parents: (PjSection | undefined)[] | undefined;
-    if (depth === 0 && line === section.line) {
-      if (section.parentsCheck !== this.checks) {
-        section.parents = inherits.map((name) => this.template(name, pos, line));
-        section.parentsCheck = this.checks;
+    if (pos > this.templateTail.pos || (pos === this.templateTail.pos && line > this.templateTail.line)) {
+      parents = this.parents.get(inherits);
+      if (!parents) {
+        parents = inherits.map((name) => this.templateLatest.get(name));
+        this.parents.set(inherits, parents);
       }
-      parents = section.parents;
     }
     for (let i = inherits.length - 1; i >= 0; i--) {
       const t = parents ? parents[i] : this.template(inherits[i] as string, pos, line);
@@ -1060,7 +1087,9 @@ export class IncrementalValidator {
         }
       }
       for (const [extenName, ext] of context.exts) {
-        for (const { app, line } of ext.apps) {
+        for (let i = 0; i < ext.apps.length; i += 2) {
+          const app = ext.apps[i] as string;
+          const line = ext.apps[i + 1] as number;
           const jump = JUMP_APPS.exec(app);
           if (!jump) continue;
           for (const target of jumpTargets(jump[1] as string, jump[2] as string)) {
