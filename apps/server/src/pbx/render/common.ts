@@ -35,8 +35,14 @@ export function section(name: string, entries: readonly Entry[], options = ''): 
  */
 export function sectionParts(out: string[], name: string, entries: readonly Entry[], options = ''): string[] {
   out.push('[', name, options ? `](${options})\n` : ']\n');
-  for (const [key, v] of entries) out.push(key, ' = ', value(v), '\n');
+  entriesParts(out, entries);
   out.push('\n');
+  return out;
+}
+
+/** Appends `key = value` lines. */
+export function entriesParts(out: string[], entries: readonly Entry[]): string[] {
+  for (const [key, v] of entries) out.push(key, ' = ', value(v), '\n');
   return out;
 }
 

@@ -1,5 +1,5 @@
 import { allTrunks, type PbxDevice, type PbxModel, type PbxSettings, type PbxTrunk, type PbxUser } from '../model.ts';
-import { displayName, type Entry, HEADER, section, sectionParts } from './common.ts';
+import { displayName, type Entry, entriesParts, HEADER, section, sectionParts, value } from './common.ts';
 
 /** Transport section names; endpoints name them, the validator checks they exist. */
 export const TRANSPORTS = { udp: 'transport-udp', tcp: 'transport-tcp', tls: 'transport-tls', wss: 'transport-wss' };
@@ -159,23 +159,27 @@ export const TEMPLATES = {
 
 /** Endpoint, aor and auth of one account: only what differs from the device templates. */
 export function renderAccount(user: PbxUser, device: PbxDevice): string {
-  return accountParts([], user, device).join('');
+  return accountParts([], device, userShared(user, userAccounts(user))).join('');
 }
 
-function accountParts(out: string[], user: PbxUser, device: PbxDevice): string[] {
-  const n = device.number;
+/** What all accounts of a user have in common, rendered once per user rather than once per account. */
+interface UserShared {
+  /** The endpoint's entries after aors and auth. */
+  endpoint: string;
+  /** The aor's mailboxes entry, or ''. */
+  aorMailbox: string;
+}
+
+function userShared(user: PbxUser, accounts: PbxDevice[]): UserShared {
   const mailbox = user.voicemail ? `${user.extension}@default` : null;
   const name = displayName(user.name) || user.extension;
-  const numbers = userAccounts(user).map((d) => d.number);
   const endpoint: Entry[] = [
-    ['aors', n],
-    ['auth', `${n}-auth`],
     ['context', deviceContext(user)],
     ['callerid', `"${name}" <${user.extension}>`],
     ['accountcode', user.extension],
     // Who is calling, for the dialplan: the user's main number and all their accounts (contract §5.4 step 2).
     ['set_var', `MAINEXT=${user.extension}`],
-    ['set_var', `USERNUMS=${numbers.join('&')}`],
+    ['set_var', `USERNUMS=${accounts.map((d) => d.number).join('&')}`],
   ];
   if (user.outboundcid) endpoint.push(['set_var', `USEROUTCID=${user.outboundcid}`]);
   if (mailbox) {
@@ -184,25 +188,49 @@ function accountParts(out: string[], user: PbxUser, device: PbxDevice): string[]
   if (user.groups.length > 0) {
     endpoint.push(['named_call_group', user.groups.join(',')], ['named_pickup_group', user.groups.join(',')]);
   }
+  return {
+    endpoint: entriesParts([], endpoint).join(''),
+    aorMailbox: mailbox ? entriesParts([], [['mailboxes', mailbox]]).join('') : '',
+  };
+}
+
+function accountParts(out: string[], device: PbxDevice, shared: UserShared): string[] {
+  const n = device.number;
   const template =
     device.type === 'webrtc' ? TEMPLATES.endpointWebrtc : device.encrypted ? TEMPLATES.endpointTls : TEMPLATES.endpoint;
-  const aor: Entry[] = [];
-  if (mailbox) aor.push(['mailboxes', mailbox]);
+  out.push(
+    '[',
+    n,
+    `](${template})\n`,
+    'aors = ',
+    value(n),
+    '\nauth = ',
+    value(`${n}-auth`),
+    '\n',
+    shared.endpoint,
+    '\n',
+  );
+  out.push('[', n, `](${TEMPLATES.aor})\n`, shared.aorMailbox);
   // The mobile app is woken by push notifications and may stay silent for a long time.
-  if (device.type === 'mobile') aor.push(['maximum_expiration', 2678400]);
-  if (device.type === 'webrtc') aor.push(['qualify_frequency', 0]);
-  const auth: Entry[] = [
-    ['username', n],
-    ['password', device.secret],
-  ];
-  sectionParts(out, n, endpoint, template);
-  sectionParts(out, n, aor, TEMPLATES.aor);
-  return sectionParts(out, `${n}-auth`, auth, TEMPLATES.auth);
+  if (device.type === 'mobile') out.push('maximum_expiration = 2678400\n');
+  if (device.type === 'webrtc') out.push('qualify_frequency = 0\n');
+  out.push('\n');
+  return sectionParts(
+    out,
+    `${n}-auth`,
+    [
+      ['username', n],
+      ['password', device.secret],
+    ],
+    TEMPLATES.auth,
+  );
 }
 
 export function renderUserAccounts(user: PbxUser): string {
   const out: string[] = [];
-  for (const device of userAccounts(user)) accountParts(out, user, device);
+  const accounts = userAccounts(user);
+  const shared = userShared(user, accounts);
+  for (const device of accounts) accountParts(out, device, shared);
   return out.join('');
 }
 
