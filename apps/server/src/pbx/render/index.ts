@@ -80,10 +80,25 @@ export function sameUser(a: PbxUser, b: PbxUser): boolean {
 export class ConfigRenderer {
   private users = new Map<string, UserParts>();
   private buckets = new Map<string, BucketText>();
+  /** Each block's users as last given (their extensions) and the order that sorted them. */
+  private orders = new Map<string, { extensions: string[]; order: number[] }>();
+
+  /** A block's users by extension: sorted again only when its extensions changed. */
+  private sorted(bucket: string, users: PbxUser[]): PbxUser[] {
+    const last = this.orders.get(bucket);
+    let order = last?.order;
+    if (!last || last.extensions.length !== users.length || users.some((u, i) => u.extension !== last.extensions[i])) {
+      order = users
+        .map((_, i) => i)
+        .sort((a, b) => byNumber((users[a] as PbxUser).extension, (users[b] as PbxUser).extension));
+      this.orders.set(bucket, { extensions: users.map((u) => u.extension), order });
+    }
+    return (order as number[]).map((i) => users[i] as PbxUser);
+  }
 
   private userParts(user: PbxUser): UserParts {
     const cached = this.users.get(user.username);
-    if (cached && sameUser(cached.user, user)) {
+    if (cached && (cached.user === user || sameUser(cached.user, user))) {
       cached.user = user;
       return cached;
     }
@@ -164,7 +179,7 @@ export class ConfigRenderer {
     // Mailboxes in extension order: the blocks are in that order already, and so are their users.
     const voicemail: string[] = [VOICEMAIL_HEAD];
     for (const bucket of names) {
-      const users = (buckets.get(bucket) ?? []).sort((a, b) => byNumber(a.extension, b.extension));
+      const users = this.sorted(bucket, buckets.get(bucket) ?? []);
       const parts = users.map((user) => {
         seen.add(user.username);
         const p = this.userParts(user);
@@ -181,6 +196,7 @@ export class ConfigRenderer {
     }
     for (const username of this.users.keys()) if (!seen.has(username)) this.users.delete(username);
     for (const bucket of this.buckets.keys()) if (!buckets.has(bucket)) this.buckets.delete(bucket);
+    for (const bucket of this.orders.keys()) if (!buckets.has(bucket)) this.orders.delete(bucket);
 
     const s = model.settings;
     files.set('pjsip.conf', renderPjsipRoot(s, ['pjsip.transports.conf', 'pjsip.trunks.conf', ...pjsipUsers]));
