@@ -698,7 +698,8 @@ export class IncrementalValidator {
           if (seen.has(id)) issues.push({ file: name, line, message: `duplicate mailbox ${id}` });
           else state.mailboxes.push({ id, line });
           seen.add(id);
-          if (!/^[^,]+,/.test(`${value},`) || value.split(',')[0] === '') {
+          // 'pin,name,…': no PIN when the value is empty or starts with the comma.
+          if (value === '' || value.charCodeAt(0) === 44 /* , */) {
             issues.push({ file: name, line, message: `mailbox ${id} has no PIN` });
           }
         },

@@ -24,6 +24,8 @@ interface UserParts {
   dialplan: string;
   voicemail: string;
   accounts: string[];
+  /** The render that last used it (the others are dropped at the end of a render). */
+  generation: number;
 }
 
 interface BucketText {
@@ -79,6 +81,7 @@ export function sameUser(a: PbxUser, b: PbxUser): boolean {
  */
 export class ConfigRenderer {
   private users = new Map<string, UserParts>();
+  private generation = 0;
   private buckets = new Map<string, BucketText>();
   /** Each block's users as last given (their extensions) and the order that sorted them. */
   private orders = new Map<string, { extensions: string[]; order: number[] }>();
@@ -100,9 +103,11 @@ export class ConfigRenderer {
     const cached = this.users.get(user.username);
     if (cached && (cached.user === user || sameUser(cached.user, user))) {
       cached.user = user;
+      cached.generation = this.generation;
       return cached;
     }
     const parts: UserParts = {
+      generation: this.generation,
       user,
       pjsip: renderUserAccounts(user),
       dialplan: renderUserDialplan(user),
@@ -172,20 +177,26 @@ export class ConfigRenderer {
         onFile?.(name, text);
       },
     };
-    const seen = new Set<string>();
+    const generation = ++this.generation;
     const pjsipUsers: string[] = [];
     const dialplanUsers: string[] = [];
-    const accounts = new Map<string, string[]>();
+    // Ring groups look up their members' accounts: the map is made only if they do.
+    const blocks: UserParts[][] = [];
+    let accounts: Map<string, string[]> | undefined;
+    const accountsOf = (extension: string) => {
+      if (!accounts) {
+        accounts = new Map();
+        for (const parts of blocks)
+          for (const p of parts) if (!accounts.has(p.user.extension)) accounts.set(p.user.extension, p.accounts);
+      }
+      return accounts.get(extension);
+    };
     // Mailboxes in extension order: the blocks are in that order already, and so are their users.
     const voicemail: string[] = [VOICEMAIL_HEAD];
     for (const bucket of names) {
       const users = this.sorted(bucket, buckets.get(bucket) ?? []);
-      const parts = users.map((user) => {
-        seen.add(user.username);
-        const p = this.userParts(user);
-        if (!accounts.has(user.extension)) accounts.set(user.extension, p.accounts);
-        return p;
-      });
+      const parts = users.map((user) => this.userParts(user));
+      blocks.push(parts);
       const text = this.bucketText(bucket, parts);
       pjsipUsers.push(`pjsip.users.${bucket}.conf`);
       dialplanUsers.push(`extensions.users.${bucket}.conf`);
@@ -194,7 +205,7 @@ export class ConfigRenderer {
       if (text.voicemail) voicemail.push(text.voicemail);
       yield;
     }
-    for (const username of this.users.keys()) if (!seen.has(username)) this.users.delete(username);
+    for (const [username, parts] of this.users) if (parts.generation !== generation) this.users.delete(username);
     for (const bucket of this.buckets.keys()) if (!buckets.has(bucket)) this.buckets.delete(bucket);
     for (const bucket of this.orders.keys()) if (!buckets.has(bucket)) this.orders.delete(bucket);
 
@@ -202,10 +213,7 @@ export class ConfigRenderer {
     files.set('pjsip.conf', renderPjsipRoot(s, ['pjsip.transports.conf', 'pjsip.trunks.conf', ...pjsipUsers]));
     files.set('pjsip.transports.conf', renderTransports(s));
     files.set('pjsip.trunks.conf', renderTrunks(model));
-    files.set(
-      'extensions.conf',
-      renderDialplanRoot(model, dialplanUsers, (extension) => accounts.get(extension)),
-    );
+    files.set('extensions.conf', renderDialplanRoot(model, dialplanUsers, accountsOf));
     files.set('voicemail.conf', voicemail.join(''));
     files.set('asterisk.conf', renderAsteriskConf());
     files.set('modules.conf', renderModules());
