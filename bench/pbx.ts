@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ApplyPipeline } from '../apps/server/src/pbx/apply.ts';
 import type { PbxModel } from '../apps/server/src/pbx/model.ts';
 import { renderConfiguration } from '../apps/server/src/pbx/render/index.ts';
@@ -23,9 +24,13 @@ try {
   const threadStart = ms(t0);
   const pipeline = new ApplyPipeline(path.join(dir, 'incremental'), thread);
 
+  // How long a request arriving during the apply could wait for the event loop.
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
   t0 = performance.now();
   const first = await pipeline.run(model);
   const full = ms(t0);
+  delay.disable();
   const files = renderConfiguration(model);
   const bytes = [...files.values()].reduce((n, t) => n + t.length, 0);
 
@@ -85,6 +90,9 @@ try {
   );
   console.log(
     '  (validate: how long the check went on after the rendering, which it runs alongside on its own thread)',
+  );
+  console.log(
+    `  event loop during the full apply: longest wait ${Math.round(delay.max / 1e6)} ms, 99th percentile ${Math.round(delay.percentile(99) / 1e6)} ms (requests are served meanwhile)`,
   );
   const f = fullTimings;
   console.log(

@@ -143,14 +143,14 @@ export class ConfigRenderer {
   }
 
   /**
-   * The same, giving the event loop a turn every few hundred-blocks, so that requests are served
+   * The same, giving the event loop a turn every few hundred-blocks (and root files), so that requests are served
    * while a large configuration is rendered. onFile hears of each file as soon as it is made (to
    * check it meanwhile), in no set order.
    */
   async renderYielding(
     model: PbxModel,
     onFile?: (name: string, text: string) => void,
-    blocksPerTurn = 8,
+    blocksPerTurn = 4,
   ): Promise<RenderedFiles> {
     const steps = this.steps(model, onFile);
     for (let n = 1; ; n++) {
@@ -160,7 +160,7 @@ export class ConfigRenderer {
     }
   }
 
-  /** Renders, stopping after each hundred-block. */
+  /** Renders, stopping after each hundred-block and each large root file. */
   private *steps(model: PbxModel, onFile?: (name: string, text: string) => void): Generator<void, RenderedFiles> {
     const buckets = new Map<string, PbxUser[]>();
     for (const user of model.users) {
@@ -212,8 +212,11 @@ export class ConfigRenderer {
     const s = model.settings;
     files.set('pjsip.conf', renderPjsipRoot(s, ['pjsip.transports.conf', 'pjsip.trunks.conf', ...pjsipUsers]));
     files.set('pjsip.transports.conf', renderTransports(s));
+    yield;
     files.set('pjsip.trunks.conf', renderTrunks(model));
+    yield;
     files.set('extensions.conf', renderDialplanRoot(model, dialplanUsers, accountsOf));
+    yield;
     files.set('voicemail.conf', voicemail.join(''));
     files.set('asterisk.conf', renderAsteriskConf());
     files.set('modules.conf', renderModules());
