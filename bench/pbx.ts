@@ -22,7 +22,7 @@ try {
   let t0 = performance.now();
   await thread.ready();
   const threadStart = ms(t0);
-  const pipeline = new ApplyPipeline(path.join(dir, 'incremental'), thread);
+  const pipeline = new ApplyPipeline(path.join(dir, 'incremental'), { thread });
 
   // How long a request arriving during the apply could wait for the event loop.
   const delay = monitorEventLoopDelay({ resolution: 5 });
@@ -65,7 +65,7 @@ try {
   // The same from scratch in a process that has run it once (the code already compiled by the JIT),
   // as when an apply must redo everything on a running server.
   thread.reset();
-  const warmPipeline = new ApplyPipeline(path.join(dir, 'warm'), thread);
+  const warmPipeline = new ApplyPipeline(path.join(dir, 'warm'), { thread });
   t0 = performance.now();
   await warmPipeline.run(model);
   const warmFull = ms(t0);

@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { AmiClient } from './ami/client.ts';
 import { field } from './ami/framing.ts';
-import { type ApplierOptions, PbxApplier, type PbxReloader } from './apply.ts';
+import { type ApplierOptions, PbxApplier, type PbxReloader, THREAD_FROM_USERS } from './apply.ts';
 import { PbxLive } from './live.ts';
 import { loadPbxModel } from './load.ts';
 
@@ -43,7 +43,12 @@ export class PbxEngine {
   readonly live: PbxLive;
   readonly ami: AmiClient | undefined;
 
-  constructor(db: Kysely<Database>, config: Config, version: string, log?: Log) {
+  constructor(
+    private readonly db: Kysely<Database>,
+    config: Config,
+    version: string,
+    private readonly log?: Log,
+  ) {
     const ami = config.pbx.ami;
     this.ami = ami
       ? new AmiClient({ host: ami.host, port: ami.port, username: ami.username, secret: ami.secret })
@@ -75,7 +80,16 @@ export class PbxEngine {
   /** Connects AMI (when configured) and brings the files on disk up to date. */
   start(): void {
     this.ami?.start();
-    this.applier.prepare();
+    // A large system's configuration is checked on a thread of its own: started now, alongside the
+    // first apply's loading and rendering.
+    this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst()
+      .then((row) => {
+        if (Number(row?.n ?? 0) >= THREAD_FROM_USERS) this.applier.prepare();
+      })
+      .catch((error) => this.log?.error({ err: error }, 'could not count the users'));
     this.applier.request();
   }
 

@@ -1,7 +1,11 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ApplyPipeline } from '../../src/pbx/apply.ts';
+import type { PbxModel } from '../../src/pbx/model.ts';
 import { DB_KINDS, expectError, useTestApp } from '../helpers.ts';
+import { referenceModel, user } from './fixtures.ts';
 
 type Status = {
   state: 'idle' | 'pending' | 'applying';
@@ -94,5 +98,55 @@ describe.each(DB_KINDS)('PBX configuration apply (%s)', (kind) => {
       expect(body.title).toBe('PBX engine not connected');
     }
     expectError(await post('/api/user/presence', { username: 'alice', status: 'dnd' }), 503, 'pbx_not_connected');
+  });
+});
+
+describe('apply pipeline: the check on the calling thread or on its own', () => {
+  const broken = (model: PbxModel): PbxModel => ({
+    ...model,
+    inboundRoutes: [
+      ...model.inboundRoutes,
+      { did: '0699', cid: '', description: 'nowhere', destination: 'nowhere,s,1', cidNamePrefix: '' },
+    ],
+  });
+
+  it('gives the same files and the same refusals, and moves to a thread when the system grows', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'centralino-pipeline-'));
+    const small = referenceModel();
+    const large: PbxModel = { ...small, users: [...small.users, user('555')] };
+    const inline = new ApplyPipeline(path.join(root, 'inline'));
+    const threaded = new ApplyPipeline(path.join(root, 'threaded'), { threadFromUsers: 1 });
+    const growing = new ApplyPipeline(path.join(root, 'growing'), { threadFromUsers: large.users.length });
+    try {
+      const written = await inline.run(large);
+      expect(inline.threaded).toBe(false);
+      expect(await threaded.run(large)).toEqual(written);
+      expect(threaded.threaded).toBe(true);
+      for (const name of written) {
+        expect(fs.readFileSync(path.join(root, 'threaded', name), 'utf8'), name).toBe(
+          fs.readFileSync(path.join(root, 'inline', name), 'utf8'),
+        );
+      }
+      const refusal = /The configuration was not written: 1 problem\(s\)\n.*context "nowhere" does not exist/;
+      await expect(inline.run(broken(large))).rejects.toThrow(refusal);
+      await expect(threaded.run(broken(large))).rejects.toThrow(refusal);
+
+      // Below the threshold on the calling thread; past it, on a thread, which checks everything once.
+      await growing.run(small);
+      expect(growing.threaded).toBe(false);
+      expect(await growing.run(large)).toEqual(
+        expect.arrayContaining(['extensions.users.5xx.conf', 'pjsip.users.5xx.conf']),
+      );
+      expect(growing.threaded).toBe(true);
+      expect(growing.lastTimings.checkedFiles).toBe(written.length);
+      await expect(growing.run(broken(large))).rejects.toThrow(refusal);
+      // The refused configuration was not written; the last good one is still there.
+      expect(fs.readFileSync(path.join(root, 'growing', 'extensions.conf'), 'utf8')).not.toContain('nowhere');
+      await growing.run(large);
+      expect(growing.lastTimings.checkedFiles).toBeGreaterThan(0);
+    } finally {
+      await Promise.all([inline.close(), threaded.close(), growing.close()]);
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });
