@@ -34,9 +34,9 @@ function startWorker(): Worker {
 
 /**
  * The incremental validator on a thread of its own: it parses each file while the main thread
- * renders the next one (on two cores a full apply takes about the longer of the two, not their sum),
- * and its index of a hundred thousand definitions lives and is collected in its own heap, away from
- * the requests the main thread serves.
+ * renders the next one (the two overlap instead of running one after the other), and its index of
+ * a hundred thousand definitions lives and is collected in its own heap, away from the requests the
+ * main thread serves.
  *
  * Only files whose text changed since they were last sent cross over. If the thread fails, it is
  * started afresh at the next use and given every file again.
