@@ -58,6 +58,10 @@ export class ApplyPipeline {
 
   private validatorFor(model: PbxModel): InlineValidator | ValidatorThread {
     if (!this.thread && model.users.length < this.threadFromUsers) return this.inline;
+    return this.threadStarted();
+  }
+
+  private threadStarted(): ValidatorThread {
     if (!this.thread) {
       // The thread is given every file and checks them all once; the inline index is no longer needed.
       this.thread = new ValidatorThread();
@@ -115,11 +119,7 @@ export class ApplyPipeline {
 
   /** Starts the validator's thread ahead of the first run, for a large system. */
   ready(): Promise<void> {
-    if (!this.thread) {
-      this.thread = new ValidatorThread();
-      this.inline.reset();
-    }
-    return this.thread.ready();
+    return this.threadStarted().ready();
   }
 
   /** Stops the validator's thread, if any (a later run starts it again). */
