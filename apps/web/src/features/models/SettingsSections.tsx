@@ -6,6 +6,7 @@ import {
 } from '@centralino/contract';
 import { Select, SimpleGrid, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { LDAP_CONNECTION_FIELDS, LDAP_SEARCH_FIELDS } from '../phones/defaults.ts';
 import { LEVELS, type ModelCapabilities } from './capabilities.ts';
 import { PasswordField, SelectField, TextField, UploadField, useEditor } from './fields.tsx';
 import { listValue, textValue } from './modelState.ts';
@@ -124,28 +125,17 @@ export function PreferencesSection({ caps }: { caps: ModelCapabilities }) {
   );
 }
 
-/** Where the phone book is: these come from the default settings when the system phone book is used. */
-const CONNECTION = ['ldap_server', 'ldap_port', 'ldap_user', 'ldap_password', 'ldap_tls', 'ldap_base'] as const;
-const SEARCH = [
-  'ldap_name_filter',
-  'ldap_number_filter',
-  'ldap_name_attr',
-  'ldap_name_display',
-  'ldap_mainphone_number_attr',
-  'ldap_mobilephone_number_attr',
-  'ldap_otherphone_number_attr',
-] as const;
-
 export function PhonebookSection({ caps }: { caps: ModelCapabilities }) {
   const { t } = useTranslation();
   const { layers, edits, set } = useEditor();
   // 'System' = the connection settings are the defaults' (the PBX's own phone book); 'custom' = the model's own.
-  const custom = CONNECTION.some((key) => textValue(key, layers, edits) !== '');
+  const custom = LDAP_CONNECTION_FIELDS.some((key) => textValue(key, layers, edits) !== '');
   const choose = (type: string | null) => {
-    if (type === 'system') for (const key of CONNECTION) set(key, '', 'text');
+    if (type === 'system') for (const key of LDAP_CONNECTION_FIELDS) set(key, '', 'text');
     else if (type === 'custom' && !custom) {
       // Start from what applies today, so the administrator changes only what differs.
-      for (const key of CONNECTION) set(key, listValue(key, layers) || layers.globals.hostname || '', 'text');
+      for (const key of LDAP_CONNECTION_FIELDS)
+        set(key, listValue(key, layers) || layers.globals.hostname || '', 'text');
     }
   };
   return (
@@ -172,7 +162,7 @@ export function PhonebookSection({ caps }: { caps: ModelCapabilities }) {
           disabled={!custom}
         />
         <TextField variable="ldap_base" label={t('models.fields.ldap_base')} disabled={!custom} />
-        {SEARCH.map((key) => (
+        {LDAP_SEARCH_FIELDS.map((key) => (
           <TextField key={key} variable={key} label={t(`models.fields.${key}`)} />
         ))}
       </SimpleGrid>

@@ -3,14 +3,17 @@ import type { PhonebookLdap, PhonebookLdapEntry } from '@centralino/contract';
 /** Pinned at the top of the default settings, always shown. */
 export const PINNED_FIELDS = ['adminpw', 'userpw', 'hostname', 'provisioning_url_scheme'] as const;
 export const PREFERENCE_FIELDS = ['language', 'provisioning_freq', 'tonezone', 'timezone', 'ntp_server'] as const;
-/** The phonebook variables in the order the section shows them (contract provisioning §6.6). */
-export const LDAP_FIELDS = [
+/** Where the phone book is: filled from the default settings when the system phone book is used. */
+export const LDAP_CONNECTION_FIELDS = [
   'ldap_server',
   'ldap_port',
   'ldap_user',
   'ldap_password',
   'ldap_tls',
   'ldap_base',
+] as const;
+/** How the phone book is searched and shown. */
+export const LDAP_SEARCH_FIELDS = [
   'ldap_name_filter',
   'ldap_number_filter',
   'ldap_name_attr',
@@ -19,6 +22,8 @@ export const LDAP_FIELDS = [
   'ldap_mobilephone_number_attr',
   'ldap_otherphone_number_attr',
 ] as const;
+/** The phonebook variables in the order the section shows them (contract provisioning §6.6). */
+export const LDAP_FIELDS = [...LDAP_CONNECTION_FIELDS, ...LDAP_SEARCH_FIELDS] as const;
 export const DEFAULTS_FIELDS = [...PINNED_FIELDS, ...PREFERENCE_FIELDS, ...LDAP_FIELDS] as const;
 export type DefaultsField = (typeof DEFAULTS_FIELDS)[number];
 export type DefaultsValues = Record<DefaultsField, string>;
