@@ -17,6 +17,25 @@ import { bigModel } from './pbx-model.ts';
 
 const ms = (t0: number) => Math.round(performance.now() - t0);
 const COLD_RUNS = 5;
+const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? 0;
+
+/**
+ * Starts the validator's thread, as the server does when it starts (PbxEngine.start), then times
+ * the first apply of the model into an empty directory (`watch` runs during the apply only).
+ */
+async function firstApply(directory: string, model: PbxModel, watch?: { enable(): void; disable(): void }) {
+  const thread = new ValidatorThread();
+  let t0 = performance.now();
+  await thread.ready();
+  const threadStart = ms(t0);
+  const pipeline = new ApplyPipeline(directory, { thread });
+  watch?.enable();
+  t0 = performance.now();
+  const written = await pipeline.run(model);
+  const full = ms(t0);
+  watch?.disable();
+  return { thread, pipeline, threadStart, written, full };
+}
 
 /**
  * `--cold`: one full apply in this fresh process (nothing compiled by the JIT yet, as after a server
@@ -26,13 +45,7 @@ const COLD_RUNS = 5;
 async function coldRun(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'centralino-bench-pbx-cold-'));
   try {
-    const model = bigModel();
-    const thread = new ValidatorThread();
-    await thread.ready();
-    const pipeline = new ApplyPipeline(dir, { thread });
-    const t0 = performance.now();
-    await pipeline.run(model);
-    const full = performance.now() - t0;
+    const { thread, pipeline, full } = await firstApply(dir, bigModel());
     await thread.close();
     console.log(JSON.stringify({ full, ...pipeline.lastTimings }));
   } finally {
@@ -61,20 +74,16 @@ const cold = coldRuns();
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'centralino-bench-pbx-'));
 try {
   const model = bigModel();
-  // The server starts the validator's thread when it starts (PbxEngine.start), before its first apply.
-  const thread = new ValidatorThread();
-  let t0 = performance.now();
-  await thread.ready();
-  const threadStart = ms(t0);
-  const pipeline = new ApplyPipeline(path.join(dir, 'incremental'), { thread });
-
   // How long a request arriving during the apply could wait for the event loop.
   const delay = monitorEventLoopDelay({ resolution: 5 });
-  delay.enable();
-  t0 = performance.now();
-  const first = await pipeline.run(model);
-  const full = ms(t0);
-  delay.disable();
+  const {
+    thread,
+    pipeline,
+    threadStart,
+    written: first,
+    full,
+  } = await firstApply(path.join(dir, 'incremental'), model, delay);
+  let t0: number;
   const files = renderConfiguration(model);
   const bytes = [...files.values()].reduce((n, t) => n + t.length, 0);
 
@@ -92,7 +101,6 @@ try {
     oneUser.push(ms(t0));
     phases.push({ ...pipeline.lastTimings });
   }
-  const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? 0;
   const phase = (key: 'renderMs' | 'validateMs' | 'writeMs') => Math.round(median(phases.map((p) => p[key])));
 
   // The same, with every object new, as after loading the model from the database again.
