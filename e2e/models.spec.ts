@@ -21,7 +21,13 @@ async function withPhones(page: Page, models: string[]) {
 
 async function openSection(page: Page, model: string, section: string) {
   const editor = page.getByTestId(`model-editor-${model}`);
-  await editor.getByRole('button', { name: section }).click();
+  const control = editor.getByRole('button', { name: section });
+  // A click made while the model's own panel is still opening was once lost in CI (the section
+  // stayed closed): click again, as a user would, until the section is open.
+  await expect(async () => {
+    if ((await control.getAttribute('aria-expanded')) !== 'true') await control.click();
+    await expect(control).toHaveAttribute('aria-expanded', 'true', { timeout: 2_000 });
+  }).toPass({ timeout: 15_000 });
   return editor;
 }
 
