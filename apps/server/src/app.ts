@@ -44,6 +44,7 @@ import { registerAuth } from './plugins/auth.ts';
 import { registerErrorHandler } from './plugins/errors.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSpa } from './plugins/spa.ts';
+import { defaultServerHost } from './provisioning/address.ts';
 import { registerProvisioning } from './provisioning/index.ts';
 import type { ProvisioningService } from './provisioning/service.ts';
 import { VERSION } from './version.ts';
@@ -111,6 +112,7 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
     undefined,
     (mac) => vendorOfMac(mac) ?? null,
     (mac, accounts) => provisioningRef?.setPhoneAccounts(mac, accounts) ?? Promise.resolve(),
+    async () => (await provisioningRef?.getDefaults())?.provisioning_url_scheme === 'https',
   );
   const phonesReleased = (macs: string[]) => devicesService.syncPhones(macs);
   const directory = new DirectoryService(database.db, jobs, config.localDomain, pbx.applier.markDirty, phonesReleased);
@@ -161,7 +163,19 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
   app.addHook('onClose', () => pbx.close());
 
   // Phone models, defaults, phones and the files phones download (/provisioning/{token}/…).
-  const provisioning = await registerProvisioning(app, { db: database.db, dataDir: config.dataDir });
+  // Provisioning URLs name the listener phones really reach: the HTTP port (known once listening) or HTTPS_PORT.
+  const provisioning = await registerProvisioning(app, {
+    db: database.db,
+    dataDir: config.dataDir,
+    serverHost: defaultServerHost(config.host),
+    listeners: () => {
+      const address = app.server.listening ? app.server.address() : null;
+      return {
+        http: address && typeof address === 'object' ? address.port : config.port,
+        https: config.https.port === 0 ? null : config.https.port,
+      };
+    },
+  });
   provisioningRef = provisioning;
   await app.register(phonebookLdapRoutes(new PhonebookLdapService(database.db, provisioning.serverHost)));
 

@@ -77,6 +77,7 @@ export const errorCodes = [
   'prov_invalid_variable',
   'prov_unknown_model',
   'prov_invalid_host',
+  'prov_unreachable_address',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
@@ -149,6 +150,7 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     prov_invalid_variable: 'Invalid variable value',
     prov_unknown_model: 'Unknown model',
     prov_invalid_host: "Provided host isn't a valid IP address or FQDN",
+    prov_unreachable_address: 'The PBX address is not reachable!',
   },
   it: {
     validation: 'Richiesta non valida',
@@ -215,6 +217,7 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     prov_invalid_variable: 'Valore della variabile non valido',
     prov_unknown_model: 'Modello sconosciuto',
     prov_invalid_host: "L'host indicato non è un indirizzo IP o un FQDN valido",
+    prov_unreachable_address: "L'indirizzo del PBX non è raggiungibile!",
   },
 };
 
@@ -290,7 +293,9 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     prov_unknown_variable: 'Some variables are not known for this model.',
     prov_invalid_variable: 'Some variables have values that are not allowed.',
     prov_unknown_model: 'The model does not exist.',
-    prov_invalid_host: 'Enter a host name (FQDN) or an IPv4 address.',
+    prov_invalid_host: 'Enter a host name (FQDN) or an IPv4 address, optionally followed by :port.',
+    prov_unreachable_address:
+      'Phones could not reach this console at the provisioning URL: use an address and port that reach it.',
   },
   it: {
     validation: 'Alcuni campi non sono validi.',
@@ -364,7 +369,9 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     prov_unknown_variable: 'Alcune variabili non sono previste per questo modello.',
     prov_invalid_variable: 'Alcune variabili hanno valori non consentiti.',
     prov_unknown_model: 'Il modello non esiste.',
-    prov_invalid_host: 'Inserisci un nome host (FQDN) o un indirizzo IPv4.',
+    prov_invalid_host: 'Inserisci un nome host (FQDN) o un indirizzo IPv4, eventualmente seguito da :porta.',
+    prov_unreachable_address:
+      "I telefoni non raggiungerebbero questa console all'URL di provisioning: usa un indirizzo e una porta che la raggiungano.",
   },
 };
 

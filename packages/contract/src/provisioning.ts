@@ -659,11 +659,35 @@ export const provFileSchema = z
 export const provFileListSchema = z.array(provFileSchema);
 export type ProvFile = z.infer<typeof provFileSchema>;
 
+/** Why a connectivity check did not reach this console. */
+export const CONNECTIVITY_FAILURES = [
+  'dns',
+  'refused',
+  'timeout',
+  'unreachable',
+  'tls',
+  'other_server',
+  'error',
+] as const;
+export type ConnectivityFailure = (typeof CONNECTIVITY_FAILURES)[number];
+
+/** `host` may carry `:port` (a proxy in front of the console); empty means this server's own address. */
 export const connectivityCheckRequestSchema = z
-  .object({ host: z.string().max(253), scheme: z.enum(URL_SCHEMES).default('https') })
+  .object({ host: z.string().max(259), scheme: z.enum(URL_SCHEMES).default('https') })
   .meta({ id: 'ConnectivityCheckRequest' });
 export const connectivityCheckResultSchema = z
-  .object({ is_reachable: z.boolean(), valid_certificate: z.boolean(), host_type: z.enum(['IP', 'FQDN']) })
+  .object({
+    is_reachable: z.boolean(),
+    valid_certificate: z.boolean(),
+    host_type: z.enum(['IP', 'FQDN']),
+    /** The URL the check asked for: the phones' provisioning URL + check/ping. */
+    url: z.string(),
+    /** What phones are given, before their token (scheme, host and port of the listener). */
+    provisioning_url: z.string(),
+    /** Encryption is on but the console has no HTTPS listener: phones use plain HTTP. */
+    https_unavailable: z.boolean(),
+    failure: z.enum(CONNECTIVITY_FAILURES).optional(),
+  })
   .meta({ id: 'ConnectivityCheckResult' });
 export type ConnectivityCheckResult = z.infer<typeof connectivityCheckResultSchema>;
 
@@ -690,6 +714,7 @@ export const PROVISIONING_PROBLEM_TYPES: Readonly<Record<string, string>> = {
   prov_invalid_variable: `${PROBLEMS}#malformed-data`,
   prov_unknown_model: `${PROBLEMS}#malformed-data`,
   prov_invalid_host: `${PROBLEMS}#malformed-data`,
+  prov_unreachable_address: `${PROBLEMS}#malformed-data`,
   prov_upload_empty: `${PROBLEMS}#malformed-data`,
   upload_invalid_filename: `${PROBLEMS}#invalid-file-name`,
   prov_read_only_attribute: `${PROBLEMS}#read-only-attribute`,

@@ -162,6 +162,7 @@ export class PhoneFiles {
         tok1: row.tok1,
         tok2: row.tok2,
         serverHost: this.service.serverHost,
+        listeners: this.service.listeners(),
         complete,
         blank,
         userAgent,

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { vendorOfMac } from '@centralino/contract';
 import { Liquid } from 'liquidjs';
+import { type Listeners, provisioningOrigin } from './address.ts';
 import type { Variables } from './scopes.ts';
 import { TEMPLATES, type TemplateEntry, type Vendor } from './templates.ts';
 import {
@@ -54,6 +55,8 @@ export interface RenderInput {
   tok2: string;
   /** Server host name used when the `hostname` variable is empty. */
   serverHost: string;
+  /** The console's listeners (provisioning URLs name their port); absent: the schemes' default ports. */
+  listeners?: Listeners;
   /** The request used tok2 (steady state). */
   complete: boolean;
   /** Token-less request: credentials blanked and the phone keeps using tok1 (or no token). */
@@ -227,11 +230,17 @@ export function buildView(input: RenderInput, template: TemplateEntry, vendor: V
   const vars: Variables = { ...input.variables };
   if (input.blank) for (const name of Object.keys(vars)) if (isCredential(name)) vars[name] = '';
   const shortMac = input.mac.replaceAll('-', '').toLowerCase();
-  const scheme = vars.provisioning_url_scheme || 'http';
-  const host = vars.hostname || input.serverHost;
+  // The listener phones really reach (its port unless default); the SIP server is the host alone.
+  const where = provisioningOrigin(
+    vars.hostname,
+    vars.provisioning_url_scheme,
+    input.serverHost,
+    input.listeners ?? { http: 80, https: 443 },
+  );
+  const { scheme, host } = where;
   // A token-less response must not hand out the steady-state token (the original leaked it in the URL).
   const token = input.blank ? (input.tok1 ?? '') : input.tok2;
-  const base = `${scheme}://${host}/provisioning${token ? `/${token}` : ''}`;
+  const base = `${where.origin}/provisioning${token ? `/${token}` : ''}`;
   const filename = (vars.provisioning_url_filename ?? '').replace(/\$mac|%25MACD|%MACD|\{mac\}/g, shortMac);
   const provisioningUrl = `${base}/${filename}`.replace(/\/+$/, '');
   const asset = (collection: string, name: string | undefined) => (name ? `${base}/${collection}/${name}` : '');
@@ -312,6 +321,7 @@ export function buildView(input: RenderInput, template: TemplateEntry, vendor: V
     scheme,
     https: scheme === 'https',
     host,
+    provisioning_host: where.authority,
     everyday: vars.provisioning_freq !== 'never',
     accounts,
     account: accounts[0],

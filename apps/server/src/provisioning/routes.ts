@@ -31,7 +31,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../errors.ts';
 import { errorBody, sendError } from '../plugins/errors.ts';
-import { type ConnectivityOptions, connectivityCheck } from './connectivity.ts';
+import { type ConnectivityOptions, unreachableAddress } from './connectivity.ts';
 import type { FileStore } from './files.ts';
 import type { PhoneFiles } from './phone-files.ts';
 import type { ProvisioningService } from './service.ts';
@@ -229,6 +229,32 @@ export const provisioningApiRoutes =
         return reply.code(204).send(null);
       },
     );
+    app.patch(
+      '/api/provisioning/defaults',
+      {
+        schema: {
+          tags,
+          summary:
+            "The console's save of the defaults: as PATCH v1/defaults, after checking that phones reach this " +
+            'console at the provisioning URL the PBX address and encryption give (400 prov_unreachable_address ' +
+            'naming the URL tried otherwise)',
+          body: provDefaultsPatchSchema,
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        const patch = { ...request.body };
+        if (typeof patch.hostname === 'string') patch.hostname = patch.hostname.trim();
+        const current = await service.getDefaults();
+        const pick = (name: 'hostname' | 'provisioning_url_scheme') =>
+          (patch[name] === undefined ? current[name] : patch[name]) ?? '';
+        const scheme = pick('provisioning_url_scheme') === 'https' ? 'https' : 'http';
+        const result = await service.checkAddress(pick('hostname'), scheme, connectivity);
+        if (!result.is_reachable) throw unreachableAddress(result);
+        await service.patchDefaults(patch);
+        return reply.code(204).send(null);
+      },
+    );
 
     // -------------------------------------------------------------------------------------------- phones
     app.get(
@@ -371,12 +397,14 @@ export const provisioningApiRoutes =
       {
         schema: {
           tags,
-          summary: 'Resolves the host and tries to reach this PBX over it (is the certificate valid?)',
+          summary:
+            'Tries the provisioning URL phones would get for this address and encryption (the console’s own port ' +
+            'unless the address names one) and answers the URL tried; is the certificate valid?',
           body: connectivityCheckRequestSchema,
           response: { 200: connectivityCheckResultSchema, ...errors },
         },
       },
-      (request) => connectivityCheck(request.body.host, request.body.scheme, connectivity),
+      (request) => service.checkAddress(request.body.host, request.body.scheme, connectivity),
     );
   };
 
@@ -391,12 +419,7 @@ export const phoneFileRoutes =
 
     app.get('/provisioning/check/ping', { config, schema: { hide: true } }, async () => {
       // Stable per installation, so a check can tell this PBX from another answering on the same name.
-      const row = await service.db
-        .selectFrom('prov_scopes')
-        .select('created_at')
-        .where('id', '=', 'defaults')
-        .executeTakeFirst();
-      return Math.floor(Number(row?.created_at ?? 0) / 1000);
+      return service.pingMark();
     });
 
     app.get(

@@ -51,11 +51,9 @@ export const modelUrl = (name: string) => `${PROVISIONING_API_BASE}/models/${nam
 export const phoneUrl = (mac: string) => `${PROVISIONING_API_BASE}/phones/${mac}`;
 
 /** `<scheme>://<host>/provisioning/<token>/<filename>` without a trailing slash (contract §4.2). */
-export function provisioningUrl(effective: Variables, serverHost: string, token: string, shortMac: string): string {
-  const scheme = effective.provisioning_url_scheme || 'http';
-  const host = effective.hostname || serverHost;
+export function provisioningUrl(origin: string, effective: Variables, token: string, shortMac: string): string {
   const filename = (effective.provisioning_url_filename ?? '').replace(/\$mac|%25MACD|%MACD|\{mac\}/g, shortMac);
-  return `${scheme}://${host}/${PROVISIONING_URL_PATH}${token}/${filename}`.replace(/\/+$/, '');
+  return `${origin}/${PROVISIONING_URL_PATH}${token}/${filename}`.replace(/\/+$/, '');
 }
 
 /** 'model-create' is a copy of another model: its capabilities and presets come along as they are. */

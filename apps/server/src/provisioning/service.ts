@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import os from 'node:os';
 import {
+  type ConnectivityCheckResult,
   canonicalMac,
   MAX_MODEL_NAME_LENGTH,
   MODEL_NAME,
@@ -25,7 +25,15 @@ import {
   phoneAccountsSchema,
   type StoredAccount,
 } from './accounts.ts';
+import {
+  defaultServerHost,
+  type Listeners,
+  type ProvisioningOrigin,
+  parseAddress,
+  provisioningOrigin,
+} from './address.ts';
 import { PhoneFileCache } from './cache.ts';
+import { type ConnectivityOptions, connectivityCheck } from './connectivity.ts';
 import {
   applyPatch,
   checkVariables,
@@ -93,8 +101,10 @@ function throwProblems(problems: ReturnType<typeof checkVariables>) {
 }
 
 export interface ProvisioningOptions {
-  /** Host name used in provisioning URLs while the `hostname` default is empty. */
+  /** Host used in provisioning URLs (and as SIP server) while the `hostname` default is empty. */
   serverHost?: string;
+  /** The console's listening ports, read when a URL is built (the HTTP port is known once it listens). */
+  listeners?: () => Listeners;
   /** Clock in milliseconds (tests). */
   now?: () => number;
 }
@@ -106,6 +116,7 @@ export interface ProvisioningOptions {
  */
 export class ProvisioningService {
   readonly serverHost: string;
+  readonly listeners: () => Listeners;
   readonly cache: PhoneFileCache;
   private readonly now: () => number;
   /** Writes that phone downloads queue (retired tokens); API reads wait for them. */
@@ -115,7 +126,8 @@ export class ProvisioningService {
     readonly db: Kysely<Database>,
     options: ProvisioningOptions = {},
   ) {
-    this.serverHost = options.serverHost ?? os.hostname();
+    this.serverHost = options.serverHost ?? defaultServerHost();
+    this.listeners = options.listeners ?? (() => ({ http: 8080, https: null }));
     this.now = options.now ?? Date.now;
     this.cache = new PhoneFileCache(db);
   }
@@ -187,6 +199,8 @@ export class ProvisioningService {
     const now = this.now();
     const variables: Variables = {
       ...SHIPPED_DEFAULTS,
+      // Encryption on only where it can work from the first start: with an HTTPS listener to fetch files from.
+      provisioning_url_scheme: this.listeners().https === null ? 'http' : 'https',
       timezone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
       adminpw: randomString(10, 'abcdefghijklmnopqrstuvwxyz0123456789'),
       userpw: randomString(6, 'abcdefghijklmnopqrstuvwxyz'),
@@ -396,6 +410,41 @@ export class ProvisioningService {
     return row;
   }
 
+  /** Where phones with these variables fetch their files (scheme, host and port of a real listener). */
+  origin(variables: Variables): ProvisioningOrigin {
+    return provisioningOrigin(variables.hostname, variables.provisioning_url_scheme, this.serverHost, this.listeners());
+  }
+
+  /** What /provisioning/check/ping answers: when the defaults were created (Unix seconds), 0 before. */
+  async pingMark(): Promise<number> {
+    const row = await this.db
+      .selectFrom('prov_scopes')
+      .select('created_at')
+      .where('id', '=', 'defaults')
+      .executeTakeFirst();
+    return Math.floor(Number(row?.created_at ?? 0) / 1000);
+  }
+
+  /**
+   * Checks the provisioning URL phones would get with this PBX address (empty: the server's own) and
+   * encryption; a malformed address is a 400.
+   */
+  async checkAddress(
+    hostname: string,
+    scheme: 'http' | 'https',
+    options?: ConnectivityOptions,
+  ): Promise<ConnectivityCheckResult> {
+    const address = hostname.trim();
+    if (address !== '' && !parseAddress(address)) {
+      throw new AppError(400, 'prov_invalid_host', undefined, {
+        host: 'not an IPv4 address or host name (with an optional :port)',
+      });
+    }
+    await this.getDefaults();
+    const expected = String(await this.pingMark());
+    return connectivityCheck(this.origin({ hostname: address, provisioning_url_scheme: scheme }), expected, options);
+  }
+
   /** defaults → model → phone, then the PBX accounts (which the PBX owns, so they win). */
   async effectiveVariables(row: PhoneRow, db: Db = this.db): Promise<Variables> {
     const defaults = await this.getDefaults(db);
@@ -430,6 +479,7 @@ export class ProvisioningService {
   private async phoneView(row: PhoneRow, inherit: boolean): Promise<ProvPhone> {
     const effective = await this.effectiveVariables(row);
     const short = shortMac(row.mac);
+    const { origin } = this.origin(effective);
     let variables = parseJson(row.variables);
     if (inherit) {
       variables = {
@@ -448,8 +498,8 @@ export class ProvisioningService {
       tok2: row.tok2,
       variables,
       model_url: modelUrl(row.model ?? ''),
-      provisioning_url1: row.tok1 ? provisioningUrl(effective, this.serverHost, row.tok1, short) : null,
-      provisioning_url2: provisioningUrl(effective, this.serverHost, row.tok2, short),
+      provisioning_url1: row.tok1 ? provisioningUrl(origin, effective, row.tok1, short) : null,
+      provisioning_url2: provisioningUrl(origin, effective, row.tok2, short),
     };
   }
 

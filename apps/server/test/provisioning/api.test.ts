@@ -232,8 +232,9 @@ describe.each(DB_KINDS)('provisioning engine API (%s)', (kind) => {
       expect(phone.tok1).toMatch(/^[0-9a-f]{32}$/);
       expect(phone.tok2).toMatch(/^[0-9a-f]{32}$/);
       expect(phone.tok1).not.toBe(phone.tok2);
-      expect(phone.provisioning_url1).toBe(`https://pbx.example.com/provisioning/${phone.tok1}`);
-      expect(phone.provisioning_url2).toBe(`https://pbx.example.com/provisioning/${phone.tok2}`);
+      // No HTTPS listener here: encryption starts off, and the URL names the console's own HTTP port.
+      expect(phone.provisioning_url1).toBe(`http://pbx.example.com:8080/provisioning/${phone.tok1}`);
+      expect(phone.provisioning_url2).toBe(`http://pbx.example.com:8080/provisioning/${phone.tok2}`);
 
       expect((await call('GET', `${V1}/phones`)).json()).toEqual([
         {
@@ -439,7 +440,16 @@ describe.each(DB_KINDS)('provisioning engine API (%s)', (kind) => {
         scheme: 'https',
       });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toEqual({ is_reachable: false, valid_certificate: false, host_type: 'FQDN' });
+      // Encryption asked for, but without an HTTPS listener phones would use the HTTP port: that is tried.
+      expect(res.json()).toEqual({
+        is_reachable: false,
+        valid_certificate: false,
+        host_type: 'FQDN',
+        url: 'http://no-such-host.invalid:8080/provisioning/check/ping',
+        provisioning_url: 'http://no-such-host.invalid:8080/provisioning/',
+        https_unavailable: true,
+        failure: 'dns',
+      });
     });
   });
 

@@ -39,22 +39,19 @@ describe('scopes: defaults → model → phone (contract §3.2)', () => {
   });
 
   it('builds provisioning URLs with the model file name and the phone MAC', () => {
-    const vars = {
-      provisioning_url_scheme: 'https',
-      hostname: 'pbx.example.com',
-      provisioning_url_filename: '{mac}.xml',
-    };
-    expect(provisioningUrl(vars, 'srv', 'TOK', '000413aabbcc')).toBe(
+    const origin = 'https://pbx.example.com';
+    const vars = { provisioning_url_filename: '{mac}.xml' };
+    expect(provisioningUrl(origin, vars, 'TOK', '000413aabbcc')).toBe(
       'https://pbx.example.com/provisioning/TOK/000413aabbcc.xml',
     );
-    expect(provisioningUrl({ ...vars, provisioning_url_filename: '$mac.cfg' }, 'srv', 'T', '0c383eaabbcc')).toBe(
+    expect(provisioningUrl(origin, { provisioning_url_filename: '$mac.cfg' }, 'T', '0c383eaabbcc')).toBe(
       'https://pbx.example.com/provisioning/T/0c383eaabbcc.cfg',
     );
-    expect(provisioningUrl({ ...vars, provisioning_url_filename: '%25MACD.xml' }, 'srv', 'T', '7c2f80aabbcc')).toBe(
+    expect(provisioningUrl(origin, { provisioning_url_filename: '%25MACD.xml' }, 'T', '7c2f80aabbcc')).toBe(
       'https://pbx.example.com/provisioning/T/7c2f80aabbcc.xml',
     );
-    // Empty file name: no trailing slash; empty scheme and host fall back to http and the server's name.
-    expect(provisioningUrl({}, 'srv.local', 'T', 'x')).toBe('http://srv.local/provisioning/T');
+    // Empty file name: no trailing slash.
+    expect(provisioningUrl('http://10.0.0.5:8080', {}, 'T', 'x')).toBe('http://10.0.0.5:8080/provisioning/T');
   });
 });
 

@@ -29,8 +29,10 @@ describe.each(DB_KINDS)('files phones download (%s)', (kind) => {
   it('is served over HTTP without login', async () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    // Behind a TLS proxy on 443: the address names the port, so the URLs name none.
     await api('PATCH', `${V1}/defaults`, {
-      hostname: 'pbx.example.com',
+      hostname: 'pbx.example.com:443',
+      provisioning_url_scheme: 'https',
       adminpw: 'webadmin99',
       userpw: 'webuser',
       ui_first_config: '',

@@ -61,6 +61,8 @@ export class DevicesService {
     private readonly vendorOf: (mac: string) => string | null = () => null,
     /** Hands a phone the SIP account of the device it is linked to ([] when unlinked). */
     private readonly phoneAccounts?: (mac: string, accounts: PhoneAccountOfDevice[]) => Promise<void>,
+    /** The phones' default encryption (default settings, "Encryption"): new phone devices start with it. */
+    private readonly defaultSrtp: () => Promise<boolean> = async () => false,
   ) {}
 
   /** Tells the provisioning engine what a phone should now register as; phones unknown to it are skipped. */
@@ -246,6 +248,8 @@ export class DevicesService {
   async physical(body: PhysicalExtensionCreate & { mac?: string | null }): Promise<string | null> {
     const mac = body.mac ?? null;
     const main = body.mainextension || undefined;
+    // Read before the transaction (it reads the provisioning defaults over its own connection).
+    const srtp = main ? ((await this.defaultSrtp()) ? 1 : 0) : null;
     const result = await this.db.transaction().execute(async (trx) => {
       if (!main) {
         if (!mac) throw new AppError(400, 'validation', undefined, { mac: 'A MAC address is required' });
@@ -290,6 +294,7 @@ export class DevicesService {
         return this.create(trx, main, 'physical', {
           web_user: body.web_user ?? null,
           web_password: body.web_password ?? null,
+          srtp,
         });
       }
       const phone = await trx.selectFrom('devices').selectAll().where('mac', '=', mac).executeTakeFirst();
@@ -307,12 +312,13 @@ export class DevicesService {
         web_password: body.web_password ?? null,
         type: 'physical' as const,
         model: body.model ?? phone?.model ?? null,
+        srtp,
       };
       if (phone) await trx.updateTable('devices').set(values).where('id', '=', phone.id).execute();
       else {
         await trx
           .insertInto('devices')
-          .values({ ...values, mac, vendor: this.vendorOf(mac), line: 1, srtp: null, created_at: Date.now() })
+          .values({ ...values, mac, vendor: this.vendorOf(mac), line: 1, created_at: Date.now() })
           .execute();
       }
       return extension;
