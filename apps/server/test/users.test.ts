@@ -101,9 +101,9 @@ describe.each(DB_KINDS)('users, directory and main extensions (%s)', (kind) => {
     expect((await setExtension('bob', '202')).statusCode).toBe(201);
     const en = expectError(await setExtension('bob', '210'), 422, 'extension_in_use');
     expect(en.title).toBe('Extension already in use');
-    expect(en.detail).toBe('Extension 210 already in use');
+    expect(en.detail).toMatch(/^Extension 210 already in use by user \w+$/);
     const it = expectError(await setExtension('bob', '210', 'it'), 422, 'extension_in_use');
-    expect(it.detail).toBe('Interno 210 già in uso');
+    expect(it.detail).toMatch(/^Interno 210 già in uso \(utente \w+\)$/);
     // A device number of alice's extension (92210) and the main number of a device range are taken too.
     expectError(await setExtension('bob', '92210'), 422, 'extension_in_use');
     expect((await userOf('bob'))?.default_extension).toBe('202');

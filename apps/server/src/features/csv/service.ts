@@ -20,7 +20,8 @@ import { type JobContext, type JobRunner, JobRunningError } from '../../jobs/run
 import { releaseDevicesOfUsers } from '../devices/release.ts';
 import { directoryPasswordHash } from '../directory/password.ts';
 import type { DirectoryService } from '../directory/service.ts';
-import { companionNumbers } from '../users/extensions.ts';
+import { holdersOf, lockNumbering, type NumberHolder } from '../numbering/holders.ts';
+import { clashError, mainExtensionCandidates, mainExtensionClash } from '../numbering/rules.ts';
 import { extensionColumns, searchKey } from '../users/repository.ts';
 import { isUniqueViolation, splitName } from '../users/service.ts';
 import { type CsvLine, csvField, decodeCsvFile, parseCsv } from './parse.ts';
@@ -189,6 +190,11 @@ export class CsvService {
     // Who holds each number: users as stored, then rows of the file as they are accepted.
     const holder = new Map<string, { username: string; line?: number }>();
     for (const r of existingRows) if (r.default_extension) holder.set(r.default_extension, { username: r.username });
+    // Devices, gateway ports and trunks hold numbers too; users are followed in `holder` as the file renumbers them.
+    const others = new Map<string, NumberHolder[]>();
+    for (const h of await holdersOf(this.db)) {
+      if (h.kind !== 'user') others.set(h.number, [...(others.get(h.number) ?? []), h]);
+    }
     const seenNames = new Map<string, number>();
 
     const rows: CsvPreviewRow[] = [];
@@ -196,7 +202,7 @@ export class CsvService {
     const msg = (p: CsvProblem, params?: Record<string, string | number>) => csvMessage(lang, p, params);
 
     for (const entry of lines) {
-      const result = this.planRow(entry, { local, byName, holder, seenNames, profileIds, msg });
+      const result = this.planRow(entry, { local, byName, holder, others, seenNames, profileIds, msg, lang });
       rows.push(result.row);
       if (result.planned) apply.push(result.planned);
     }
@@ -219,9 +225,11 @@ export class CsvService {
       local: boolean;
       byName: Map<string, Existing>;
       holder: Map<string, { username: string; line?: number }>;
+      others: Map<string, NumberHolder[]>;
       seenNames: Map<string, number>;
       profileIds: Map<string, number>;
       msg: (p: CsvProblem, params?: Record<string, string | number>) => string;
+      lang: UiLanguage;
     },
   ): { row: CsvPreviewRow; planned?: PlannedRow } {
     const { msg } = ctx;
@@ -253,12 +261,26 @@ export class CsvService {
       else extension = rawExtension;
     }
     if (extension && extension !== existing?.default_extension) {
-      const companionOf = /^9\d(\d{2,})$/.exec(extension)?.[1];
-      const clash = [extension, ...companionNumbers(extension), ...(companionOf ? [companionOf] : [])]
-        .map((n) => ctx.holder.get(n))
-        .find((h) => h && h.username !== username);
-      if (clash?.line) errors.push(msg('extensionDuplicate', { value: extension, line: clash.line }));
-      else if (clash) errors.push(msg('extensionInUse', { value: extension }));
+      // The numbering rules over the users as this file leaves them and everything else holding numbers.
+      const candidates = mainExtensionCandidates(extension);
+      const holders: NumberHolder[] = candidates.flatMap((n) => {
+        const user = ctx.holder.get(n);
+        const mine = user?.username === username;
+        return [
+          ...(user ? [{ number: n, kind: 'user' as const, userId: mine ? 0 : null, name: user.username }] : []),
+          ...(ctx.others.get(n) ?? []).map((h) => ({ ...h, userId: h.userId === existing?.id ? 0 : h.userId })),
+        ];
+      });
+      const clash = mainExtensionClash(extension, holders, 0);
+      const line = clash && 'holder' in clash ? ctx.holder.get(clash.number)?.line : undefined;
+      if (line && clash && 'holder' in clash && clash.holder.kind === 'user') {
+        errors.push(msg('extensionDuplicate', { value: extension, line }));
+      } else if (clash && 'holder' in clash && clash.holder.kind === 'user') {
+        errors.push(msg('extensionInUse', { value: extension }));
+      } else if (clash) {
+        const detail = clashError(extension, clash).detail;
+        errors.push(typeof detail === 'function' ? detail(ctx.lang) : msg('extensionInUse', { value: extension }));
+      }
     }
 
     let mobile: string | null | undefined;
@@ -359,7 +381,7 @@ export class CsvService {
         released.push(...(await this.db.transaction().execute((trx) => this.applyRows(trx, chunk))));
         for (const row of chunk) row.existing ? updated++ : created++;
       } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
+        if (!isUniqueViolation(error) && !isNumberClash(error)) throw error;
         // Something changed since the file was checked: apply row by row to fail only the culprits.
         for (const row of chunk) {
           try {
@@ -368,9 +390,11 @@ export class CsvService {
           } catch (rowError) {
             const reason = isUniqueViolation(rowError)
               ? csvMessage(lang, 'extensionInUse', { value: row.extension ?? '' })
-              : rowError instanceof Error
-                ? rowError.message
-                : String(rowError);
+              : isNumberClash(rowError) && typeof rowError.detail === 'function'
+                ? rowError.detail(lang)
+                : rowError instanceof Error
+                  ? rowError.message
+                  : String(rowError);
             failures.push({ line: row.line, username: row.username, message: csvMessage(lang, 'failed', { reason }) });
           }
         }
@@ -387,6 +411,17 @@ export class CsvService {
   /** Applies rows in one transaction; answers the MACs of phones released by renumbered users. */
   private async applyRows(trx: Kysely<Database>, rows: PlannedRow[]): Promise<string[]> {
     const now = Date.now();
+    // A device, port or trunk may have taken a number since the file was checked: check again, under the lock.
+    const renumbering = rows.filter((r) => r.extension && r.extension !== r.existing?.default_extension);
+    if (renumbering.length > 0) {
+      await lockNumbering(trx);
+      const wanted = renumbering.flatMap((r) => mainExtensionCandidates(r.extension as string));
+      const holders = (await holdersOf(trx, wanted)).filter((h) => h.kind !== 'user');
+      for (const r of renumbering) {
+        const clash = mainExtensionClash(r.extension as string, holders, r.existing?.id);
+        if (clash) throw clashError(r.extension as string, clash);
+      }
+    }
     const inserts = rows.filter((r) => !r.existing);
     const ids = new Map<string, number>();
     for (const r of rows) if (r.existing) ids.set(r.username, r.existing.id);
@@ -495,4 +530,8 @@ export class CsvService {
     const result = job.status === 'running' ? job.progress : failures.length > 0 ? -1 : 100;
     return { result, created: outcome.created ?? 0, updated: outcome.updated ?? 0, failures };
   }
+}
+
+function isNumberClash(error: unknown): error is AppError {
+  return error instanceof AppError && error.code === 'extension_in_use';
 }

@@ -9,6 +9,7 @@ import {
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, DevicesTable } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { DEVICE_PREFIXES, takeDeviceNumber } from '../numbering/allocate.ts';
 
 export type DeviceRow = Selectable<DevicesTable>;
 
@@ -134,18 +135,9 @@ export class DevicesService {
   private async allocate(trx: Kysely<Database>, userId: number, main: string): Promise<string> {
     const own = await trx.selectFrom('devices').select('extension').where('user_id', '=', userId).execute();
     if (own.length >= MAX_DEVICES_PER_USER) throw devicesLimit();
-    const taken = new Set(
-      (
-        await trx
-          .selectFrom('devices')
-          .select('extension')
-          .where('extension', 'in', [main, ...Array.from({ length: 8 }, (_, i) => `9${i + 1}${main}`)])
-          .execute()
-      ).map((r) => r.extension),
-    );
-    if (!taken.has(main)) return main;
-    for (let p = 91; p <= 98; p++) if (!taken.has(`${p}${main}`)) return `${p}${main}`;
-    throw devicesLimit();
+    const number = await takeDeviceNumber(trx, main, { withMain: true, prefixes: DEVICE_PREFIXES });
+    if (!number) throw devicesLimit();
+    return number;
   }
 
   private async create(

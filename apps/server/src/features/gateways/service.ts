@@ -17,7 +17,9 @@ import {
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, GatewayPortsTable, GatewaysTable } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import { companionNumbers } from '../users/extensions.ts';
+import { FXS_PREFIXES } from '../numbering/allocate.ts';
+import { holdersOf, lockNumbering } from '../numbering/holders.ts';
+import { companionNumbers, freeDeviceNumber } from '../numbering/rules.ts';
 import { isUniqueViolation } from '../users/service.ts';
 import { DialogueError, LoginRefusedError } from './dialogue.ts';
 import { canPush, controlPort, pushPlan } from './push.ts';
@@ -239,27 +241,20 @@ export class GatewaysService {
     return out;
   }
 
-  /** Device numbers for FXS ports: 9N + main extension, the first N from 1 not taken by a port or a device. */
+  /** Device numbers for FXS ports: 9N + main extension, the first N from 1 not taken (numbering rules). */
   private async fxsNumbers(trx: Transaction<Database>, mains: (string | null)[]): Promise<(string | null)[]> {
-    const taken = new Set(
-      (
-        await trx
-          .selectFrom('gateway_ports')
-          .select('physical_extension')
-          .where('physical_extension', 'is not', null)
-          .execute()
-      ).map((r) => r.physical_extension),
+    await lockNumbering(trx);
+    const wanted = [...new Set(mains.filter((m): m is string => m !== null))];
+    const holders = await holdersOf(
+      trx,
+      wanted.flatMap((m) => [m, ...companionNumbers(m)]),
     );
-    // Phones and soft clients of the users take numbers from the same 9N + main range.
-    const devices = await trx.selectFrom('devices').select('extension').where('extension', 'is not', null).execute();
-    for (const d of devices) taken.add(d.extension);
     return mains.map((main, k) => {
       if (!main) return null;
-      const free = companionNumbers(main)
-        .slice(1)
-        .find((n) => !taken.has(n));
+      const free = freeDeviceNumber(main, holders, { withMain: false, prefixes: FXS_PREFIXES });
       if (!free) throw badRequest({ [`trunks_fxs.${k}.linked_extension`]: 'No device numbers left for this user' });
-      taken.add(free);
+      // Two ports of this gateway linked to one user get different numbers.
+      holders.push({ number: free, kind: 'fxs_port', userId: null, name: '' });
       return free;
     });
   }

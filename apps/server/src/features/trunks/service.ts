@@ -2,6 +2,7 @@ import { type Trunk, type VoipTrunkCreate, type VoipTrunkPatch, voipProviders } 
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, TrunksTable } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { assertTrunkNameFree } from '../numbering/allocate.ts';
 import { isUniqueViolation } from '../users/service.ts';
 import { buildTrunkSettings, trunkCodecs } from './settings.ts';
 
@@ -61,28 +62,32 @@ export class TrunksService {
     const built = buildTrunkSettings(provider, request);
     const now = Date.now();
     try {
-      const row = await this.db
-        .insertInto('trunks')
-        .values({
-          name: request.name,
-          kind: 'voip',
-          provider: provider.provider,
-          username: built.username,
-          secret: built.secret,
-          phone: request.phone,
-          codecs: built.codecs,
-          force_codec: request.forceCodec ? 1 : 0,
-          settings: JSON.stringify(built.settings),
-          gateway_id: null,
-          port_type: null,
-          port: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const id = await this.db.transaction().execute(async (trx) => {
+        await assertTrunkNameFree(trx, request.name);
+        const row = await trx
+          .insertInto('trunks')
+          .values({
+            name: request.name,
+            kind: 'voip',
+            provider: provider.provider,
+            username: built.username,
+            secret: built.secret,
+            phone: request.phone,
+            codecs: built.codecs,
+            force_codec: request.forceCodec ? 1 : 0,
+            settings: JSON.stringify(built.settings),
+            gateway_id: null,
+            port_type: null,
+            port: null,
+            created_at: now,
+            updated_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return Number(row.id);
+      });
       this.changed();
-      return Number(row.id);
+      return id;
     } catch (error) {
       if (isUniqueViolation(error)) throw trunkExists(request.name);
       throw error;

@@ -14,7 +14,7 @@ import { releaseDevicesOfUsers } from '../devices/release.ts';
 import { type DeviceRow, type DevicesService, toDevice } from '../devices/service.ts';
 import { directoryPasswordHash } from '../directory/password.ts';
 import type { DirectoryService } from '../directory/service.ts';
-import { extensionConflict } from './extensions.ts';
+import { assertMainExtensionFree } from '../numbering/allocate.ts';
 import { extensionColumns, searchKey, toUser, UsersRepository } from './repository.ts';
 
 const LETTERS_AND_DIGITS = 'abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -171,8 +171,7 @@ export class UsersService {
         const configured = await new UsersRepository(trx).countConfigured();
         if (configured >= this.extensionLimit) throw new AppError(403, 'licence_exhausted');
       }
-      const conflict = await extensionConflict(trx, extension, Number(user.id));
-      if (conflict) throw extensionInUse(conflict);
+      await assertMainExtensionFree(trx, extension, Number(user.id));
       // Device numbers derive from the main number: a new number starts without devices (contract §10.1).
       if (user.default_extension !== null) released = await releaseDevicesOfUsers(trx, [Number(user.id)]);
       try {

@@ -1,4 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${NAME} is how the Asterisk dialplan reads variables.
+
+import { FEATURE_CODES as FC } from '../feature-codes.ts';
 import { allTrunks, type Destination, type PbxModel, type PbxProfile, type PbxUser } from '../model.ts';
 import { HEADER, value } from './common.ts';
 import { userAccounts } from './pjsip.ts';
@@ -60,10 +62,10 @@ function renderFeatureCodes(): string {
   const done = (sound: string) => [`Playback(${sound})`, 'Hangup()'];
   const own = 'ExecIf($["${MAINEXT}" = ""]?Hangup())';
   const contexts = [
-    new Context('app-dnd-on').ext('*78', own, 'Answer()', set('DND', 'YES'), ...done('do-not-disturb&activated')),
-    new Context('app-dnd-off').ext('*79', own, 'Answer()', set('DND', ''), ...done('do-not-disturb&de-activated')),
+    new Context('app-dnd-on').ext(FC.dndOn, own, 'Answer()', set('DND', 'YES'), ...done('do-not-disturb&activated')),
+    new Context('app-dnd-off').ext(FC.dndOff, own, 'Answer()', set('DND', ''), ...done('do-not-disturb&de-activated')),
     new Context('app-dnd-toggle').ext(
-      '*76',
+      FC.dndToggle,
       own,
       'Answer()',
       'GotoIf($["${DB(DND/${MAINEXT})}" = ""]?on)',
@@ -74,7 +76,7 @@ function renderFeatureCodes(): string {
     ),
     new Context('app-cf-on')
       .ext(
-        '*72',
+        FC.cfOn,
         own,
         'Answer()',
         'Read(CFNUM,call-fwd-unconditional&please-enter-your&extension&then-press-pound,,,,)',
@@ -85,7 +87,7 @@ function renderFeatureCodes(): string {
         '(end),Hangup()',
       )
       .ext(
-        '_*72.',
+        `_${FC.cfOn}.`,
         own,
         'Answer()',
         set('CF', '${EXTEN:3}'),
@@ -94,60 +96,66 @@ function renderFeatureCodes(): string {
         'Hangup()',
       ),
     new Context('app-cf-off').ext(
-      '*73',
+      FC.cfOff,
       own,
       'Answer()',
       set('CF', ''),
       ...done('call-fwd-unconditional&de-activated'),
     ),
     new Context('app-cf-busy-on').ext(
-      '_*90.',
+      `_${FC.cfBusyOn}.`,
       own,
       'Answer()',
       set('CFB', '${EXTEN:3}'),
       ...done('call-fwd-on-busy&is-set-to'),
     ),
     new Context('app-cf-busy-off').ext(
-      '*91',
+      FC.cfBusyOff,
       own,
       'Answer()',
       set('CFB', ''),
       ...done('call-fwd-on-busy&de-activated'),
     ),
     new Context('app-cf-unavailable-on').ext(
-      '_*52.',
+      `_${FC.cfUnavailableOn}.`,
       own,
       'Answer()',
       set('CFU', '${EXTEN:3}'),
       ...done('call-fwd-no-ans&is-set-to'),
     ),
     new Context('app-cf-unavailable-off').ext(
-      '*53',
+      FC.cfUnavailableOff,
       own,
       'Answer()',
       set('CFU', ''),
       ...done('call-fwd-no-ans&de-activated'),
     ),
     new Context('app-callwaiting-cwon').ext(
-      '*70',
+      FC.callWaitingOn,
       own,
       'Answer()',
       set('CW', 'ENABLED'),
       ...done('call-waiting&activated'),
     ),
     new Context('app-callwaiting-cwoff').ext(
-      '*71',
+      FC.callWaitingOff,
       own,
       'Answer()',
       set('CW', ''),
       ...done('call-waiting&de-activated'),
     ),
     new Context('app-vmmain')
-      .ext('*97', own, 'Answer()', 'VoiceMailMain(${MAINEXT}@default)', 'Hangup()')
-      .ext('*98', 'Answer()', 'VoiceMailMain(@default)', 'Hangup()'),
-    new Context('app-pickup').ext('_**X.', 'Pickup(${EXTEN:2}@PICKUPMARK)', 'Hangup()'),
-    // Last of the feature codes: '*<ext>' would otherwise shadow the codes above.
-    new Context('app-dialvm').ext('_*X.', 'Answer()', 'VoiceMail(${EXTEN:1}@default,u)', 'Hangup()'),
+      .ext(FC.myVoicemail, own, 'Answer()', 'VoiceMailMain(${MAINEXT}@default)', 'Hangup()')
+      .ext(FC.dialVoicemail, 'Answer()', 'VoiceMailMain(@default)', 'Hangup()'),
+    new Context('app-pickup').ext(`_${FC.directedPickup}X.`, 'Pickup(${EXTEN:2}@PICKUPMARK)', 'Hangup()'),
+    // Last of the feature codes: '*<ext>' would otherwise shadow the codes above. The numbering rules
+    // (features/numbering) refuse a main extension N whose '*N' one of them would take.
+    new Context('app-dialvm').ext(
+      `_${FC.directVoicemail}X.`,
+      'Answer()',
+      'VoiceMail(${EXTEN:1}@default,u)',
+      'Hangup()',
+    ),
   ];
   return contexts.join('');
 }

@@ -1,0 +1,47 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { holdersOf, lockNumbering } from './holders.ts';
+import {
+  clashError,
+  companionNumbers,
+  freeDeviceNumber,
+  mainExtensionCandidates,
+  mainExtensionClash,
+  trunkNameCandidates,
+  trunkNameClash,
+} from './rules.ts';
+
+/**
+ * Every write that takes a number calls one of these inside its own transaction: the numbering lock
+ * is held until that transaction ends, so the number checked free is still free when it is stored.
+ */
+type Trx = Transaction<Database> | Kysely<Database>;
+
+/** Refuses (422, naming the holder) main extension N for user `userId` unless the plan allows it. */
+export async function assertMainExtensionFree(trx: Trx, main: string, userId?: number): Promise<void> {
+  await lockNumbering(trx);
+  const clash = mainExtensionClash(main, await holdersOf(trx, mainExtensionCandidates(main)), userId);
+  if (clash) throw clashError(main, clash);
+}
+
+/** The number for a new device of main extension N, or undefined when its range is full. */
+export async function takeDeviceNumber(
+  trx: Trx,
+  main: string,
+  options: { withMain: boolean; prefixes: number[] },
+): Promise<string | undefined> {
+  await lockNumbering(trx);
+  return freeDeviceNumber(main, await holdersOf(trx, [main, ...companionNumbers(main)]), options);
+}
+
+/** Refuses a trunk name that would take an extension number (its PJSIP sections would clash). */
+export async function assertTrunkNameFree(trx: Trx, name: string, currentName?: string): Promise<void> {
+  const candidates = trunkNameCandidates(name);
+  if (candidates.length === 0) return;
+  await lockNumbering(trx);
+  const clash = trunkNameClash(name, await holdersOf(trx, candidates), currentName);
+  if (clash) throw clashError(name, clash, 'trunk');
+}
+
+export const DEVICE_PREFIXES = [91, 92, 93, 94, 95, 96, 97, 98];
+export const FXS_PREFIXES = [...DEVICE_PREFIXES, 99];

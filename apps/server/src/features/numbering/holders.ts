@@ -1,0 +1,107 @@
+import { type Kysely, PostgresAdapter, sql, type Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+/**
+ * Everything in the PBX that holds a number of the internal numbering plan: a user's main extension,
+ * a device's number (N or 9xN), a gateway FXS port's device number, and a trunk's channel
+ * name (which names PJSIP sections, like device numbers do). A gateway port's trunk number is only a
+ * prefix dialled through that trunk, never an endpoint or an extension, so it takes no number here. Feature codes are the
+ * rules' business (rules.ts), call-flow numbers will join here.
+ */
+export type HolderKind = 'user' | 'device' | 'fxs_port' | 'trunk';
+
+export interface NumberHolder {
+  number: string;
+  kind: HolderKind;
+  /** The user the number belongs to (their main extension, device or linked FXS port). */
+  userId: number | null;
+  /** Names the holder in messages: username, gateway name, trunk name. */
+  name: string;
+  /** Device type, or 1-based FXS port position. */
+  detail?: string;
+}
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** Any 64-bit number: it names the lock that keeps number-taking writes of several servers apart. */
+const NUMBERING_LOCK = 7_205_310_002;
+
+/**
+ * Serialises writes that take numbers until the end of the transaction. SQLite runs one write
+ * transaction at a time anyway; on PostgreSQL two transactions could otherwise both see a number free.
+ */
+export async function lockNumbering(trx: Db): Promise<void> {
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+    await sql`select pg_advisory_xact_lock(${NUMBERING_LOCK})`.execute(trx);
+  }
+}
+
+/** Holders of these numbers (all of them when `numbers` is undefined: bulk imports check in memory). */
+export async function holdersOf(db: Db, numbers?: string[]): Promise<NumberHolder[]> {
+  if (numbers && numbers.length === 0) return [];
+  const out: NumberHolder[] = [];
+  const chunks = numbers ? chunk([...new Set(numbers)], 500) : [undefined];
+  for (const part of chunks) {
+    let users = db
+      .selectFrom('users')
+      .select(['id', 'username', 'default_extension'])
+      .where('default_extension', 'is not', null);
+    if (part) users = users.where('default_extension', 'in', part);
+    for (const u of await users.execute()) {
+      out.push({ number: u.default_extension as string, kind: 'user', userId: Number(u.id), name: u.username });
+    }
+
+    let devices = db
+      .selectFrom('devices')
+      .leftJoin('users', 'users.id', 'devices.user_id')
+      .select(['devices.extension', 'devices.user_id', 'devices.type', 'users.username'])
+      .where('devices.extension', 'is not', null);
+    if (part) devices = devices.where('devices.extension', 'in', part);
+    for (const d of await devices.execute()) {
+      out.push({
+        number: d.extension as string,
+        kind: 'device',
+        userId: d.user_id === null ? null : Number(d.user_id),
+        name: d.username ?? '',
+        detail: d.type,
+      });
+    }
+
+    let ports = db
+      .selectFrom('gateway_ports')
+      .innerJoin('gateways', 'gateways.id', 'gateway_ports.gateway_id')
+      .leftJoin('users', 'users.default_extension', 'gateway_ports.extension')
+      .select([
+        'gateway_ports.physical_extension',
+        'gateway_ports.port_type',
+        'gateway_ports.port_index',
+        'gateways.name',
+        'users.id as user_id',
+      ])
+      .where('physical_extension', 'is not', null);
+    if (part) ports = ports.where('physical_extension', 'in', part);
+    for (const p of await ports.execute()) {
+      out.push({
+        number: p.physical_extension as string,
+        kind: 'fxs_port',
+        userId: p.user_id === null ? null : Number(p.user_id),
+        name: p.name,
+        detail: String(Number(p.port_index) + 1),
+      });
+    }
+
+    // A trunk's sections are named after it, a device's after N and N-auth: either name takes N.
+    let trunks = db.selectFrom('trunks').select(['name']);
+    if (part) trunks = trunks.where('name', 'in', [...part, ...part.map((n) => `${n}-auth`)]);
+    for (const t of await trunks.execute()) {
+      out.push({ number: t.name.replace(/-auth$/, ''), kind: 'trunk', userId: null, name: t.name });
+    }
+  }
+  return out;
+}
+
+function chunk<T>(list: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}

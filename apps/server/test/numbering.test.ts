@@ -1,0 +1,228 @@
+import fc from 'fast-check';
+import type { LightMyRequestResponse } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { mainExtensionClash, trunkNameClash } from '../src/features/numbering/rules.ts';
+import { DB_KINDS, expectError, useTestApp } from './helpers.ts';
+
+describe('numbering rules', () => {
+  it('refuses a main extension whose *N would dial a feature code', () => {
+    for (const n of ['7201', '520', '9012', '78', '97']) {
+      expect(mainExtensionClash(n, []), n).toMatchObject({ featureCode: {} });
+    }
+    for (const n of ['201', '7301', '5301', '7']) expect(mainExtensionClash(n, []), n).toBeUndefined();
+  });
+
+  it('keeps device numbers and trunk names apart from main extensions', () => {
+    const fxs = { number: '91201', kind: 'fxs_port' as const, userId: 1, name: 'HT802' };
+    // Another user's port on 91201 blocks 201 for a second user, not for its own user.
+    expect(mainExtensionClash('201', [fxs], 2)).toMatchObject({ number: '91201', holder: fxs });
+    expect(mainExtensionClash('201', [fxs], 1)).toBeUndefined();
+    // 91201 falls in user 201's device range.
+    const user = { number: '201', kind: 'user' as const, userId: 1, name: 'alice' };
+    expect(mainExtensionClash('91201', [user], 2)).toMatchObject({ number: '201' });
+    expect(trunkNameClash('201-auth', [user])).toMatchObject({ number: '201' });
+    expect(trunkNameClash('provider', [user])).toBeUndefined();
+  });
+});
+
+type Call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) => Promise<LightMyRequestResponse>;
+
+const gateway = (mac: string, links: string[]) => ({
+  model: 34,
+  mac,
+  ipv4: '127.0.0.1',
+  ipv4_new: '192.168.1.250',
+  netmask_green: '255.255.255.0',
+  gateway: '192.168.1.1',
+  ipv4_green: '192.168.1.2',
+  trunks_isdn: [],
+  trunks_fxs: links.map((l) => ({ linked_extension: l })),
+});
+
+const trunk = (name: string) => ({
+  provider: 'vivavox',
+  name,
+  username: '0721123456',
+  password: 's3cr3t!',
+  phone: '0721123456',
+  codecs: ['alaw', 'ulaw'],
+  forceCodec: true,
+});
+
+async function settledApply(call: Call) {
+  for (let i = 0; i < 400; i++) {
+    const status = (await call('GET', '/api/pbx/apply')).json();
+    if (status.state === 'idle') return status.last as { ok: boolean; error: string | null } | null;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('the apply did not settle');
+}
+
+describe.each(DB_KINDS)('numbering through the API (%s)', (kind) => {
+  const t = useTestApp(kind);
+  const call: Call = (method, url, payload) =>
+    t.app.inject({ method, url, headers: t.headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+
+  const localDirectory = async () => {
+    if ((await call('GET', '/api/configuration/userprovider')).json().configured === 1) return;
+    expect((await call('POST', '/api/configuration/mode', { mode: 'legacy' })).statusCode).toBe(200);
+    for (let i = 0; i < 100 && (await call('GET', '/api/configuration/userprovider')).json().configured !== 1; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+
+  it('sets up the local directory', localDirectory);
+
+  it('gives the mobile app a number the gateway port does not hold, and the apply stays valid', async () => {
+    expect((await call('POST', '/api/users', { username: 'alice', fullname: 'Alice Rossi' })).statusCode).toBe(201);
+    expect((await call('POST', '/api/mainextensions', { username: 'alice', extension: '201' })).statusCode).toBe(201);
+    expect((await call('POST', '/api/webrtc', { extension: '201' })).json().extension).toBe('201');
+    const gw = await call('POST', '/api/devices/gateways', gateway('00:0B:82:00:00:01', ['201', '']));
+    expect(gw.statusCode, gw.body).toBe(200);
+    // The port took 91201: the mobile app must not.
+    expect((await call('POST', '/api/mobileapp', { mainextension: '201' })).json()).toEqual({ extension: '92201' });
+    expect(await settledApply(call)).toMatchObject({ ok: true });
+  });
+
+  it('refuses a main extension held elsewhere, naming the holder, and changes nothing', async () => {
+    expect((await call('POST', '/api/users', { username: 'bob', fullname: 'Bob Bianchi' })).statusCode).toBe(201);
+    const taken = expectError(
+      await call('POST', '/api/mainextensions', { username: 'bob', extension: '91201' }),
+      422,
+      'extension_in_use',
+    );
+    expect(taken.detail).toBe(
+      'Extension 91201 already in use by FXS port 1 of gateway Grandstream-HT802 SIP TLS 2 Porte FXS',
+    );
+    const code = expectError(
+      await call('POST', '/api/mainextensions', { username: 'bob', extension: '7201' }),
+      422,
+      'extension_in_use',
+    );
+    expect(code.detail).toContain('*72 (call forward)');
+    const italian = await t.app.inject({
+      method: 'POST',
+      url: '/api/mainextensions',
+      headers: { ...t.headers, 'accept-language': 'it' },
+      payload: { username: 'bob', extension: '7201' },
+    });
+    expect(italian.json().detail).toContain('*72 (inoltro di chiamata)');
+    const bob = (await call('GET', '/api/users/false?search=bob')).json()[0];
+    expect(bob.default_extension).toBe('none');
+  });
+
+  it('refuses a trunk named after an extension, and an extension named by a trunk', async () => {
+    const named = expectError(await call('POST', '/api/trunks', trunk('201')), 422, 'extension_in_use');
+    expect(named.detail).toBe('The trunk cannot be named 201: number 201 is already in use by user alice');
+    expectError(await call('POST', '/api/trunks', trunk('92201-auth')), 422, 'extension_in_use');
+    expect((await call('POST', '/api/trunks', trunk('301'))).statusCode).toBe(200);
+    const byTrunk = expectError(
+      await call('POST', '/api/mainextensions', { username: 'bob', extension: '301' }),
+      422,
+      'extension_in_use',
+    );
+    expect(byTrunk.detail).toBe('Extension 301 already in use by trunk 301');
+  });
+
+  it('never leaves a configuration the validator refuses, whatever the console does', async () => {
+    const db = t.database.db;
+    const users = ['u1', 'u2', 'u3'];
+    const numbers = ['201', '202', '91201', '92202', '301', '7201'];
+    const op = fc.oneof(
+      {
+        weight: 2,
+        arbitrary: fc.record({
+          k: fc.constant('ext' as const),
+          u: fc.constantFrom(...users),
+          n: fc.constantFrom(...numbers, ''),
+        }),
+      },
+      {
+        weight: 4,
+        arbitrary: fc.record({
+          k: fc.constant('dev' as const),
+          n: fc.constantFrom('201', '202'),
+          type: fc.constantFrom('webrtc', 'mobileapp', 'nethlink'),
+        }),
+      },
+      fc.record({
+        k: fc.constant('undev' as const),
+        n: fc.constantFrom(...numbers),
+        type: fc.constantFrom('webrtc', 'nethlink'),
+      }),
+      {
+        weight: 2,
+        arbitrary: fc.record({
+          k: fc.constant('phone' as const),
+          n: fc.constantFrom(...numbers),
+          mac: fc.integer({ min: 0, max: 3 }),
+        }),
+      },
+      {
+        weight: 3,
+        arbitrary: fc.record({
+          k: fc.constant('gw' as const),
+          links: fc.array(fc.constantFrom('201', '202', ''), { minLength: 2, maxLength: 2 }),
+        }),
+      },
+      fc.record({ k: fc.constant('ungw' as const) }),
+      {
+        weight: 2,
+        arbitrary: fc.record({
+          k: fc.constant('trunk' as const),
+          name: fc.constantFrom(...numbers, '92201-auth', 'carrier'),
+        }),
+      },
+      fc.record({ k: fc.constant('untrunk' as const) }),
+    );
+    await localDirectory();
+    let gateways = 0;
+    const accepted = new Map<string, number>();
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 15 }), async (ops) => {
+        await db.deleteFrom('gateway_ports').execute();
+        await db.deleteFrom('gateways').execute();
+        await db.deleteFrom('trunks').execute();
+        await db.deleteFrom('devices').execute();
+        await db.updateTable('users').set({ default_extension: null, extension_order: 999999999 }).execute();
+        for (const u of users) await call('POST', '/api/users', { username: u, fullname: `User ${u}` });
+        // Two users with numbers from the start, so that most sequences build on something.
+        await call('POST', '/api/mainextensions', { username: 'u1', extension: '201' });
+        await call('POST', '/api/mainextensions', { username: 'u2', extension: '202' });
+        for (const o of ops) {
+          let res: { statusCode: number; body: string };
+          if (o.k === 'ext') res = await call('POST', '/api/mainextensions', { username: o.u, extension: o.n });
+          else if (o.k === 'dev') {
+            const key = o.type === 'mobileapp' ? 'mainextension' : 'extension';
+            res = await call('POST', `/api/${o.type}`, { [key]: o.n });
+          } else if (o.k === 'undev') res = await call('DELETE', `/api/${o.type}/${o.n}`);
+          else if (o.k === 'phone') {
+            res = await call('POST', '/api/physicalextensions', {
+              mainextension: o.n,
+              mac: `80:5E:C0:00:00:0${o.mac}`,
+            });
+          } else if (o.k === 'gw') {
+            gateways++;
+            const mac = `00:0B:82:10:${String(Math.floor(gateways / 100)).padStart(2, '0')}:${String(gateways % 100).padStart(2, '0')}`;
+            res = await call('POST', '/api/devices/gateways', gateway(mac, o.links));
+          } else if (o.k === 'ungw') {
+            const first = await db.selectFrom('gateways').select('id').orderBy('id').executeTakeFirst();
+            res = first ? await call('DELETE', `/api/devices/gateways/${first.id}`) : { statusCode: 204, body: '' };
+          } else if (o.k === 'trunk') res = await call('POST', '/api/trunks', trunk(o.name));
+          else {
+            const first = await db.selectFrom('trunks').select('id').where('kind', '=', 'voip').executeTakeFirst();
+            res = first ? await call('DELETE', `/api/trunks/${first.id}`) : { statusCode: 204, body: '' };
+          }
+          expect(res.statusCode, `${JSON.stringify(o)}: ${res.body}`).toBeLessThan(500);
+          if (res.statusCode < 300) accepted.set(o.k, (accepted.get(o.k) ?? 0) + 1);
+        }
+        await call('POST', '/api/pbx/apply');
+        const last = await settledApply(call);
+        expect(last?.ok, `${JSON.stringify(ops)}\n${last?.error}`).toBe(true);
+      }),
+      { numRuns: 30 },
+    );
+    // The sequences did build systems: numbers, devices, gateway ports and trunks were taken.
+    for (const k of ['ext', 'dev', 'gw', 'trunk']) expect(accepted.get(k) ?? 0, k).toBeGreaterThan(0);
+  }, 180_000);
+});
