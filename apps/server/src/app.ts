@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { vendorOfMac } from '@centralino/contract';
+import { pbxLastApplyFailed, vendorOfMac } from '@centralino/contract';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -97,11 +97,15 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
 
   await app.register(healthRoutes(database, VERSION));
   await app.register(authRoutes(auth, config.loginRateLimit));
-  await app.register(wizardRoutes(new WizardRepository(database.db), config.provisioningEngine));
+  const pbx = new PbxEngine(database.db, config, VERSION, app.log);
+  await app.register(
+    wizardRoutes(new WizardRepository(database.db), config.provisioningEngine, async () =>
+      pbxLastApplyFailed(await pbx.applier.status()),
+    ),
+  );
   await app.register(settingsRoutes(new LanguageService(database.db)));
 
   const jobs = new JobRunner(database.db, app.log);
-  const pbx = new PbxEngine(database.db, config, VERSION, app.log);
   markPbxDirtyAfterWrites(app, pbx.applier.markDirty);
   await app.register(pbxRoutes(pbx));
   await app.register(networkRoutes(database.db));

@@ -78,6 +78,7 @@ export const errorCodes = [
   'prov_unknown_model',
   'prov_invalid_host',
   'prov_unreachable_address',
+  'pbx_apply_failed',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
@@ -151,6 +152,7 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     prov_unknown_model: 'Unknown model',
     prov_invalid_host: "Provided host isn't a valid IP address or FQDN",
     prov_unreachable_address: 'The PBX address is not reachable!',
+    pbx_apply_failed: 'The PBX configuration was not applied',
   },
   it: {
     validation: 'Richiesta non valida',
@@ -218,6 +220,7 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     prov_unknown_model: 'Modello sconosciuto',
     prov_invalid_host: "L'host indicato non è un indirizzo IP o un FQDN valido",
     prov_unreachable_address: "L'indirizzo del PBX non è raggiungibile!",
+    pbx_apply_failed: 'La configurazione del centralino non è stata applicata',
   },
 };
 
@@ -296,6 +299,8 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     prov_invalid_host: 'Enter a host name (FQDN) or an IPv4 address, optionally followed by :port.',
     prov_unreachable_address:
       'Phones could not reach this console at the provisioning URL: use an address and port that reach it.',
+    pbx_apply_failed:
+      'The wizard cannot be finalised while the last apply of the PBX configuration failed. Fix or remove the objects named at the top of the page, wait until the configuration is applied, then finalise.',
   },
   it: {
     validation: 'Alcuni campi non sono validi.',
@@ -372,6 +377,8 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     prov_invalid_host: 'Inserisci un nome host (FQDN) o un indirizzo IPv4, eventualmente seguito da :porta.',
     prov_unreachable_address:
       "I telefoni non raggiungerebbero questa console all'URL di provisioning: usa un indirizzo e una porta che la raggiungano.",
+    pbx_apply_failed:
+      "La procedura guidata non può essere conclusa finché l'ultima applicazione della configurazione del centralino è fallita. Correggi o elimina gli oggetti indicati in cima alla pagina, attendi che la configurazione sia applicata, poi concludi.",
   },
 };
 

@@ -5,6 +5,38 @@ export const PBX_APPLY_POLL_MS = 3000;
 
 export const pbxApplyStates = ['idle', 'pending', 'applying'] as const;
 
+/** Kinds of console object an apply problem can be traced to ('configuration': the generated files themselves). */
+export const pbxProblemKinds = [
+  'user',
+  'trunk',
+  'gateway_trunk',
+  'inbound_route',
+  'outbound_route',
+  'group',
+  'profile',
+  'configuration',
+] as const;
+export type PbxProblemKind = (typeof pbxProblemKinds)[number];
+
+/** One reason the configuration was refused, traced back to the object of the console that produced it. */
+export const pbxApplyProblemSchema = z
+  .object({
+    /** Generated file and line the check refused. */
+    file: z.string(),
+    line: z.number().int(),
+    object: z.object({
+      kind: z.enum(pbxProblemKinds),
+      /** How the console identifies it: username, trunk name, DID / caller ID, route or group id; '' for configuration. */
+      id: z.string(),
+      /** What the administrator recognises: 'Alice Rossi (201)', the trunk or route name, the DID. */
+      label: z.string(),
+    }),
+    /** The check's own words (English, technical). */
+    message: z.string(),
+  })
+  .meta({ id: 'PbxApplyProblem' });
+export type PbxApplyProblem = z.infer<typeof pbxApplyProblemSchema>;
+
 export const pbxApplyRecordSchema = z
   .object({
     startedAt: z.number().int(),
@@ -13,6 +45,8 @@ export const pbxApplyRecordSchema = z
     ok: z.boolean(),
     /** Why the apply failed (validation issues one per line, or the write / reload error). */
     error: z.string().nullable(),
+    /** The refused configuration's problems, each with the object at fault (empty when the failure was not a refusal). */
+    problems: z.array(pbxApplyProblemSchema),
     /** Files written or removed by this apply. */
     changed: z.array(z.string()),
     /** Asterisk modules reloaded over AMI (empty when not connected). */
@@ -43,6 +77,33 @@ export function pbxApplyIndicator(status: PbxApplyStatus | undefined): PbxApplyI
   if (status.state !== 'idle') return 'applying';
   if (!status.last) return 'none';
   return status.last.ok ? 'applied' : 'failed';
+}
+
+/** The last apply failed: its failure stands until an apply succeeds (whatever runs or waits meanwhile). */
+export function pbxLastApplyFailed(status: PbxApplyStatus | undefined): boolean {
+  return status?.last?.ok === false;
+}
+
+/** Console screen where an object at fault is fixed or removed; null when no screen holds it. */
+export function pbxProblemScreen(kind: PbxProblemKind): string | null {
+  switch (kind) {
+    case 'user':
+      return '/extensions';
+    case 'trunk':
+      return '/trunks/voip';
+    case 'gateway_trunk':
+      return '/trunks/physical';
+    case 'inbound_route':
+      return '/routes/inbound';
+    case 'outbound_route':
+      return '/routes/outbound';
+    case 'group':
+      return '/configurations/groups';
+    case 'profile':
+      return '/configurations/profiles';
+    case 'configuration':
+      return null;
+  }
 }
 
 export const extensionStatuses = ['dnd', 'busy', 'online', 'onhold', 'offline', 'ringing', 'busy_ringing'] as const;

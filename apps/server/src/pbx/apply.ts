@@ -1,7 +1,8 @@
-import type { PbxApplyRecord, PbxApplyStatus } from '@centralino/contract';
+import type { PbxApplyProblem, PbxApplyRecord, PbxApplyStatus } from '@centralino/contract';
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { PbxModel } from './model.ts';
+import { problemsOf } from './problems.ts';
 import { reloadPlan } from './reloads.ts';
 import { ConfigRenderer } from './render/index.ts';
 import { formatIssue, type ValidationIssue } from './validate.ts';
@@ -27,6 +28,18 @@ export interface ApplierOptions {
 }
 
 const MAX_ISSUES_SHOWN = 20;
+
+/** The rendered configuration did not pass the check: nothing was written. */
+export class ConfigurationRefused extends Error {
+  constructor(
+    message: string,
+    /** The first problems (as many as the message shows), each traced to the object at fault. */
+    readonly problems: PbxApplyProblem[],
+  ) {
+    super(message);
+    this.name = 'ConfigurationRefused';
+  }
+}
 
 /** From this many users the configuration is checked on a thread of its own (see ApplyPipeline). */
 export const THREAD_FROM_USERS = 500;
@@ -96,9 +109,13 @@ export class ApplyPipeline {
     const t2 = performance.now();
     if (issues.length > 0) {
       await staging.then((staged) => staged.abort()).catch(() => {});
-      const shown = issues.slice(0, MAX_ISSUES_SHOWN).map(formatIssue);
+      const first = issues.slice(0, MAX_ISSUES_SHOWN);
+      const shown = first.map(formatIssue);
       if (issues.length > MAX_ISSUES_SHOWN) shown.push(`… and ${issues.length - MAX_ISSUES_SHOWN} more`);
-      throw new Error(`The configuration was not written: ${issues.length} problem(s)\n${shown.join('\n')}`);
+      throw new ConfigurationRefused(
+        `The configuration was not written: ${issues.length} problem(s)\n${shown.join('\n')}`,
+        problemsOf(first, files, model),
+      );
     }
     const { changed, removed } = await (await staging).commit();
     this.lastTimings = {
@@ -225,7 +242,7 @@ export class PbxApplier {
       state: this.running ? 'applying' : this.queued || this.timer || behind ? 'pending' : 'idle',
       directory: this.options.directory,
       engine: this.options.reloader?.state() ?? 'disabled',
-      last: row?.last ? (JSON.parse(row.last) as PbxApplyRecord) : null,
+      last: row?.last ? recordOf(row.last) : null,
     };
   }
 
@@ -266,6 +283,7 @@ export class PbxApplier {
         durationMs: Math.round(performance.now() - started),
         ok: true,
         error: null,
+        problems: [],
         changed: touched,
         reloaded,
         restartRequired: plan.restart,
@@ -278,6 +296,7 @@ export class PbxApplier {
         durationMs: Math.round(performance.now() - started),
         ok: false,
         error: error instanceof Error ? error.message : String(error),
+        problems: error instanceof ConfigurationRefused ? error.problems : [],
         changed: [],
         reloaded: [],
         restartRequired: false,
@@ -292,4 +311,10 @@ export class PbxApplier {
       .execute();
     return record;
   }
+}
+
+/** A stored record; those written before problems were traced have none. */
+function recordOf(json: string): PbxApplyRecord {
+  const record = JSON.parse(json) as Omit<PbxApplyRecord, 'problems'> & { problems?: PbxApplyProblem[] };
+  return { ...record, problems: record.problems ?? [] };
 }

@@ -24,6 +24,7 @@ import {
 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
+import { ApplyFailureBanner } from '../features/pbx/ApplyFailureBanner.tsx';
 import { ApplyIndicator } from '../features/pbx/ApplyIndicator.tsx';
 import { useEngine, useWizardState } from '../features/wizard/useWizard.ts';
 import { useAuth } from './auth.tsx';
@@ -35,7 +36,7 @@ function UserMenu() {
   return (
     <Menu position="bottom-end">
       <Menu.Target>
-        <UnstyledButton aria-label={t('nav.userMenu')}>
+        <UnstyledButton aria-label={`${t('nav.userMenu')}: ${auth.user}`}>
           <Group gap={6}>
             <IconUserCircle size={20} />
             <Text size="sm">{auth.user}</Text>
@@ -143,6 +144,7 @@ export function AppLayout() {
         </AppShell.Navbar>
       )}
       <AppShell.Main>
+        <ApplyFailureBanner />
         <Outlet />
       </AppShell.Main>
     </AppShell>

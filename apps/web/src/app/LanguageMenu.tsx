@@ -15,7 +15,8 @@ export function LanguageMenu() {
           variant="subtle"
           size="compact-sm"
           leftSection={<IconLanguage size={16} />}
-          aria-label={t('nav.interfaceLanguage')}
+          // The name holds the visible text too (WCAG 2.5.3, label in name).
+          aria-label={`${t('nav.interfaceLanguage')}: ${t(`uiLanguages.${current}`)}`}
         >
           {t(`uiLanguages.${current}`)}
         </Button>

@@ -7,10 +7,16 @@ import {
   wizardUpdateSchema,
 } from '@centralino/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AppError } from '../../errors.ts';
 import type { WizardRepository } from './repository.ts';
 
 export const wizardRoutes =
-  (repo: WizardRepository, engine: ProvisioningEngine): FastifyPluginAsyncZod =>
+  (
+    repo: WizardRepository,
+    engine: ProvisioningEngine,
+    /** Whether the last apply of the PBX configuration failed: the wizard is not finalised over a failure. */
+    lastApplyFailed: () => Promise<boolean> = async () => false,
+  ): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
       '/api/configuration/wizard',
@@ -32,13 +38,17 @@ export const wizardRoutes =
       {
         schema: {
           tags: ['wizard'],
-          summary: 'Stores the wizard step and status',
+          summary:
+            'Stores the wizard step and status (finalising, status "false", is refused while the last PBX apply failed)',
           body: wizardUpdateSchema,
-          response: { 200: wizardStateSchema, 400: errorBodySchema, 401: errorBodySchema },
+          response: { 200: wizardStateSchema, 400: errorBodySchema, 401: errorBodySchema, 409: errorBodySchema },
         },
       },
       async (request) => {
         const state = { step: request.body.step, status: request.body.status };
+        if (state.status === 'false' && (await repo.get())?.status !== 'false' && (await lastApplyFailed())) {
+          throw new AppError(409, 'pbx_apply_failed');
+        }
         await repo.set(state);
         request.log.info(state, 'wizard state saved');
         return state;

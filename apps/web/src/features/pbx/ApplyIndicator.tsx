@@ -1,18 +1,13 @@
-import { PBX_APPLY_POLL_MS, pbxApplyIndicator, pbxApplyStatusSchema } from '@centralino/contract';
+import { pbxApplyIndicator } from '@centralino/contract';
 import { Badge, Loader, Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconCheck } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { apiRequest } from '../../api/client.ts';
+import { useApplyStatus } from './useApplyStatus.ts';
 
 /** Header badge: whether the PBX configuration is being applied, was applied, or failed to apply. */
 export function ApplyIndicator() {
   const { t } = useTranslation();
-  const status = useQuery({
-    queryKey: ['pbx-apply'],
-    queryFn: () => apiRequest('GET', '/api/pbx/apply', { schema: pbxApplyStatusSchema }),
-    refetchInterval: PBX_APPLY_POLL_MS,
-  });
+  const status = useApplyStatus();
   const state = pbxApplyIndicator(status.data);
   if (state === 'none') return null;
   if (state === 'applying') {

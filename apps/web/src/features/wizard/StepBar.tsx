@@ -1,8 +1,10 @@
-import { type ProvisioningEngine, progressPercent, totalSteps } from '@centralino/contract';
+import { type ProvisioningEngine, pbxLastApplyFailed, progressPercent, totalSteps } from '@centralino/contract';
 import { Button, Group, Paper, Progress, Stack, Text } from '@mantine/core';
 import { IconArrowLeft, IconArrowRight, IconCheck } from '@tabler/icons-react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifyError } from '../../components/notify.ts';
+import { useApplyStatus } from '../pbx/useApplyStatus.ts';
 import { canLeave } from './leaveGuard.ts';
 import { useWizardMove } from './useWizard.ts';
 
@@ -20,6 +22,9 @@ export function StepBar({ engine, step, canAdvance = true }: StepBarProps) {
   const total = totalSteps(engine);
   const percent = progressPercent(engine, step);
   const last = step >= total;
+  // The server refuses to finalise over a failed apply (pbx_apply_failed); say so before the click.
+  const applyFailed = pbxLastApplyFailed(useApplyStatus().data);
+  const blockedId = useId();
 
   const go = async (status: 'true' | 'false', target: number) => {
     // Unsaved work on the screen is confirmed before the step moves, not after.
@@ -52,7 +57,8 @@ export function StepBar({ engine, step, canAdvance = true }: StepBarProps) {
             <Button
               color="teal"
               leftSection={<IconCheck size={16} />}
-              disabled={!canAdvance}
+              disabled={!canAdvance || applyFailed}
+              aria-describedby={applyFailed ? blockedId : undefined}
               loading={move.isPending}
               onClick={() => void go('false', step)}
             >
@@ -69,6 +75,11 @@ export function StepBar({ engine, step, canAdvance = true }: StepBarProps) {
             </Button>
           )}
         </Group>
+        {last && applyFailed && (
+          <Text id={blockedId} size="sm" ta="right" data-testid="finalise-blocked">
+            {t('wizard.finaliseBlocked')}
+          </Text>
+        )}
       </Stack>
     </Paper>
   );

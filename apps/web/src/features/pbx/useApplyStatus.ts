@@ -1,0 +1,38 @@
+import { PBX_APPLY_POLL_MS, type PbxApplyProblem, pbxApplyStatusSchema } from '@centralino/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../api/client.ts';
+
+/** State of the PBX configuration, polled for the whole console (header badge, failure banner, Finalise). */
+export function useApplyStatus() {
+  return useQuery({
+    queryKey: ['pbx-apply'],
+    queryFn: () => apiRequest('GET', '/api/pbx/apply', { schema: pbxApplyStatusSchema }),
+    refetchInterval: PBX_APPLY_POLL_MS,
+  });
+}
+
+/** Asks the server to apply the configuration again now (POST /api/pbx/apply answers at once). */
+export function useRetryApply() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest('POST', '/api/pbx/apply', { schema: pbxApplyStatusSchema }),
+    onSuccess: (status) => queryClient.setQueryData(['pbx-apply'], status),
+  });
+}
+
+/** The objects at fault, each once, in the order the check met them. */
+export function objectsAtFault(
+  problems: PbxApplyProblem[],
+): { object: PbxApplyProblem['object']; messages: string[] }[] {
+  const byKey = new Map<string, { object: PbxApplyProblem['object']; messages: string[] }>();
+  for (const problem of problems) {
+    const key = `${problem.object.kind}:${problem.object.id}`;
+    const entry = byKey.get(key);
+    if (entry) {
+      if (!entry.messages.includes(problem.message)) entry.messages.push(problem.message);
+    } else {
+      byKey.set(key, { object: problem.object, messages: [problem.message] });
+    }
+  }
+  return [...byKey.values()];
+}

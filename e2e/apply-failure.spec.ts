@@ -1,0 +1,112 @@
+import { createRequire } from 'node:module';
+import type { Page } from '@playwright/test';
+import { apiAs, expect, signIn, test } from './fixtures.ts';
+
+const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/**
+ * Runs axe (WCAG A/AA rules) on the parts of the page this feature adds — the header with the apply badge,
+ * the failure banner, the reason Finalise is disabled — and answers their serious and critical violations.
+ * (The screens underneath are checked by their own specs.)
+ */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: axeSource });
+  const violations = await page.evaluate(async () => {
+    type AxeResults = { violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] };
+    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<AxeResults> } }).axe;
+    const include = ['header', '[data-testid="pbx-apply-banner"]', '[data-testid="finalise-blocked"]']
+      .filter((selector) => document.querySelector(selector))
+      .map((selector) => [selector]);
+    const results = await axe.run(
+      { include },
+      { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } },
+    );
+    return results.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.map((n) => n.target.join(' ')),
+    }));
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.targets.join(', ')}`);
+}
+
+async function appliedState(page: Page): Promise<string> {
+  const status = (await apiAs(page, 'GET', '/api/pbx/apply')).body as { state: string; last: { ok: boolean } | null };
+  if (status.state !== 'idle' || !status.last) return 'busy';
+  return status.last.ok ? 'ok' : 'failed';
+}
+
+test('a failed apply is shown on every screen until fixed, and the wizard cannot be finalised meanwhile', async ({
+  page,
+}) => {
+  await signIn(page);
+  await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
+  expect((await apiAs(page, 'POST', '/api/configuration/mode', { mode: 'legacy' })).status).toBe(200);
+  await expect.poll(async () => (await apiAs(page, 'GET', '/api/configuration/userprovider')).body.configured).toBe(1);
+  expect((await apiAs(page, 'POST', '/api/users', { username: 'alice', fullname: 'Alice Rossi' })).status).toBe(201);
+  expect((await apiAs(page, 'POST', '/api/mainextensions', { username: 'alice', extension: '201' })).status).toBe(201);
+  const route = { extension: '0612345101', cidnum: '', description: 'Main line', destination: 'from-did-direct,201,1' };
+  expect((await apiAs(page, 'POST', '/api/inboundroutes', route)).status).toBe(200);
+  await expect.poll(() => appliedState(page), { timeout: 15_000 }).toBe('ok');
+  await expect(page.getByTestId('pbx-apply-banner')).toHaveCount(0);
+
+  // Alice's extension goes while the inbound route still sends calls to it: the PBX refuses the configuration.
+  expect((await apiAs(page, 'POST', '/api/mainextensions', { username: 'alice', extension: 'none' })).status).toBe(200);
+  await expect.poll(() => appliedState(page), { timeout: 15_000 }).toBe('failed');
+
+  // First screen: the wizard's Users step.
+  const banner = page.getByRole('alert', { name: 'The PBX configuration was not applied' });
+  await expect(banner).toBeVisible({ timeout: 10_000 });
+  await expect(banner).toContainText(
+    'Inbound route 0612345101 (Main line): choose another destination for this route or remove the route.',
+  );
+  await expect(banner).toContainText('extension "201" does not exist');
+  await expect(page.getByTestId('pbx-apply')).toHaveText('Apply failed');
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // Second screen: VoIP providers. The banner is there too, and reachable from the keyboard.
+  await page.goto('/trunks/voip');
+  await expect(page.getByRole('heading', { name: 'VoIP providers' }).first()).toBeVisible();
+  await expect(banner).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  const link = banner.getByRole('link', { name: 'Open inbound routes' });
+  await link.focus();
+  await expect(link).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/routes\/inbound$/);
+  await expect(page.getByText('Main line')).toBeVisible();
+  await expect(banner).toBeVisible();
+
+  // Finalise: refused by the server, disabled with the reason on the last step.
+  const refused = await apiAs(page, 'POST', '/api/configuration/wizard', { status: 'false', step: 13 });
+  expect(refused.status).toBe(409);
+  expect(refused.body.code).toBe('pbx_apply_failed');
+  expect((await apiAs(page, 'POST', '/api/configuration/wizard', { status: 'true', step: 13 })).status).toBe(200);
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/admin\/settings$/);
+  const bar = page.getByTestId('step-bar');
+  await expect(bar.getByRole('button', { name: 'Finalise' })).toBeDisabled();
+  await expect(bar.getByTestId('finalise-blocked')).toContainText('Finalise is not possible while the last apply');
+  await expect(banner).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // /final never says 'configured' next to the failure.
+  await page.goto('/final');
+  await expect(page.getByRole('heading', { name: 'The PBX configuration was not applied', level: 2 })).toBeVisible();
+  await expect(page.getByText('Wizard completed')).toHaveCount(0);
+
+  // The route is removed: the next apply succeeds, the banner goes and Finalise works.
+  expect((await apiAs(page, 'POST', '/api/inboundroutes/delete', { extension: '0612345101', cid: '' })).status).toBe(
+    200,
+  );
+  await expect.poll(() => appliedState(page), { timeout: 15_000 }).toBe('ok');
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/admin\/settings$/);
+  await expect(banner).toHaveCount(0, { timeout: 10_000 });
+  await expect(bar.getByRole('button', { name: 'Finalise' })).toBeEnabled();
+  await bar.getByRole('button', { name: 'Finalise' }).click();
+  await expect(page).toHaveURL(/\/final$/);
+  await expect(page.getByRole('heading', { name: 'Wizard completed' })).toBeVisible();
+});
