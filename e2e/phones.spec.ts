@@ -171,6 +171,8 @@ test('default settings cannot be saved while the PBX address is unreachable; sav
   await page.goto('/devices');
   const phonebook = (await apiAs(page, 'GET', '/api/phonebook/ldap')).body;
   expect(phonebook.ldaps.enabled).toBe(false);
+  // Encryption on (a fresh install without HTTPS listener starts with it off).
+  await apiAs(page, 'PATCH', '/api/provisioning/v1/defaults', { provisioning_url_scheme: 'https' });
 
   await page.getByRole('button', { name: 'Edit the default settings' }).click();
   const dialog = page.getByRole('dialog', { name: 'Default settings' });
@@ -178,8 +180,8 @@ test('default settings cannot be saved while the PBX address is unreachable; sav
   await expect(save).toBeEnabled();
   const address = dialog.getByRole('textbox', { name: 'PBX address' });
   await expect(address).toHaveAttribute('placeholder', phonebook.ldaps.server);
-  // Nothing listens on the https port of this machine: the real check fails at once.
-  await address.fill('127.0.0.1');
+  // Nothing listens on port 9 of this machine: the real check fails at once.
+  await address.fill('127.0.0.1:9');
   await expect(dialog.getByTestId('unreachable-warning')).toContainText('The PBX address is not reachable!');
   await expect(save).toBeDisabled();
   await address.fill('');

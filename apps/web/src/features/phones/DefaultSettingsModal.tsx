@@ -119,8 +119,8 @@ function DefaultsForm({
   const set = (field: DefaultsField) => (value: string | null) => setValues((v) => ({ ...v, [field]: value ?? '' }));
   const serverHost = phonebook?.ldaps.server ?? '';
 
-  // The check follows the address and scheme being edited; an empty address means this server's own
-  // name, which phones are given as it is (nothing typed, nothing to verify).
+  // The check follows the address and scheme being edited, and tries the very URL phones would be given
+  // (an empty address is this server's own, checked too). The server checks again on save.
   const host = values.hostname.trim();
   const scheme = values.provisioning_url_scheme === 'http' ? 'http' : 'https';
   const [target] = useDebouncedValue(`${scheme} ${host}`, CHECK_DEBOUNCE_MS);
@@ -129,19 +129,14 @@ function DefaultsForm({
   const check = useQuery({
     queryKey: ['connectivity-check', targetScheme, targetHost],
     queryFn: () => phonesApi.connectivityCheck(targetHost, targetScheme),
-    enabled: targetHost !== '',
     retry: false,
     gcTime: 0,
   });
   const settled = target === `${scheme} ${host}`;
-  const checking = host !== '' && (!settled || check.isFetching);
-  const unreachable = host !== '' && !checking && (check.data?.is_reachable === false || check.isError);
+  const checking = !settled || check.isFetching;
+  const unreachable = !checking && (check.data?.is_reachable === false || check.isError);
   const invalidCertificate =
-    host !== '' &&
-    !checking &&
-    scheme === 'https' &&
-    check.data?.is_reachable === true &&
-    !check.data.valid_certificate;
+    !checking && scheme === 'https' && check.data?.is_reachable === true && !check.data.valid_certificate;
 
   const systemService = isSystemPhonebook(phonebookType) ? phonebook?.[phonebookType] : undefined;
   const save = useMutation({
@@ -261,19 +256,26 @@ function DefaultsForm({
       <TextInput
         label={t('phones.defaults.fields.hostname')}
         description={t('phones.defaults.hostnameHint')}
+        styles={{ description: { color: 'var(--mantine-color-text)' } }}
         placeholder={serverHost}
         value={values.hostname}
         onChange={(e) => set('hostname')(e.currentTarget.value)}
         rightSection={checking ? <Loader size="xs" aria-label={t('phones.defaults.checking')} /> : undefined}
       />
       {select('provisioning_url_scheme', URL_SCHEMES, (v) => t(`phones.defaults.schemes.${v}`, { defaultValue: v }))}
-      {host !== '' && !checking && check.data?.is_reachable && !invalidCertificate && (
-        <Group gap="xs" data-testid="connectivity-ok">
-          <IconCheck size={16} color="var(--mantine-color-teal-6)" />
-          <Text size="sm" c="dimmed">
-            {t('phones.defaults.reachable')}
+      {!checking && check.data?.is_reachable && !invalidCertificate && (
+        <Group gap="xs" wrap="nowrap" align="flex-start" data-testid="connectivity-ok">
+          <IconCheck size={16} color="var(--mantine-color-teal-6)" style={{ flexShrink: 0, marginTop: 2 }} />
+          <Text size="sm" style={{ wordBreak: 'break-all' }}>
+            {t('phones.defaults.reachable')}{' '}
+            {t('phones.defaults.reachableAt', { url: check.data.provisioning_url, tried: check.data.url })}
           </Text>
         </Group>
+      )}
+      {!checking && check.data?.https_unavailable && (
+        <Alert color="yellow" icon={<IconAlertTriangle size={18} />} data-testid="https-unavailable-warning">
+          {t('phones.defaults.httpsUnavailable', { url: check.data.provisioning_url })}
+        </Alert>
       )}
       {unreachable && (
         <Alert
@@ -282,7 +284,18 @@ function DefaultsForm({
           title={t('phones.defaults.unreachableTitle')}
           data-testid="unreachable-warning"
         >
-          {t('phones.defaults.unreachable')}
+          <Stack gap={4}>
+            <Text size="sm">{t('phones.defaults.unreachable')}</Text>
+            {check.data && (
+              <Text size="sm" style={{ wordBreak: 'break-all' }} data-testid="unreachable-url">
+                {t('phones.defaults.triedUrl', {
+                  url: check.data.url,
+                  provisioningUrl: check.data.provisioning_url,
+                  reason: t(`phones.defaults.failures.${check.data.failure ?? 'error'}`),
+                })}
+              </Text>
+            )}
+          </Stack>
         </Alert>
       )}
       {invalidCertificate && (
@@ -383,7 +396,13 @@ export function DefaultSettingsModal({ onClose, onModelsPage = false, onSaved }:
   }, []);
   const ready = minimumShown && defaults.data && (phonebook.isSuccess || phonebook.isError);
   return (
-    <Modal opened onClose={onClose} title={t('phones.defaults.title')} size="lg">
+    <Modal
+      opened
+      onClose={onClose}
+      title={t('phones.defaults.title')}
+      size="lg"
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
       {ready ? (
         <DefaultsForm
           loaded={defaults.data}

@@ -98,8 +98,9 @@ export const phonesApi = {
     if (refused) throw new Error(refused.detail ?? refused.title ?? String(refused.code));
   },
   defaults: () => apiRequest('GET', `${base}/defaults`, { schema: provDefaultsSchema }),
+  /** The console's save: the server checks the PBX address first and refuses one phones cannot reach. */
   saveDefaults: (body: Record<string, string | null>) =>
-    apiRequest('PATCH', `${base}/defaults`, { body, schema: z.unknown() }),
+    apiRequest('PATCH', '/api/provisioning/defaults', { body, schema: z.unknown() }),
   connectivityCheck: (host: string, scheme: 'http' | 'https') =>
     apiRequest('POST', '/api/provisioning/connectivitycheck', {
       body: { host, scheme },

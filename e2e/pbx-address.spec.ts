@@ -1,0 +1,81 @@
+import { createRequire } from 'node:module';
+import type { Page } from '@playwright/test';
+import { apiAs, expect, signIn, test } from './fixtures.ts';
+
+const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** Serious and critical WCAG A/AA violations in the address check's parts of the default settings dialog. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: axeSource });
+  return page.evaluate(async () => {
+    type AxeResults = { violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] };
+    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<AxeResults> } }).axe;
+    // The parts this feature adds (the rest of the dialog and the theme's buttons are checked elsewhere).
+    const include = [
+      '[data-testid="connectivity-ok"]',
+      '[data-testid="unreachable-warning"]',
+      '[data-testid="https-unavailable-warning"]',
+      '.mantine-Modal-header',
+    ]
+      .filter((selector) => document.querySelector(selector))
+      .map((selector) => [selector]);
+    const address = document.querySelector('input[placeholder]')?.closest('.mantine-InputWrapper-root');
+    if (address) include.push([`#${address.querySelector('input')?.id}`]);
+    const results = await axe.run(
+      { include },
+      { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } },
+    );
+    return results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
+
+test('the PBX address check tries the URL phones get and names it; an unreachable address is not saved', async ({
+  page,
+}) => {
+  await signIn(page);
+  await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
+  await page.goto('/devices');
+  const port = new URL(page.url()).port;
+
+  await page.getByRole('button', { name: 'Edit the default settings' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Default settings' });
+  const save = dialog.getByRole('button', { name: 'Save' });
+  // Fresh install, no HTTPS listener: encryption off, and the empty address (this server's own) is checked
+  // on the console's own HTTP port.
+  await expect(dialog.getByRole('combobox', { name: 'Encryption' })).toHaveValue('Disabled');
+  const ok = dialog.getByTestId('connectivity-ok');
+  await expect(ok).toContainText('Phones will fetch their files from http://');
+  await expect(ok).toContainText(`:${port}/provisioning/`);
+  await expect(save).toBeEnabled();
+
+  // Nothing listens on port 9: the warning names the URL tried and why it failed.
+  const address = dialog.getByRole('textbox', { name: 'PBX address' });
+  await address.fill('127.0.0.1:9');
+  const warning = dialog.getByTestId('unreachable-warning');
+  await expect(warning).toContainText('The PBX address is not reachable!');
+  await expect(warning).toContainText(
+    'URL tried: http://127.0.0.1:9/provisioning/check/ping (nothing listens on that port)',
+  );
+  await expect(save).toBeDisabled();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // The server refuses it too, naming the URL.
+  const refused = await apiAs(page, 'PATCH', '/api/provisioning/defaults', { hostname: '127.0.0.1:9' });
+  expect(refused.status).toBe(400);
+  expect(refused.body.detail).toContain('http://127.0.0.1:9/provisioning/check/ping');
+
+  // The server's own address without a port: the console's port is tried, and it answers.
+  await address.fill('127.0.0.1');
+  await expect(warning).toHaveCount(0);
+  await expect(ok).toContainText(`Phones will fetch their files from http://127.0.0.1:${port}/provisioning/`);
+  expect(await seriousViolations(page)).toEqual([]);
+  await save.click();
+  await expect(page.getByText('Default settings saved')).toBeVisible();
+  await expect(dialog).toHaveCount(0);
+  expect((await apiAs(page, 'GET', '/api/provisioning/v1/defaults')).body).toMatchObject({
+    hostname: '127.0.0.1',
+    provisioning_url_scheme: 'http',
+  });
+});
