@@ -2,9 +2,10 @@ import type { AstExtension, AstTrunk, CtiUserEndpoints, PresenceRequest } from '
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
-import type { AmiClient } from './ami/client.ts';
+import { type AmiClient, AmiError } from './ami/client.ts';
 import { type AmiMessage, field } from './ami/framing.ts';
 import { sendNotify } from './notify.ts';
+import { DEVICE_CODEC_LIST, WEBRTC_CODEC_LIST } from './render/pjsip.ts';
 
 /** Live state read over AMI (contract asterisk §6); without a connection every call answers 503. */
 
@@ -38,7 +39,18 @@ export function registrationStatus(status: string | undefined): AstTrunk['regist
   return 'unmonitored';
 }
 
-const DEVICE_CODECS = ['ulaw', 'alaw', 'gsm', 'g726', 'g722', 'vp8'];
+/**
+ * An AMI list action's events. Asterisk answers an error instead of an empty list for some of them
+ * (PJSIPShowContacts: 'No Contacts found', PJSIPShowEndpoints: 'No endpoints found'): that is no rows.
+ */
+async function listOf(ami: AmiClient, action: string): Promise<AmiMessage[]> {
+  try {
+    return (await ami.action(action)).events;
+  } catch (error) {
+    if (error instanceof AmiError && /^No \w+ (found|configured)/i.test(error.message)) return [];
+    throw error;
+  }
+}
 
 interface Contact {
   ip: string;
@@ -131,11 +143,14 @@ export class PbxLive {
       };
       const main = u.default_extension as string;
       byMain.set(main, user);
-      out.push({ number: main, main, type: 'main', user });
     }
+    // A user's first device shares the main number: the main account is then that device (a web phone
+    // on the main number is a web phone), else a bare extension ('main').
+    const onMain = new Map<string, string>();
+    for (const d of devices) if (d.extension && d.extension === d.default_extension) onMain.set(d.extension, d.type);
+    for (const [main, user] of byMain) out.push({ number: main, main, type: onMain.get(main) ?? 'main', user });
     for (const d of devices) {
       const user = d.default_extension ? byMain.get(d.default_extension) : undefined;
-      // A first device shares the main number, which is already listed.
       if (user && d.extension && d.extension !== d.default_extension) {
         out.push({ number: d.extension, main: d.default_extension as string, type: d.type, user });
       }
@@ -162,17 +177,17 @@ export class PbxLive {
   private async snapshot() {
     const ami = this.client();
     const [endpoints, contacts, dnd, cf, cfb, cfu] = await Promise.all([
-      ami.action('PJSIPShowEndpoints'),
-      ami.action('PJSIPShowContacts'),
+      listOf(ami, 'PJSIPShowEndpoints'),
+      listOf(ami, 'PJSIPShowContacts'),
       this.family(ami, 'DND'),
       this.family(ami, 'CF'),
       this.family(ami, 'CFB'),
       this.family(ami, 'CFU'),
     ]);
     const states = new Map<string, string>();
-    for (const e of endpoints.events) states.set(field(e, 'objectname') ?? '', field(e, 'devicestate') ?? '');
+    for (const e of endpoints) states.set(field(e, 'objectname') ?? '', field(e, 'devicestate') ?? '');
     const contactOfAor = new Map<string, Contact>();
-    for (const c of contacts.events) {
+    for (const c of contacts) {
       const aor = aorOf(c);
       if (!contactOfAor.has(aor)) contactOfAor.set(aor, contactOf(c));
     }
@@ -201,7 +216,7 @@ export class PbxLive {
       cfbVm: cfb.vm,
       cfu: cfu.to,
       cfuVm: cfu.vm,
-      codecs: DEVICE_CODECS,
+      codecs: account.type === 'webrtc' ? WEBRTC_CODEC_LIST : DEVICE_CODEC_LIST,
       status: deviceStatus(snap.states.get(n)),
       context: account.user.profileId === null ? 'from-internal' : `cti-profile-${account.user.profileId}`,
       chanType: 'pjsip',
@@ -235,9 +250,9 @@ export class PbxLive {
     const now = Date.now();
     if (this.registeredCache && now - this.registeredCache.at < REGISTERED_CACHE_MS) return this.registeredCache.value;
     try {
-      const contacts = await ami.action('PJSIPShowContacts');
+      const contacts = await listOf(ami, 'PJSIPShowContacts');
       const value = new Set<string>();
-      for (const c of contacts.events) {
+      for (const c of contacts) {
         const status = (field(c, 'status') ?? '').toLowerCase();
         if (status === 'unavailable' || status === 'removed') continue;
         value.add(aorOf(c));
@@ -266,11 +281,13 @@ export class PbxLive {
     const ami = this.client();
     const [rows, registrations, snap] = await Promise.all([
       this.db.selectFrom('trunks').select(['name', 'codecs', 'settings']).orderBy('id').execute(),
-      ami.action('PJSIPShowRegistrationsOutbound'),
+      listOf(ami, 'PJSIPShowRegistrationsOutbound'),
       this.snapshot(),
     ]);
     const regByName = new Map<string, string>();
-    for (const r of registrations.events) {
+    // The list also carries an AuthDetail per registration, named like the trunk but without a Status.
+    for (const r of registrations) {
+      if (field(r, 'event') !== 'OutboundRegistrationDetail') continue;
       regByName.set(field(r, 'endpoint') || field(r, 'objectname') || '', field(r, 'status') ?? '');
     }
     const out: Record<string, AstTrunk> = {};
@@ -335,7 +352,7 @@ export class PbxLive {
         };
         out[u.username] = entry;
       }
-      if (account.type !== 'main') {
+      if (account.number !== account.main) {
         entry.endpoints.extension.push({
           id: account.number,
           type: account.type,

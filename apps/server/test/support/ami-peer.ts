@@ -7,6 +7,8 @@ export interface AmiPeerOptions {
   endpoints?: { name: string; state?: string }[];
   /** PJSIPShowContacts rows: a registered contact of an AOR. */
   contacts?: { aor: string; via?: string; userAgent?: string }[];
+  /** Outbound registrations of trunks (PJSIPShowRegistrationsOutbound), with their Status. */
+  registrations?: { name: string; status: string }[];
   /** CLI output lines of a Command action; the default answers like `database show DND`. */
   command?: (command: string) => string[];
 }
@@ -39,13 +41,32 @@ export function amiPeer(options: AmiPeerOptions = {}): AmiPeer {
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {});
     socket.write('Asterisk Call Manager/5.0.0\r\n');
+    // Messages go out whole and in order, even the one split across writes on purpose.
+    let queue = Promise.resolve();
+    const send = (text: string, split = false) => {
+      queue = queue.then(
+        () =>
+          new Promise<void>((done) => {
+            if (!split) {
+              socket.write(text);
+              return done();
+            }
+            const half = Math.floor(text.length / 2);
+            socket.write(text.slice(0, half));
+            setTimeout(() => {
+              socket.write(text.slice(half));
+              done();
+            }, 5);
+          }),
+      );
+    };
     const parser = new AmiParser();
     parser.banner = '';
     socket.on('data', (chunk) => {
       for (const m of parser.feed(chunk.toString())) {
         actions.push(m);
         const id = field(m, 'actionid') ?? '';
-        const reply = (lines: string) => socket.write(`${lines}ActionID: ${id}\r\n\r\n`);
+        const reply = (lines: string) => send(`${lines}ActionID: ${id}\r\n\r\n`);
         const action = field(m, 'action')?.toLowerCase();
         if (action === 'login') {
           if (field(m, 'secret') !== (options.secret ?? 'right-secret')) {
@@ -54,23 +75,36 @@ export function amiPeer(options: AmiPeerOptions = {}): AmiPeer {
           }
           logins++;
           reply('Response: Success\r\nMessage: Authentication accepted\r\n');
-          socket.write('Event: FullyBooted\r\nPrivilege: system,all\r\nStatus: Fully Booted\r\n\r\n');
+          send('Event: FullyBooted\r\nPrivilege: system,all\r\nStatus: Fully Booted\r\n\r\n');
         } else if (action === 'pjsipshowendpoints') {
           const rows = (options.endpoints ?? [{ name: '201' }, { name: '202' }]).map(
             (e) => `ObjectName: ${e.name}\r\nDeviceState: ${e.state ?? 'Not in use'}\r\n`,
           );
           // Split across writes on purpose: the client must buffer partial messages.
-          const text = list(id, 'EndpointList', rows);
-          const half = Math.floor(text.length / 2);
-          socket.write(text.slice(0, half));
-          setTimeout(() => socket.write(text.slice(half)), 5);
+          send(list(id, 'EndpointList', rows), true);
         } else if (action === 'pjsipshowcontacts') {
+          // As Asterisk does: an error, not an empty list, when nothing is registered.
+          if ((options.contacts ?? []).length === 0) {
+            reply('Response: Error\r\nMessage: No Contacts found\r\n');
+            continue;
+          }
           const rows = (options.contacts ?? []).map(
             (c) =>
               `ObjectName: ${c.aor};@abc\r\nAor: ${c.aor}\r\nUri: sip:${c.aor}@${c.via ?? '192.0.2.10:5060'}\r\n` +
               `ViaAddress: ${c.via ?? '192.0.2.10:5060'}\r\nUserAgent: ${c.userAgent ?? 'Test phone'}\r\nStatus: Reachable\r\n`,
           );
-          socket.write(list(id, 'ContactList', rows));
+          send(list(id, 'ContactList', rows));
+        } else if (action === 'pjsipshowregistrationsoutbound') {
+          // Each registration is followed by an AuthDetail named like the trunk, without a Status.
+          const events = (options.registrations ?? []).flatMap((r) => [
+            `Event: OutboundRegistrationDetail\r\nActionID: ${id}\r\nObjectType: registration\r\nObjectName: ${r.name}\r\nEndpoint: ${r.name}\r\nStatus: ${r.status}\r\n\r\n`,
+            `Event: AuthDetail\r\nActionID: ${id}\r\nObjectType: auth\r\nObjectName: ${r.name}\r\nUsername: ${r.name}\r\n\r\n`,
+          ]);
+          send(
+            `Response: Success\r\nEventList: start\r\nMessage: Following are Events for each Outbound registration\r\nActionID: ${id}\r\n\r\n` +
+              events.join('') +
+              `Event: OutboundRegistrationDetailComplete\r\nActionID: ${id}\r\nEventList: Complete\r\nListItems: ${events.length / 2}\r\n\r\n`,
+          );
         } else if (action === 'command') {
           const command = field(m, 'command') ?? '';
           const output = options.command?.(command) ?? ['/DND/201 : YES', '1 results found.'];
@@ -79,7 +113,9 @@ export function amiPeer(options: AmiPeerOptions = {}): AmiPeer {
           );
         } else if (action === 'logoff') {
           reply('Response: Goodbye\r\nMessage: Thanks for all the fish.\r\n');
-          socket.end();
+          queue = queue.then(() => {
+            socket.end();
+          });
         } else {
           reply('Response: Success\r\n');
         }

@@ -4,8 +4,11 @@ import { displayName, type Entry, entriesParts, HEADER, section, sectionParts, v
 /** Transport section names; endpoints name them, the validator checks they exist. */
 export const TRANSPORTS = { udp: 'transport-udp', tcp: 'transport-tcp', tls: 'transport-tls', wss: 'transport-wss' };
 
-const DEVICE_CODECS = 'ulaw,alaw,gsm,g726,g722,vp8';
-const WEBRTC_CODECS = 'opus,ulaw,alaw,vp8';
+/** Codecs of desk phones and soft clients, and of web phones, in order of preference (live state reads them too). */
+export const DEVICE_CODEC_LIST = ['ulaw', 'alaw', 'gsm', 'g726', 'g722', 'vp8'];
+export const WEBRTC_CODEC_LIST = ['opus', 'ulaw', 'alaw', 'vp8'];
+const DEVICE_CODECS = DEVICE_CODEC_LIST.join(',');
+const WEBRTC_CODECS = WEBRTC_CODEC_LIST.join(',');
 
 export function deviceContext(user: PbxUser): string {
   return user.profileId === null ? 'from-internal' : `cti-profile-${user.profileId}`;
