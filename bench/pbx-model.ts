@@ -38,6 +38,8 @@ export function bigModel(): PbxModel {
     password: `pass${i}`,
     authUsername: null,
     fromDomain: `provider${i}.example`,
+    fromUser: `user${i}`,
+    callerIdHeader: 'pai',
     registration: 'send',
     authentication: 'outbound',
     context: 'from-pstn-toheader',

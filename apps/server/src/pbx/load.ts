@@ -71,6 +71,8 @@ function toTrunk(row: Selectable<TrunksTable>): PbxTrunk {
     password: row.secret ?? '',
     authUsername: s.auth_username || null,
     fromDomain: s.from_domain || null,
+    fromUser: s.from_user ?? row.username ?? '',
+    callerIdHeader: s.sendrpid === 'yes' ? 'rpid' : s.sendrpid === 'both' ? 'both' : 'pai',
     registration: gateway ? 'receive' : registration,
     authentication: gateway || auth === 'inbound' ? 'inbound' : auth === 'off' || auth === 'none' ? 'none' : 'outbound',
     context: gateway ? 'from-pstn-identity' : context,

@@ -61,6 +61,13 @@ export interface PbxTrunk {
   /** Auth user when it differs from username (some providers). */
   authUsername: string | null;
   fromDomain: string | null;
+  /** User part of From: the account, or the line's number for providers that want it there; '' = none. */
+  fromUser: string;
+  /**
+   * How the outbound caller ID set by the dialplan reaches the provider while From carries the account:
+   * P-Asserted-Identity, Remote-Party-ID (the preset's sendrpid = yes) or both.
+   */
+  callerIdHeader: 'pai' | 'rpid' | 'both';
   /** Who registers: we to the provider ('send'), nobody ('none'), the gateway to us ('receive'). */
   registration: 'send' | 'none' | 'receive';
   /** Who authenticates whom: we to the provider ('outbound'), the far side to us ('inbound'), nobody. */
@@ -220,6 +227,8 @@ export function gatewayTrunks(gateway: PbxGateway): PbxTrunk[] {
     password: port.secret,
     authUsername: null,
     fromDomain: null,
+    fromUser: '',
+    callerIdHeader: 'pai',
     registration: 'receive',
     authentication: 'inbound',
     context: 'from-pstn-identity',

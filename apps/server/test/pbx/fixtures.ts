@@ -29,6 +29,8 @@ export function voipTrunk(id: number, name: string, overrides: Partial<PbxTrunk>
     password: `trunkpass${id}`,
     authUsername: null,
     fromDomain: `${name.toLowerCase()}.example`,
+    fromUser: `0612345${id}`,
+    callerIdHeader: 'pai',
     registration: 'send',
     authentication: 'outbound',
     context: 'from-pstn-toheader',

@@ -304,9 +304,18 @@ export function renderTrunk(trunk: PbxTrunk, settings: PbxSettings): string {
   if (trunk.authentication === 'outbound') endpoint.push(['outbound_auth', t]);
   if (trunk.authentication === 'inbound') endpoint.push(['auth', t]);
   if (trunk.fromDomain) endpoint.push(['from_domain', trunk.fromDomain]);
-  if (trunk.username && trunk.registration !== 'receive') {
-    endpoint.push(['from_user', trunk.username], ['contact_user', trunk.username]);
+  if (trunk.registration !== 'receive') {
+    if (trunk.fromUser) endpoint.push(['from_user', trunk.fromUser]);
+    if (trunk.username) endpoint.push(['contact_user', trunk.username]);
   }
+  // From names the account (providers authenticate by it): the caller ID travels in its own header.
+  if (trunk.callerIdHeader !== 'rpid') endpoint.push(['send_pai', 'yes']);
+  if (trunk.callerIdHeader !== 'pai') endpoint.push(['send_rpid', 'yes']);
+  // Offer the trunk's codecs in the configured order, not the calling phone's.
+  endpoint.push([
+    'codec_prefs_outgoing_offer',
+    'prefer: configured, operation: only_preferred, keep: all, transcode: allow',
+  ]);
   out += section(t, endpoint);
   if (trunk.registration !== 'receive') {
     out += section(t, [
