@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { provisioningEngines } from '@centralino/contract';
@@ -68,6 +69,20 @@ const envSchema = z.object({
   ASTERISK_TLS_CERT: z.string().startsWith('/', 'ASTERISK_TLS_CERT must be an absolute path').optional(),
   ASTERISK_TLS_KEY: z.string().startsWith('/', 'ASTERISK_TLS_KEY must be an absolute path').optional(),
   ASTERISK_TLS_CA: z.string().startsWith('/', 'ASTERISK_TLS_CA must be an absolute path').optional(),
+  ASTERISK_USER: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_.-]{0,31}$/i, 'ASTERISK_USER must be a user name')
+    .optional(),
+  ASTERISK_GROUP: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_.-]{0,31}$/i, 'ASTERISK_GROUP must be a group name')
+    .optional(),
+  ASTERISK_MODULES_DIR: z.string().startsWith('/', 'ASTERISK_MODULES_DIR must be an absolute path').optional(),
+  ASTERISK_VARLIB_DIR: z.string().startsWith('/', 'ASTERISK_VARLIB_DIR must be an absolute path').optional(),
+  ASTERISK_DATA_DIR: z.string().startsWith('/', 'ASTERISK_DATA_DIR must be an absolute path').optional(),
+  ASTERISK_SPOOL_DIR: z.string().startsWith('/', 'ASTERISK_SPOOL_DIR must be an absolute path').optional(),
+  ASTERISK_RUN_DIR: z.string().startsWith('/', 'ASTERISK_RUN_DIR must be an absolute path').optional(),
+  ASTERISK_LOG_DIR: z.string().startsWith('/', 'ASTERISK_LOG_DIR must be an absolute path').optional(),
   AMI_HOST: z
     .string()
     .regex(/^[A-Za-z0-9.:[\]-]+$/, 'AMI_HOST must be a host name or an IP address')
@@ -113,7 +128,19 @@ export type Config = {
   /** PBX engine: where the Asterisk configuration is written, certificates, and the AMI connection. */
   pbx: {
     configDir: string;
-    tls: { certFile: string; keyFile: string; caFile: string | null };
+    /**
+     * Asterisk's certificate for the TLS transport and the web phones' WSS listener; null certFile and
+     * keyFile: a self-signed pair is made in <configDir>/keys.
+     */
+    tls: { certFile: string | null; keyFile: string | null; caFile: string | null };
+    /**
+     * Who Asterisk runs as (runuser / rungroup of asterisk.conf); the files are written group-owned by
+     * `group` (gid) and readable by it. Null: not set (Asterisk keeps the user that starts it).
+     */
+    runAs: { user: string | null; group: string | null; gid: number | null };
+    /** The [directories] of asterisk.conf (the configuration directory is configDir). */
+    /** data: Asterisk's installed data (documentation, sounds); varlib: its own state (astdb, keys). */
+    directories: { modules: string; varlib: string; data: string; spool: string; run: string; log: string };
     /** Undefined when no AMI connection is configured (live state then answers "not connected"). */
     ami: { host: string; port: number; username: string; secret: string } | undefined;
   };
@@ -165,6 +192,16 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
   if (v.HTTPS_PORT !== 0 && v.HTTPS_PORT === v.PORT) {
     throw new ConfigError(['HTTPS_PORT must differ from PORT']);
   }
+  if (!v.ASTERISK_TLS_CERT !== !v.ASTERISK_TLS_KEY) {
+    throw new ConfigError(['ASTERISK_TLS_CERT and ASTERISK_TLS_KEY go together: set both or none']);
+  }
+  // Asterisk runs as 'asterisk' when this host has that user and group; a group named explicitly must exist.
+  const asteriskGroup = v.ASTERISK_GROUP ?? (lookupId('group', 'asterisk') === null ? null : 'asterisk');
+  const gid = asteriskGroup === null ? null : lookupId('group', asteriskGroup);
+  if (asteriskGroup !== null && gid === null) {
+    throw new ConfigError([`ASTERISK_GROUP: this host has no group named "${asteriskGroup}"`]);
+  }
+  const asteriskUser = v.ASTERISK_USER ?? (lookupId('passwd', 'asterisk') === null ? null : 'asterisk');
   if ((v.AMI_HOST || v.AMI_USERNAME || v.AMI_SECRET) && !(v.AMI_HOST && v.AMI_USERNAME && v.AMI_SECRET)) {
     throw new ConfigError(['AMI_HOST, AMI_USERNAME and AMI_SECRET go together: set all three or none']);
   }
@@ -183,9 +220,18 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
     pbx: {
       configDir: path.resolve(v.ASTERISK_CONFIG_DIR ?? path.join(v.DATA_DIR, 'asterisk')),
       tls: {
-        certFile: v.ASTERISK_TLS_CERT ?? '/etc/asterisk/keys/asterisk.crt',
-        keyFile: v.ASTERISK_TLS_KEY ?? '/etc/asterisk/keys/asterisk.key',
+        certFile: v.ASTERISK_TLS_CERT ?? null,
+        keyFile: v.ASTERISK_TLS_KEY ?? null,
         caFile: v.ASTERISK_TLS_CA ?? null,
+      },
+      runAs: { user: asteriskUser, group: asteriskGroup, gid },
+      directories: {
+        modules: v.ASTERISK_MODULES_DIR ?? '/usr/lib/asterisk/modules',
+        varlib: v.ASTERISK_VARLIB_DIR ?? '/var/lib/asterisk',
+        data: v.ASTERISK_DATA_DIR ?? v.ASTERISK_VARLIB_DIR ?? '/var/lib/asterisk',
+        spool: v.ASTERISK_SPOOL_DIR ?? '/var/spool/asterisk',
+        run: v.ASTERISK_RUN_DIR ?? '/var/run/asterisk',
+        log: v.ASTERISK_LOG_DIR ?? '/var/log/asterisk',
       },
       ami:
         v.AMI_HOST && v.AMI_USERNAME && v.AMI_SECRET
@@ -199,6 +245,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
     routePlannerUrl: v.ROUTE_PLANNER_URL,
     rps: { url: v.RPS_URL.replace(/\/+$/, ''), systemId: v.RPS_SYSTEM_ID, secret: v.RPS_SECRET },
   };
+}
+
+/** The numeric id of a user ('passwd') or group on this host (NSS, as `getent` sees it), null when there is none. */
+export function lookupId(database: 'passwd' | 'group', name: string): number | null {
+  const r = spawnSync('getent', [database, name], { encoding: 'utf8' });
+  const id = r.status === 0 ? Number(r.stdout.split(':')[2]) : Number.NaN;
+  return Number.isInteger(id) ? id : null;
 }
 
 /** The host's DNS domain (pbx.example.com → example.com), or 'local' when the name has none. */

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, loadConfig, lookupId } from '../src/config.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -54,6 +54,14 @@ describe('loadConfig', () => {
       ASTERISK_CONFIG_DIR: '/etc/asterisk',
       ASTERISK_TLS_CERT: '/etc/ssl/pbx.crt',
       ASTERISK_TLS_KEY: '/etc/ssl/pbx.key',
+      ASTERISK_USER: 'pbx',
+      ASTERISK_GROUP: 'root',
+      ASTERISK_MODULES_DIR: '/opt/asterisk/lib/asterisk/modules',
+      ASTERISK_VARLIB_DIR: '/opt/asterisk/var/lib/asterisk',
+      ASTERISK_DATA_DIR: '/opt/asterisk/share/asterisk',
+      ASTERISK_SPOOL_DIR: '/opt/asterisk/var/spool/asterisk',
+      ASTERISK_RUN_DIR: '/opt/asterisk/var/run/asterisk',
+      ASTERISK_LOG_DIR: '/opt/asterisk/var/log/asterisk',
       AMI_HOST: '127.0.0.1',
       AMI_PORT: '5039',
       AMI_USERNAME: 'centralino',
@@ -80,6 +88,15 @@ describe('loadConfig', () => {
       pbx: {
         configDir: '/etc/asterisk',
         tls: { certFile: '/etc/ssl/pbx.crt', keyFile: '/etc/ssl/pbx.key', caFile: null },
+        runAs: { user: 'pbx', group: 'root', gid: 0 },
+        directories: {
+          modules: '/opt/asterisk/lib/asterisk/modules',
+          varlib: '/opt/asterisk/var/lib/asterisk',
+          data: '/opt/asterisk/share/asterisk',
+          spool: '/opt/asterisk/var/spool/asterisk',
+          run: '/opt/asterisk/var/run/asterisk',
+          log: '/opt/asterisk/var/log/asterisk',
+        },
         ami: { host: '127.0.0.1', port: 5039, username: 'centralino', secret: 'ami-secret' },
       },
     });
@@ -90,6 +107,28 @@ describe('loadConfig', () => {
       loadConfig({ RPS_URL: 'http://127.0.0.1:9/rps/', RPS_SYSTEM_ID: 'sys-1', RPS_SECRET: 'shh-secret' }).rps,
     ).toEqual({ url: 'http://127.0.0.1:9/rps', systemId: 'sys-1', secret: 'shh-secret' });
     expect(() => loadConfig({ RPS_URL: 'ftp://rps' })).toThrow('RPS_URL must be an http(s) address');
+  });
+
+  it("runs Asterisk as this host's asterisk user and group when there are, and wants a named group to exist", () => {
+    const { pbx } = loadConfig({});
+    expect(pbx.runAs.group).toBe(lookupId('group', 'asterisk') === null ? null : 'asterisk');
+    expect(pbx.runAs.gid).toBe(lookupId('group', 'asterisk'));
+    expect(pbx.runAs.user).toBe(lookupId('passwd', 'asterisk') === null ? null : 'asterisk');
+    expect(pbx.tls).toEqual({ certFile: null, keyFile: null, caFile: null });
+    expect(pbx.directories).toEqual({
+      modules: '/usr/lib/asterisk/modules',
+      varlib: '/var/lib/asterisk',
+      data: '/var/lib/asterisk',
+      spool: '/var/spool/asterisk',
+      run: '/var/run/asterisk',
+      log: '/var/log/asterisk',
+    });
+    expect(() => loadConfig({ ASTERISK_GROUP: 'no-such-group-here' })).toThrow(
+      'ASTERISK_GROUP: this host has no group named "no-such-group-here"',
+    );
+    expect(() => loadConfig({ ASTERISK_TLS_CERT: '/etc/ssl/a.crt' })).toThrow(
+      'ASTERISK_TLS_CERT and ASTERISK_TLS_KEY go together',
+    );
   });
 
   it('puts the Asterisk files under DATA_DIR and wants the AMI settings together', () => {

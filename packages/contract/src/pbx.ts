@@ -53,6 +53,12 @@ export const pbxApplyRecordSchema = z
     reloaded: z.array(z.string()),
     /** A changed file needs an Asterisk restart (transports, modules, HTTP/TLS). */
     restartRequired: z.boolean(),
+    /**
+     * What the running Asterisk did not take up although the files were written and reloaded: a
+     * transport or listener it did not create (e.g. TLS without a readable certificate), a restart
+     * still waiting. Empty when all is in place or when no AMI connection is configured.
+     */
+    warnings: z.array(z.string()).default([]),
   })
   .meta({ id: 'PbxApplyRecord' });
 export type PbxApplyRecord = z.infer<typeof pbxApplyRecordSchema>;

@@ -13,8 +13,10 @@ import { ConfigWriter } from './write-files.ts';
 /** What an apply asks of the running Asterisk; absent when no AMI connection is configured. */
 export interface PbxReloader {
   state(): PbxApplyStatus['engine'];
-  /** Reloads the modules, and schedules a restart when asked; answers the modules reloaded. */
+  /** Reloads the modules, and restarts Asterisk when asked (waiting until it is back); answers the modules reloaded. */
   reload(modules: string[], restart: boolean): Promise<string[]>;
+  /** What the running Asterisk did not take up (a transport, a listener), as sentences; [] when all is there. */
+  check?(): Promise<string[]>;
 }
 
 export interface ApplierOptions {
@@ -22,6 +24,8 @@ export interface ApplierOptions {
   directory: string;
   load: () => Promise<PbxModel>;
   reloader?: PbxReloader;
+  /** Group Asterisk runs as: owner of the files written (null or absent: the process's own). */
+  gid?: number | null;
   log?: { error(obj: object, msg: string): void; info(obj: object, msg: string): void };
   /** Changes that arrive within this window are applied together (ms). */
   debounceMs?: number;
@@ -63,8 +67,11 @@ export class ApplyPipeline {
    * (about 40 MB for 10,000 users) out of the request thread. `thread` can be one that ran before
    * (benchmark): forget() it first.
    */
-  constructor(directory: string, options: { thread?: ValidatorThread; threadFromUsers?: number } = {}) {
-    this.writer = new ConfigWriter(directory);
+  constructor(
+    directory: string,
+    options: { thread?: ValidatorThread; threadFromUsers?: number; gid?: number | null } = {},
+  ) {
+    this.writer = new ConfigWriter(directory, options.gid ?? null);
     this.thread = options.thread;
     this.threadFromUsers = options.threadFromUsers ?? THREAD_FROM_USERS;
   }
@@ -161,7 +168,7 @@ export class PbxApplier {
   private closed = false;
 
   constructor(private readonly options: ApplierOptions) {
-    this.pipeline = new ApplyPipeline(options.directory);
+    this.pipeline = new ApplyPipeline(options.directory, { gid: options.gid });
   }
 
   get directory(): string {
@@ -277,6 +284,9 @@ export class PbxApplier {
       if (this.options.reloader?.state() === 'connected' && (plan.modules.length > 0 || plan.restart)) {
         reloaded = await this.options.reloader.reload(plan.modules, plan.restart);
       }
+      // A reload that "succeeds" proves little: ask Asterisk what it really runs.
+      const warnings =
+        this.options.reloader?.state() === 'connected' ? ((await this.options.reloader.check?.()) ?? []) : [];
       record = {
         startedAt,
         finishedAt: Date.now(),
@@ -287,8 +297,11 @@ export class PbxApplier {
         changed: touched,
         reloaded,
         restartRequired: plan.restart,
+        warnings,
       };
       this.options.log?.info({ changed: touched.length, reloaded, ms: record.durationMs }, 'PBX configuration applied');
+      if (warnings.length > 0)
+        this.options.log?.error({ warnings }, 'Asterisk did not take up all of the configuration');
     } catch (error) {
       record = {
         startedAt,
@@ -300,6 +313,7 @@ export class PbxApplier {
         changed: [],
         reloaded: [],
         restartRequired: false,
+        warnings: [],
       };
       this.options.log?.error({ err: error }, 'PBX apply failed');
     }
@@ -313,8 +327,11 @@ export class PbxApplier {
   }
 }
 
-/** A stored record; those written before problems were traced have none. */
+/** A stored record; those written before problems were traced (or Asterisk asked) have none. */
 function recordOf(json: string): PbxApplyRecord {
-  const record = JSON.parse(json) as Omit<PbxApplyRecord, 'problems'> & { problems?: PbxApplyProblem[] };
-  return { ...record, problems: record.problems ?? [] };
+  const record = JSON.parse(json) as Omit<PbxApplyRecord, 'problems' | 'warnings'> & {
+    problems?: PbxApplyProblem[];
+    warnings?: string[];
+  };
+  return { ...record, problems: record.problems ?? [], warnings: record.warnings ?? [] };
 }

@@ -1,19 +1,35 @@
+import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
-import { AmiClient } from './ami/client.ts';
+import { selfSignedPair } from '../plugins/https-listener.ts';
+import { AmiClient, AmiError } from './ami/client.ts';
 import { field } from './ami/framing.ts';
 import { type ApplierOptions, PbxApplier, type PbxReloader, THREAD_FROM_USERS } from './apply.ts';
 import { PbxLive } from './live.ts';
 import { loadPbxModel } from './load.ts';
+import type { PbxSettings } from './model.ts';
+import { TRANSPORTS } from './render/pjsip.ts';
 
 type Log = NonNullable<ApplierOptions['log']> & { warn(obj: object, msg: string): void };
 
-/** Reloads over AMI: each module on its own, so one failure does not hide the others. */
+/**
+ * Reloads over AMI: each module on its own, so one failure does not hide the others. A restart waits
+ * until Asterisk is back (AMI connected again and FullyBooted), so the apply records what happened.
+ */
 export class AmiReloader implements PbxReloader {
   constructor(
     private readonly ami: AmiClient,
     private readonly log?: Log,
+    private readonly options: {
+      /** A second AMI connection, for the restart request alone. */
+      connect?: () => AmiClient;
+      /** How long Asterisk may take to go down once asked (longer: calls are up, it waits for them). */
+      restartStartMs?: number;
+      /** How long it may take to boot again. */
+      restartTimeoutMs?: number;
+      wssPort?: number;
+    } = {},
   ) {}
 
   state() {
@@ -32,16 +48,175 @@ export class AmiReloader implements PbxReloader {
       }
     }
     // Transports and modules are read only at start: restart once no call is up.
-    if (restart) await this.ami.command('core restart when convenient');
+    if (restart) await this.restart();
     return done;
   }
+
+  /** The restart asked for and not seen yet, and when it was asked. */
+  private pendingRestart: { message: string; askedAt: number } | null = null;
+  /** The connection of the last restart request (dropped by the restart itself). */
+  private control: AmiClient | undefined;
+
+  /** Lets go of a restart request still waiting for calls to end (shutdown). */
+  close(): void {
+    if (this.control && this.control.state !== 'stopped') void this.control.stop();
+  }
+
+  /** A restart asked by an apply is under way: that apply checks what Asterisk loaded once it is back. */
+  restarting = false;
+
+  /**
+   * Asks for a restart once no call is up, and waits until Asterisk has booted again. The request goes
+   * over a connection of its own: Asterisk answers it only when it does not restart (its CLI handler
+   * blocks while calls are up, and never returns when it restarts), and would hold up every other
+   * action of the session meanwhile, live state included.
+   */
+  private async restart(): Promise<void> {
+    const askedAt = Date.now();
+    const bootMs = this.options.restartTimeoutMs ?? 60_000;
+    const goneMs = this.options.restartStartMs ?? 3000;
+    const pending = (message: string) => {
+      this.pendingRestart = { askedAt, message };
+    };
+    const control = this.options.connect?.();
+    this.control = control;
+    this.restarting = true;
+    let timer: NodeJS.Timeout | undefined;
+    type Listener = Parameters<AmiClient['on']>[1];
+    const listeners: [string, Listener][] = [];
+    const on = (name: string, fn: Listener) => {
+      listeners.push([name, fn]);
+      this.ami.on(name, fn);
+    };
+    try {
+      if (!control) {
+        pending('Asterisk was not restarted: no AMI connection of its own to ask for it');
+        return;
+      }
+      control.start();
+      const ready = await new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), 5000);
+        control.once('ready', () => resolve(true));
+      });
+      clearTimeout(timer);
+      if (!ready) {
+        await control.stop();
+        pending('Asterisk was not restarted: a second AMI connection to ask for it could not log in');
+        return;
+      }
+      // The restart drops this connection too: it must not log in again afterwards.
+      control.once('disconnected', () => void control.stop());
+      let gone = false;
+      let answered: string[] | null = null;
+      const outcome = new Promise<'gone' | 'answered' | 'waiting'>((resolve) => {
+        on('disconnected', () => {
+          gone = true;
+          clearTimeout(timer);
+          resolve('gone');
+        });
+        timer = setTimeout(() => resolve('waiting'), goneMs);
+        control
+          .command('core restart when convenient')
+          .then((output) => {
+            answered = output;
+            if (!gone) resolve('answered');
+          })
+          .catch((error) => {
+            // Refused (an answer with an error); a lost connection or a timeout says nothing.
+            if (error instanceof AmiError && error.response && !gone) {
+              answered = [error.message];
+              resolve('answered');
+            }
+          });
+      });
+      const first = await outcome;
+      clearTimeout(timer);
+      if (first === 'answered') {
+        await control.stop();
+        pending(`Asterisk answered the restart request without restarting: ${(answered ?? []).join(' ').trim()}`);
+        return;
+      }
+      if (first === 'waiting') {
+        // Calls are up: Asterisk restarts when the last one ends (and stops writing CDRs meanwhile).
+        // Its FullyBooted then asks for an apply, whose check sees the restart.
+        pending(
+          "Asterisk restarts once no call is up: changes to transports, modules or the web phones' listener wait for it",
+        );
+        return;
+      }
+      const booted = await new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), bootMs);
+        on('event', (event) => {
+          if (field(event as Parameters<typeof field>[0], 'event') === 'FullyBooted') resolve(true);
+        });
+      });
+      this.pendingRestart = booted
+        ? null
+        : { askedAt, message: `Asterisk went down to restart and was not back within ${Math.ceil(bootMs / 1000)} s` };
+      this.log?.info({ booted, ms: Date.now() - askedAt }, 'Asterisk restart');
+    } finally {
+      this.restarting = false;
+      clearTimeout(timer);
+      for (const [name, fn] of listeners) this.ami.off(name, fn);
+    }
+  }
+
+  /**
+   * Asks Asterisk which SIP transports and whether the web phones' HTTPS listener it really runs: a
+   * transport whose certificate it cannot read is only a log line, and the reload still "succeeds".
+   */
+  async check(): Promise<string[]> {
+    const warnings: string[] = [];
+    if (this.pendingRestart) {
+      // It may have restarted since (once the last call ended): it then has been up for less time.
+      const up = /System uptime:\s+(\d+)/.exec(
+        (await this.ami.command('core show uptime seconds').catch(() => [])).join('\n'),
+      );
+      if (up && Number(up[1]) * 1000 < Date.now() - this.pendingRestart.askedAt) this.pendingRestart = null;
+      else warnings.push(this.pendingRestart.message);
+    }
+    try {
+      const lines = await this.ami.command('pjsip show transports');
+      const running = new Set(lines.map((l) => /^\s*Transport:\s+(\S+)\s+\S/.exec(l)?.[1]).filter(Boolean));
+      for (const name of Object.values(TRANSPORTS)) {
+        if (!running.has(name)) {
+          warnings.push(
+            name === TRANSPORTS.tls
+              ? `Asterisk did not create the SIP transport ${name}: check that its certificate and key exist and are readable by Asterisk (see its log)`
+              : `Asterisk did not create the SIP transport ${name} (see its log)`,
+          );
+        }
+      }
+    } catch (error) {
+      warnings.push(
+        `Could not list Asterisk's SIP transports: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    try {
+      const lines = await this.ami.command('http show status');
+      const port = this.options.wssPort;
+      const https = lines.find((l) => /HTTPS Server Enabled and Bound to/i.test(l));
+      if (!https || (port !== undefined && !https.includes(`:${port}`))) {
+        warnings.push(
+          `Asterisk's HTTPS listener for web phones (WSS${port ? `, port ${port}` : ''}) is not running: check its certificate and key (see its log)`,
+        );
+      }
+    } catch (error) {
+      warnings.push(`Could not read Asterisk's HTTP status: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return warnings;
+  }
 }
+
+/** Port of Asterisk's HTTPS listener for web phones (load.ts renders http.conf with it). */
+const WSS_PORT = 8089;
 
 /** The PBX engine of one server: apply queue, optional AMI connection, live state. */
 export class PbxEngine {
   readonly applier: PbxApplier;
   readonly live: PbxLive;
   readonly ami: AmiClient | undefined;
+  private readonly reloader: AmiReloader | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -50,17 +225,28 @@ export class PbxEngine {
     private readonly log?: Log,
   ) {
     const ami = config.pbx.ami;
-    this.ami = ami
-      ? new AmiClient({ host: ami.host, port: ami.port, username: ami.username, secret: ami.secret })
+    const connect = ami
+      ? () => new AmiClient({ host: ami.host, port: ami.port, username: ami.username, secret: ami.secret })
       : undefined;
+    this.ami = connect?.();
+    const reloader = this.ami ? new AmiReloader(this.ami, log, { wssPort: WSS_PORT, connect }) : undefined;
+    this.reloader = reloader;
+    const { runAs, directories } = config.pbx;
+    const system: PbxSettings['system'] = {
+      runUser: runAs.user,
+      runGroup: runAs.group,
+      directories: { config: config.pbx.configDir, ...directories },
+    };
     this.applier = new PbxApplier({
       db,
       directory: config.pbx.configDir,
+      gid: runAs.gid,
       log,
-      reloader: this.ami ? new AmiReloader(this.ami, log) : undefined,
-      load: () =>
+      reloader,
+      load: async () =>
         loadPbxModel(db, {
-          tls: config.pbx.tls,
+          tls: await this.tls(config),
+          system,
           ami: {
             port: ami?.port ?? 5038,
             bindAddress: '127.0.0.1',
@@ -72,9 +258,34 @@ export class PbxEngine {
     this.live = new PbxLive(db, this.ami);
     this.ami?.on('state', (state) => log?.info({ state }, 'AMI connection'));
     this.ami?.on('event', (event) => {
-      // Asterisk restarted: whatever it loaded may predate our last apply.
-      if (field(event, 'event') === 'FullyBooted') this.applier.request();
+      // Asterisk restarted: whatever it loaded may predate our last apply (unless that apply restarted it
+      // and is waiting for it).
+      if (field(event, 'event') === 'FullyBooted' && !reloader?.restarting) this.applier.request();
     });
+  }
+
+  private tlsReady: Promise<PbxSettings['tls']> | undefined;
+
+  /**
+   * Asterisk's certificate: the configured one, else a self-signed pair made once in <configDir>/keys,
+   * readable by Asterisk's group (without one, the TLS transport and the WSS listener do not load).
+   */
+  private tls(config: Config): Promise<PbxSettings['tls']> {
+    const { tls } = config.pbx;
+    if (tls.certFile && tls.keyFile) {
+      return Promise.resolve({ certFile: tls.certFile, keyFile: tls.keyFile, caFile: tls.caFile });
+    }
+    this.tlsReady ??= selfSignedPair({
+      dir: path.join(config.pbx.configDir, 'keys'),
+      name: 'asterisk',
+      gid: config.pbx.runAs.gid,
+    })
+      .then(({ certFile, keyFile }) => ({ certFile, keyFile, caFile: tls.caFile }))
+      .catch((error) => {
+        this.tlsReady = undefined;
+        throw error;
+      });
+    return this.tlsReady;
   }
 
   /** Connects AMI (when configured) and brings the files on disk up to date. */
@@ -95,6 +306,7 @@ export class PbxEngine {
 
   async close(): Promise<void> {
     await this.applier.close();
+    this.reloader?.close();
     await this.ami?.stop();
   }
 }

@@ -17,6 +17,7 @@ import type {
 export interface EngineSettings {
   tls: PbxSettings['tls'];
   ami: PbxSettings['ami'];
+  system: PbxSettings['system'];
   version: string;
 }
 
@@ -228,6 +229,7 @@ export async function loadPbxModel(db: Kysely<Database>, engine: EngineSettings)
       rtpEnd: 20000,
       ringTimerDefault: 15,
       ami: engine.ami,
+      system: engine.system,
       version: engine.version,
     },
     users,

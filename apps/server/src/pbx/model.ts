@@ -164,6 +164,22 @@ export interface AmiUser {
   secret: string;
 }
 
+export interface AsteriskSystem {
+  runUser: string | null;
+  runGroup: string | null;
+  directories: {
+    config: string;
+    modules: string;
+    /** Asterisk's own state (astdb, keys). */
+    varlib: string;
+    /** The installed data: XML documentation (needed at start), sounds, static HTTP. */
+    data: string;
+    spool: string;
+    run: string;
+    log: string;
+  };
+}
+
 export interface PbxSettings {
   /** Sound language of endpoints and trunks. */
   language: string;
@@ -181,6 +197,8 @@ export interface PbxSettings {
   rtpEnd: number;
   ringTimerDefault: number;
   ami: { port: number; bindAddress: string; users: AmiUser[] };
+  /** How Asterisk is installed and runs: asterisk.conf's runuser / rungroup (null: not set) and [directories]. */
+  system: AsteriskSystem;
   /** Written into the SIP User-Agent. */
   version: string;
 }
@@ -209,6 +227,19 @@ export const defaultPbxSettings: PbxSettings = {
   rtpEnd: 20000,
   ringTimerDefault: 15,
   ami: { port: 5038, bindAddress: '127.0.0.1', users: [] },
+  system: {
+    runUser: 'asterisk',
+    runGroup: 'asterisk',
+    directories: {
+      config: '/etc/asterisk',
+      modules: '/usr/lib/asterisk/modules',
+      varlib: '/var/lib/asterisk',
+      data: '/var/lib/asterisk',
+      spool: '/var/spool/asterisk',
+      run: '/var/run/asterisk',
+      log: '/var/log/asterisk',
+    },
+  },
   version: '0',
 };
 

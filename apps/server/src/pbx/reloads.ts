@@ -14,6 +14,9 @@ const BY_NAME: Record<string, string[]> = {
   'ccss.conf': ['ccss'],
   'udptl.conf': ['udptl'],
   'cdr.conf': ['cdr'],
+  'cel.conf': ['cel'],
+  'acl.conf': ['acl'],
+  'pjproject.conf': ['res_pjproject.so'],
   // Trunk registrations are owned by their own module.
   'pjsip.trunks.conf': ['res_pjsip.so', 'res_pjsip_outbound_registration.so'],
 };

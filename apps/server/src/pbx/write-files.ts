@@ -17,11 +17,18 @@ async function readOrNull(file: string): Promise<string | null> {
   }
 }
 
-/** Writes and flushes the next version of a file under a temporary name beside it; answers that name. */
-async function writeTemp(file: string, text: string): Promise<string> {
+/**
+ * Writes and flushes the next version of a file under a temporary name beside it; answers that name.
+ * The file is 0640 and, given a group id, owned by that group: Asterisk reads it as its own group
+ * (runuser/rungroup make it drop every supplementary group, so the console's group would not do).
+ */
+async function writeTemp(file: string, text: string, gid: number | null = null): Promise<string> {
   const temp = path.join(path.dirname(file), `${TEMP_MARK}${process.pid}-${path.basename(file)}`);
   const handle = await fs.open(temp, 'w', 0o640);
   try {
+    if (gid !== null) await handle.chown(-1, gid);
+    // Whatever the umask: readable by the group, never by others.
+    await handle.chmod(0o640);
     await handle.writeFile(text, 'utf8');
     await handle.sync();
   } finally {
@@ -31,8 +38,20 @@ async function writeTemp(file: string, text: string): Promise<string> {
 }
 
 /** temp file + fsync + rename: a reader (or a crash) sees the old file or the new one, never half of one. */
-export async function writeAtomically(file: string, text: string): Promise<void> {
-  await fs.rename(await writeTemp(file, text), file);
+export async function writeAtomically(file: string, text: string, gid: number | null = null): Promise<void> {
+  await fs.rename(await writeTemp(file, text, gid), file);
+}
+
+/**
+ * Makes a directory Asterisk must read: created 0750 and, given a group id, group-owned by it; an
+ * existing one is given the group and its read/search bits when it lacks them.
+ */
+export async function ensureReadableDir(dir: string, gid: number | null): Promise<void> {
+  await fs.mkdir(dir, { recursive: true, mode: 0o750 });
+  if (gid === null) return;
+  const st = await fs.stat(dir);
+  if (st.gid !== gid) await fs.chown(dir, -1, gid);
+  if ((st.mode & 0o050) !== 0o050) await fs.chmod(dir, (st.mode & 0o7777) | 0o050);
 }
 
 export interface WriteResult {
@@ -56,7 +75,11 @@ export class ConfigWriter {
   private known = new Map<string, string>();
   private owned: Set<string> | undefined;
 
-  constructor(readonly dir: string) {}
+  /** gid: the group Asterisk runs as, owner of every file written (null: the process's own). */
+  constructor(
+    readonly dir: string,
+    private readonly gid: number | null = null,
+  ) {}
 
   private async loadManifest(): Promise<Set<string>> {
     if (this.owned) return this.owned;
@@ -77,7 +100,7 @@ export class ConfigWriter {
    * only commit() puts it in place (abort() throws it away).
    */
   async stage(files: Map<string, string>): Promise<StagedWrite> {
-    await fs.mkdir(this.dir, { recursive: true, mode: 0o750 });
+    await ensureReadableDir(this.dir, this.gid);
     const owned = await this.loadManifest();
     // Temp files of an apply that was killed half way.
     for (const entry of await fs.readdir(this.dir)) {
@@ -86,7 +109,13 @@ export class ConfigWriter {
     const staged = new Map<string, string>();
     const stageOne = async (name: string, text: string) => {
       const file = path.join(this.dir, name);
-      if ((await readOrNull(file)) !== text) staged.set(name, await writeTemp(file, text));
+      if ((await readOrNull(file)) !== text) staged.set(name, await writeTemp(file, text, this.gid));
+      else if (this.gid !== null) {
+        // Unchanged, but perhaps written before the group was set: give it the group now.
+        const st = await fs.stat(file);
+        if (st.gid !== this.gid) await fs.chown(file, -1, this.gid);
+        if ((st.mode & 0o040) === 0) await fs.chmod(file, 0o640);
+      }
     };
     // A few at a time, so their fsyncs overlap.
     const pending = [...files].filter(([name, text]) => this.known.get(name) !== text);
@@ -114,7 +143,7 @@ export class ConfigWriter {
       const removed = [...owned].filter((name) => !files.has(name)).sort();
       const names = [...files.keys()].sort();
       if (changed.length > 0 || removed.length > 0 || names.some((n) => !owned.has(n))) {
-        await writeAtomically(path.join(this.dir, MANIFEST), `${JSON.stringify(names)}\n`);
+        await writeAtomically(path.join(this.dir, MANIFEST), `${JSON.stringify(names)}\n`, this.gid);
         this.owned = new Set(names);
       }
       for (const name of removed) {

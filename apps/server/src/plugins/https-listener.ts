@@ -37,12 +37,40 @@ export async function tlsFiles(options: {
       generated: false,
     };
   }
-  const dir = path.join(options.dataDir, 'tls');
-  const certFile = path.join(dir, 'console.crt');
-  const keyFile = path.join(dir, 'console.key');
+  const pair = await selfSignedPair({
+    dir: path.join(options.dataDir, 'tls'),
+    name: 'console',
+    hostName: options.hostName,
+  }).catch((error: Error) => {
+    throw new Error(`${error.message}; set HTTPS_CERT and HTTPS_KEY`);
+  });
+  return {
+    cert: await fs.promises.readFile(pair.certFile),
+    key: await fs.promises.readFile(pair.keyFile),
+    certFile: pair.certFile,
+    generated: pair.generated,
+  };
+}
+
+/**
+ * A self-signed certificate and key `<dir>/<name>.crt` and `.key`, made once with openssl (valid 10
+ * years, for this host's name and addresses) and kept. Given a group id (the group Asterisk runs as),
+ * the directory is 0750 and the key 0640, owned by that group; otherwise 0700 and 0600.
+ */
+export async function selfSignedPair(options: {
+  dir: string;
+  name: string;
+  hostName?: string;
+  gid?: number | null;
+}): Promise<{ certFile: string; keyFile: string; generated: boolean }> {
+  const { dir } = options;
+  const gid = options.gid ?? null;
+  const certFile = path.join(dir, `${options.name}.crt`);
+  const keyFile = path.join(dir, `${options.name}.key`);
   let generated = false;
   if (!fs.existsSync(certFile) || !fs.existsSync(keyFile)) {
-    await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
+    await fs.promises.mkdir(dir, { recursive: true, mode: gid === null ? 0o700 : 0o750 });
+    if (gid !== null) await fs.promises.chown(dir, -1, gid);
     const host = (options.hostName ?? os.hostname()).replace(/[^A-Za-z0-9.-]/g, '') || 'localhost';
     const addresses = Object.values(os.networkInterfaces())
       .flat()
@@ -72,21 +100,19 @@ export async function tlsFiles(options: {
         tmpCert,
       ]);
     } catch (error) {
-      throw new Error(
-        `Could not make a self-signed certificate with openssl (${(error as Error).message}); set HTTPS_CERT and HTTPS_KEY`,
-      );
+      throw new Error(`Could not make a self-signed certificate with openssl (${(error as Error).message})`);
     }
-    await fs.promises.chmod(tmpKey, 0o600);
+    if (gid !== null) {
+      await fs.promises.chown(tmpKey, -1, gid);
+      await fs.promises.chown(tmpCert, -1, gid);
+    }
+    await fs.promises.chmod(tmpKey, gid === null ? 0o600 : 0o640);
+    await fs.promises.chmod(tmpCert, 0o644);
     await fs.promises.rename(tmpKey, keyFile);
     await fs.promises.rename(tmpCert, certFile);
     generated = true;
   }
-  return {
-    cert: await fs.promises.readFile(certFile),
-    key: await fs.promises.readFile(keyFile),
-    certFile,
-    generated,
-  };
+  return { certFile, keyFile, generated };
 }
 
 /**

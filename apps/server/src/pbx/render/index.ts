@@ -218,7 +218,7 @@ export class ConfigRenderer {
     files.set('extensions.conf', renderDialplanRoot(model, dialplanUsers, accountsOf));
     yield;
     files.set('voicemail.conf', voicemail.join(''));
-    files.set('asterisk.conf', renderAsteriskConf());
+    files.set('asterisk.conf', renderAsteriskConf(s));
     files.set('modules.conf', renderModules());
     files.set('logger.conf', renderLogger());
     files.set('manager.conf', renderManager(s));

@@ -36,7 +36,8 @@ export function renderTransports(settings: PbxSettings): string {
     nat.push(['external_signaling_address', settings.externalAddress]);
   }
   for (const net of settings.localNetworks) nat.push(['local_net', net]);
-  const common: Entry[] = [['type', 'transport'], ...nat, ['allow_reload', 'no'], ['tos', 'cs3'], ['cos', 3]];
+  const base: Entry[] = [['type', 'transport'], ...nat, ['allow_reload', 'no']];
+  const common: Entry[] = [...base, ['tos', 'cs3'], ['cos', 3]];
   let out = HEADER;
   out += section(TRANSPORTS.udp, [...common, ['protocol', 'udp'], ['bind', `0.0.0.0:${settings.sipPort}`]]);
   out += section(TRANSPORTS.tcp, [...common, ['protocol', 'tcp'], ['bind', `0.0.0.0:${settings.sipPort}`]]);
@@ -50,8 +51,9 @@ export function renderTransports(settings: PbxSettings): string {
   if (settings.tls.caFile) tls.push(['ca_list_file', settings.tls.caFile]);
   tls.push(['method', 'tlsv1_2'], ['verify_client', 'no'], ['verify_server', 'no']);
   out += section(TRANSPORTS.tls, tls);
-  // The WSS listener itself is the HTTPS server of http.conf; this transport only names the protocol.
-  out += section(TRANSPORTS.wss, [...common, ['protocol', 'wss'], ['bind', '0.0.0.0']]);
+  // The WSS listener itself is the HTTPS server of http.conf; this transport only names the protocol
+  // (Asterisk ignores TOS/COS on it, with a warning).
+  out += section(TRANSPORTS.wss, [...base, ['protocol', 'wss'], ['bind', '0.0.0.0']]);
   return out;
 }
 

@@ -1,50 +1,150 @@
 import type { PbxSettings } from '../model.ts';
-import { HEADER, section } from './common.ts';
+import { type Entry, HEADER, section } from './common.ts';
 
 /** The configuration files that do not depend on users, trunks or routes (contract §8). */
 
-export function renderAsteriskConf(): string {
-  return `${HEADER}[directories](!)
-astetcdir => /etc/asterisk
-astmoddir => /usr/lib/asterisk/modules
-astvarlibdir => /var/lib/asterisk
-astdbdir => /var/lib/asterisk
-astkeydir => /var/lib/asterisk
-astdatadir => /var/lib/asterisk
-astagidir => /var/lib/asterisk/agi-bin
-astspooldir => /var/spool/asterisk
-astrundir => /var/run/asterisk
-astlogdir => /var/log/asterisk
+/** asterisk.conf: read only at start. Its directories come from the settings, so any install layout works. */
+export function renderAsteriskConf(settings: PbxSettings): string {
+  const { runUser, runGroup, directories: d } = settings.system;
+  const options: Entry[] = [];
+  if (runUser) options.push(['runuser', runUser]);
+  if (runGroup) options.push(['rungroup', runGroup]);
+  options.push(
+    ['transmit_silence_during_record', 'yes'],
+    ['languageprefix', 'yes'],
+    ['dontwarn', 'yes'],
+    ['nocolor', 'yes'],
+  );
+  // A real section, not a template '(!)': Asterisk ignores templates here and would use its built-in paths.
+  return `${HEADER}[directories]
+astetcdir => ${d.config}
+astmoddir => ${d.modules}
+astvarlibdir => ${d.varlib}
+astdbdir => ${d.varlib}
+astkeydir => ${d.varlib}
+astdatadir => ${d.data}
+astagidir => ${d.varlib}/agi-bin
+astspooldir => ${d.spool}
+astrundir => ${d.run}
+astlogdir => ${d.log}
 
-[options]
-runuser = asterisk
-rungroup = asterisk
-transmit_silence_during_record = yes
-languageprefix = yes
-dontwarn = yes
-nocolor = yes
-
-[files]
+${section('options', options)}[files]
 astctlpermissions = 775
 `;
 }
 
+/**
+ * The modules the generated configuration uses, loaded explicitly (autoload = no): every other module
+ * stays out, and so do the dozens of warnings of modules that find no configuration of their own.
+ */
+export const LOADED_MODULES = [
+  // Timing, sorcery, RTP, media, HTTP/WebSocket (web phones)
+  'res_timing_timerfd.so',
+  'res_sorcery_config.so',
+  'res_sorcery_memory.so',
+  'res_sorcery_astdb.so',
+  'res_rtp_asterisk.so',
+  'res_srtp.so',
+  'res_http_websocket.so',
+  'res_musiconhold.so',
+  'res_format_attr_opus.so',
+  'res_format_attr_vp8.so',
+  'res_format_attr_h264.so',
+  // PJSIP: endpoints, registrations, identification, presence, MWI, NOTIFY, transfers
+  'res_pjproject.so',
+  'res_pjsip.so',
+  'res_pjsip_session.so',
+  'chan_pjsip.so',
+  'res_pjsip_authenticator_digest.so',
+  'res_pjsip_outbound_authenticator_digest.so',
+  'res_pjsip_endpoint_identifier_ip.so',
+  'res_pjsip_endpoint_identifier_user.so',
+  'res_pjsip_registrar.so',
+  'res_pjsip_outbound_registration.so',
+  'res_pjsip_caller_id.so',
+  'res_pjsip_diversion.so',
+  'res_pjsip_rfc3326.so',
+  'res_pjsip_header_funcs.so',
+  'res_pjsip_sdp_rtp.so',
+  'res_pjsip_nat.so',
+  'res_pjsip_dtmf_info.so',
+  'res_pjsip_empty_info.so',
+  'res_pjsip_dlg_options.so',
+  'res_pjsip_path.so',
+  'res_pjsip_refer.so',
+  'res_pjsip_notify.so',
+  'res_pjsip_pubsub.so',
+  'res_pjsip_outbound_publish.so',
+  'res_pjsip_exten_state.so',
+  'res_pjsip_mwi.so',
+  'res_pjsip_mwi_body_generator.so',
+  'res_pjsip_pidf_body_generator.so',
+  'res_pjsip_xpidf_body_generator.so',
+  'res_pjsip_dialog_info_body_generator.so',
+  'res_pjsip_pidf_eyebeam_body_supplement.so',
+  'res_pjsip_pidf_digium_body_supplement.so',
+  'res_pjsip_one_touch_record_info.so',
+  'res_pjsip_transport_websocket.so',
+  'res_pjsip_logger.so',
+  // Codecs and file formats (voicemail records wav)
+  'codec_ulaw.so',
+  'codec_alaw.so',
+  'codec_a_mu.so',
+  'codec_gsm.so',
+  'codec_g726.so',
+  'codec_g722.so',
+  'codec_resample.so',
+  'format_wav.so',
+  'format_wav_gsm.so',
+  'format_gsm.so',
+  'format_pcm.so',
+  'format_g726.so',
+  'format_sln.so',
+  'format_h264.so',
+  // Bridging and call features (transfers, one-touch recording, pickup)
+  'bridge_simple.so',
+  'bridge_native_rtp.so',
+  'bridge_holding.so',
+  'bridge_builtin_features.so',
+  'bridge_builtin_interval_features.so',
+  'app_mixmonitor.so',
+  // Dialplan and what it calls
+  'pbx_config.so',
+  'app_dial.so',
+  'app_stack.so',
+  'app_exec.so',
+  'app_playback.so',
+  'app_playtones.so',
+  'app_read.so',
+  'app_userevent.so',
+  'app_verbose.so',
+  'app_voicemail.so',
+  'app_directed_pickup.so',
+  'app_zapateller.so',
+  'func_db.so',
+  'func_callerid.so',
+  'func_cdr.so',
+  'func_channel.so',
+  'func_cut.so',
+  'func_devstate.so',
+  'func_presencestate.so',
+  'func_extstate.so',
+  'func_groupcount.so',
+  'func_logic.so',
+  'func_strings.so',
+  'func_pjsip_endpoint.so',
+  'func_pjsip_aor.so',
+  'func_pjsip_contact.so',
+  // Live state over AMI
+  'res_manager_devicestate.so',
+  'res_manager_presencestate.so',
+  'res_mwi_devstate.so',
+];
+
 export function renderModules(): string {
-  const noload = [
-    'chan_sip.so',
-    'chan_dahdi.so',
-    'codec_dahdi.so',
-    'res_pjsip_phoneprov_provider.so',
-    'res_phoneprov.so',
-    'res_stir_shaken.so',
-    'res_pjsip_stir_shaken.so',
-    'cdr_csv.so',
-    'cdr_syslog.so',
-    'app_alarmreceiver.so',
-    'res_http_media_cache.so',
-    'res_ari_mailboxes.so',
-  ];
-  return `${HEADER}[modules]\nautoload = yes\npreload = func_db.so\n${noload.map((m) => `noload = ${m}\n`).join('')}`;
+  return `${HEADER}[modules]\nautoload = no\npreload = func_db.so\n${LOADED_MODULES.filter((m) => m !== 'func_db.so')
+    .map((m) => `load = ${m}\n`)
+    .join('')}`;
 }
 
 export function renderLogger(): string {
@@ -209,5 +309,9 @@ export function renderDefaults(): Map<string, string> {
     ['ccss.conf', `${HEADER}[general]\n`],
     ['udptl.conf', `${HEADER}[general]\nudptlstart = 4000\nudptlend = 4999\n`],
     ['cdr.conf', `${HEADER}[general]\nenable = yes\n`],
+    // Read by the core and res_pjproject at every start: missing, each is an error line.
+    ['cel.conf', `${HEADER}[general]\nenable = no\n`],
+    ['acl.conf', HEADER],
+    ['pjproject.conf', HEADER],
   ]);
 }

@@ -18,7 +18,10 @@ export function voicemailBox(user: PbxUser): string {
   return `${user.extension} => ${user.voicemail.pin},${name},${email},,attach=${email ? 'yes' : 'no'}|saycid=no|envelope=no|delete=no\n`;
 }
 
-/** Everything of voicemail.conf before the mailboxes. */
+/**
+ * Everything of voicemail.conf before the mailboxes. Silence does not end a message (maxsilence 0): a
+ * silence limit at or above minsecs would keep empty messages, and Asterisk warns about it.
+ */
 export const VOICEMAIL_HEAD = `${HEADER}[general]
 format = wav
 serveremail = centralino
@@ -26,7 +29,7 @@ attach = yes
 maxmsg = 100
 maxsecs = 300
 minsecs = 1
-maxsilence = 10
+maxsilence = 0
 silencethreshold = 128
 maxlogins = 3
 minpassword = 0
