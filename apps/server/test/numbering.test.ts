@@ -124,6 +124,30 @@ describe.each(DB_KINDS)('numbering through the API (%s)', (kind) => {
     expect(byTrunk.detail).toBe('Extension 301 already in use by trunk 301');
   });
 
+  it('keeps the extension of a user that inbound routes call, naming the routes', async () => {
+    const route = {
+      extension: '0721405516',
+      cidnum: '',
+      description: 'Main line',
+      destination: 'from-did-direct,201,1',
+    };
+    expect((await call('POST', '/api/inboundroutes', route)).statusCode).toBe(200);
+    for (const extension of ['', '205']) {
+      const refused = expectError(
+        await call('POST', '/api/mainextensions', { username: 'alice', extension }),
+        409,
+        'extension_routed',
+      );
+      expect(refused.detail).toBe(
+        'Inbound routes 0721405516 (Main line) send calls to extension 201: give them another destination first.',
+      );
+    }
+    const alice = (await call('GET', '/api/users/false?search=alice')).json()[0];
+    expect(alice.default_extension).toBe('201');
+    expect(await settledApply(call)).toMatchObject({ ok: true });
+    await t.database.db.deleteFrom('inbound_routes').execute();
+  });
+
   it('never leaves a configuration the validator refuses, whatever the console does', async () => {
     const db = t.database.db;
     const users = ['u1', 'u2', 'u3'];

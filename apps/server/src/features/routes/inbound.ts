@@ -21,6 +21,20 @@ function routeExists(did: string, cid: string): AppError {
   );
 }
 
+/**
+ * Inbound routes that send calls to extension N or its voicemail: taking N away would leave them
+ * pointing at nothing, and the PBX configuration would be refused.
+ */
+export async function routesToExtension(db: Kysely<Database>, extension: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('inbound_routes')
+    .select(['did', 'cid', 'description'])
+    .where('destination', 'in', [extensionDestination(extension), voicemailDestination(extension)])
+    .orderBy('did')
+    .execute();
+  return rows.map((r) => [r.did || '*', r.cid ? `/${r.cid}` : '', r.description ? ` (${r.description})` : ''].join(''));
+}
+
 /** Inbound routes: calls to a DID (optionally from a caller) go to one destination (contract §2.1–§2.4). */
 export class InboundRoutesService {
   constructor(

@@ -15,6 +15,7 @@ import { type DeviceRow, type DevicesService, toDevice } from '../devices/servic
 import { directoryPasswordHash } from '../directory/password.ts';
 import type { DirectoryService } from '../directory/service.ts';
 import { assertMainExtensionFree } from '../numbering/allocate.ts';
+import { routesToExtension } from '../routes/inbound.ts';
 import { extensionColumns, searchKey, toUser, UsersRepository } from './repository.ts';
 
 const LETTERS_AND_DIGITS = 'abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -144,6 +145,7 @@ export class UsersService {
       if (!user) throw new AppError(404, 'user_not_found');
       if (remove) {
         if (user.default_extension === null) return 'unchanged';
+        await assertNotRouted(trx, user.default_extension);
         released = await releaseDevicesOfUsers(trx, [Number(user.id)]);
         await trx
           .updateTable('users')
@@ -172,6 +174,7 @@ export class UsersService {
         if (configured >= this.extensionLimit) throw new AppError(403, 'licence_exhausted');
       }
       await assertMainExtensionFree(trx, extension, Number(user.id));
+      if (user.default_extension !== null) await assertNotRouted(trx, user.default_extension);
       // Device numbers derive from the main number: a new number starts without devices (contract §10.1).
       if (user.default_extension !== null) released = await releaseDevicesOfUsers(trx, [Number(user.id)]);
       try {
@@ -199,6 +202,17 @@ export class UsersService {
   finalReport(): Promise<FinalReportRow[]> {
     return this.repo.finalReport();
   }
+}
+
+/** Refuses to take away an extension that inbound routes still send calls to, naming them. */
+async function assertNotRouted(db: Kysely<Database>, extension: string): Promise<void> {
+  const routes = await routesToExtension(db, extension);
+  if (routes.length === 0) return;
+  throw new AppError(409, 'extension_routed', (lang) =>
+    lang === 'it'
+      ? `Le rotte in entrata ${routes.join(', ')} inviano chiamate all'interno ${extension}: assegna loro prima un'altra destinazione.`
+      : `Inbound routes ${routes.join(', ')} send calls to extension ${extension}: give them another destination first.`,
+  );
 }
 
 export function extensionInUse(number: string): AppError {
