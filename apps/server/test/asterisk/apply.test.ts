@@ -114,4 +114,72 @@ describe.skipIf(skipReason !== '')('applying to a real Asterisk', { timeout: 120
       .filter((l) => /\b(WARNING|ERROR)\[/.test(l) && !/unreadable\.(crt|key)|tls|TLS|SSL|ssl|certificate/i.test(l));
     expect(problems).toEqual([]);
   });
+
+  it('lets a restart wait for the call in progress, keeps live state working meanwhile, and records the restart once it happened', async () => {
+    const api = async (method: string, url: string, body?: unknown) => {
+      const res = await lab.api(method, url, body);
+      expect(res.status, `${method} ${url}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+      return res.body;
+    };
+    await api('POST', '/api/configuration/mode', { mode: 'legacy' });
+    await lab.until('the local directory', async () => {
+      const r = await lab.api<{ configured: number }>('GET', '/api/configuration/userprovider');
+      return r.body.configured === 1;
+    });
+    for (const [username, extension] of [
+      ['alice', '201'],
+      ['bob', '202'],
+    ] as const) {
+      await api('POST', '/api/users', { username, fullname: username });
+      await api('POST', '/api/mainextensions', { username, extension });
+    }
+    const secrets = await lab.until('the accounts to be written', async () => {
+      const file = path.join(lab.dirs.etc, 'pjsip.users.2xx.conf');
+      if (!fs.existsSync(file)) return undefined;
+      const found = Object.fromEntries(
+        [
+          ...fs.readFileSync(file, 'utf8').matchAll(/\[(\d+)-auth\]\(device-auth\)\nusername = \d+\npassword = (\S+)/g),
+        ].map((m) => [m[1], m[2]]),
+      );
+      return found['201'] && found['202'] ? (found as Record<string, string>) : undefined;
+    });
+    await applied((last) => last.changed.length === 0 || last.changed.includes('pjsip.users.2xx.conf'));
+    await lab.until('201 in Asterisk', async () => /Endpoint:\s+201\b/.test(await lab.rx('pjsip show endpoints')));
+    lab.sipp({
+      scenario: 'register.xml',
+      ooc: 'phone-ring.xml',
+      keep: true,
+      args: ['-s', '201', '-au', '201', '-ap', secrets['201'] as string, '-m', '1'],
+      remote: '127.0.0.1:5060',
+    });
+    await lab.until('201 to register', async () => /Avail/.test(await lab.rx('pjsip show contacts like 201')));
+    // Bob calls Alice, whose phone rings on: a call is up.
+    const caller = lab.sipp({
+      scenario: 'call.xml',
+      args: ['-s', '201', '-au', '202', '-ap', secrets['202'] as string, '-key', 'from_user', '202', '-m', '1'],
+      remote: '127.0.0.1:5060',
+    });
+    await lab.until('the call', async () => /^[1-9]\d* active call/m.test(await lab.rx('core show channels count')));
+
+    const since = Date.now();
+    await api('POST', '/api/configuration/localnetworks', [{ net: '10.99.0.0', mask: '255.255.0.0' }]);
+    const waiting = await applied((last) => last.startedAt >= since && last.changed.includes('pjsip.transports.conf'));
+    expect(waiting.last?.ok).toBe(true);
+    expect(waiting.last?.warnings).toEqual([
+      "Asterisk restarts once no call is up: changes to transports, modules or the web phones' listener wait for it",
+    ]);
+    // The console's own AMI session is not held up by the waiting restart.
+    const live = await lab.api<{ status: string }>('GET', '/api/astproxy/extension/201');
+    expect(live.status).toBe(200);
+    expect(await lab.rx('pjsip show transport transport-udp')).not.toContain('10.99.0.0');
+
+    // The call ends: Asterisk restarts at once, and the next apply finds the restart done.
+    const hungUp = Date.now();
+    await lab.rx('channel request hangup all');
+    expect(await caller.done).toBe(0);
+    const after = await applied((last) => last.startedAt >= hungUp && last.warnings.length === 0);
+    expect(after.engine).toBe('connected');
+    expect(await lab.rx('pjsip show transport transport-udp')).toMatch(/local_net\s+:\s+10\.99\.0\.0\//);
+    expect(await uptime()).toBeLessThanOrEqual(Math.ceil((Date.now() - hungUp) / 1000));
+  });
 });
