@@ -203,7 +203,12 @@ export async function startAsteriskLab(
 
     // Directories: the console's DATA_DIR, the configuration it writes, Asterisk's own state.
     const root = fs.mkdtempSync(path.join(os.tmpdir(), `cz-ast-${process.pid}-`));
-    cleanups.push(() => fs.rmSync(root, { recursive: true, force: true }));
+    // KEEP_ASTERISK_LAB=1 keeps the run's files (logs, configuration, sipp traces) to look at afterwards.
+    cleanups.push(() =>
+      process.env.KEEP_ASTERISK_LAB
+        ? console.log(`Asterisk lab files kept in ${root}`)
+        : fs.rmSync(root, { recursive: true, force: true }),
+    );
     fs.chownSync(root, 0, gid);
     fs.chmodSync(root, 0o750);
     const dirs = {
@@ -261,8 +266,11 @@ export async function startAsteriskLab(
     fs.mkdirSync(netnsEtc, { recursive: true });
     cleanups.push(() => fs.rmSync(netnsEtc, { recursive: true, force: true }));
     fs.writeFileSync(path.join(netnsEtc, 'resolv.conf'), `nameserver ${hostIp}\n`);
-    fs.writeFileSync(path.join(netnsEtc, 'hosts'), '127.0.0.1 localhost\n');
-    const dns = await dnsServer(hostIp, providers);
+    // As on a real host: its own name resolves, and a default route exists (Asterisk's RTP finds its
+    // address for ICE by resolving the host name, then A.ROOT-SERVERS.NET and routing towards it).
+    fs.writeFileSync(path.join(netnsEtc, 'hosts'), `127.0.0.1 localhost\n${pbxIp} ${os.hostname()}\n`);
+    run('ip', ['-n', ns, 'route', 'add', 'default', 'via', hostIp]);
+    const dns = await dnsServer(hostIp, { ...providers, 'a.root-servers.net': '198.41.0.4' });
     cleanups.push(() => new Promise<void>((r) => dns.close(() => r())));
 
     // The console, inside the namespace, configured to write for this Asterisk and to reach its AMI.
