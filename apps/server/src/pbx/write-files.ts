@@ -26,7 +26,7 @@ async function writeTemp(file: string, text: string, gid: number | null = null):
   const temp = path.join(path.dirname(file), `${TEMP_MARK}${process.pid}-${path.basename(file)}`);
   const handle = await fs.open(temp, 'w', 0o640);
   try {
-    if (gid !== null) await handle.chown(-1, gid);
+    if (gid !== null) await handle.chown(-1, gid).catch((error) => groupRefused(error, file, gid));
     // Whatever the umask: readable by the group, never by others.
     await handle.chmod(0o640);
     await handle.writeFile(text, 'utf8');
@@ -42,6 +42,14 @@ export async function writeAtomically(file: string, text: string, gid: number | 
   await fs.rename(await writeTemp(file, text, gid), file);
 }
 
+/** A refusal to change a group, explained: the console is neither root nor a member of Asterisk's group. */
+function groupRefused(error: NodeJS.ErrnoException, file: string, gid: number): never {
+  if (error.code !== 'EPERM') throw error;
+  throw new Error(
+    `Cannot give ${file} to Asterisk's group (gid ${gid}, ASTERISK_GROUP): run the console as root or as the owner of the file and a member of that group`,
+  );
+}
+
 /**
  * Makes a directory Asterisk must read: created 0750 and, given a group id, group-owned by it; an
  * existing one is given the group and its read/search bits when it lacks them.
@@ -50,7 +58,7 @@ export async function ensureReadableDir(dir: string, gid: number | null): Promis
   await fs.mkdir(dir, { recursive: true, mode: 0o750 });
   if (gid === null) return;
   const st = await fs.stat(dir);
-  if (st.gid !== gid) await fs.chown(dir, -1, gid);
+  if (st.gid !== gid) await fs.chown(dir, -1, gid).catch((error) => groupRefused(error, dir, gid));
   if ((st.mode & 0o050) !== 0o050) await fs.chmod(dir, (st.mode & 0o7777) | 0o050);
 }
 
@@ -113,7 +121,8 @@ export class ConfigWriter {
       else if (this.gid !== null) {
         // Unchanged, but perhaps written before the group was set: give it the group now.
         const st = await fs.stat(file);
-        if (st.gid !== this.gid) await fs.chown(file, -1, this.gid);
+        const gid = this.gid;
+        if (st.gid !== gid) await fs.chown(file, -1, gid).catch((error) => groupRefused(error, file, gid));
         if ((st.mode & 0o040) === 0) await fs.chmod(file, 0o640);
       }
     };
