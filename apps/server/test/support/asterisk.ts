@@ -180,22 +180,35 @@ export async function startAsteriskLab(
   const started = Date.now();
   const children: ChildProcess[] = [];
   const cleanups: (() => void | Promise<void>)[] = [];
+  const running = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
   const close = async () => {
-    for (const child of children.reverse()) {
-      if (child.exitCode === null && child.pid) {
-        child.kill('SIGTERM');
+    process.off('exit', atExit);
+    for (const child of [...children].reverse()) {
+      if (running(child) && child.pid) {
         const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
         const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
         await exited;
         clearTimeout(timer);
       }
     }
-    for (const c of cleanups.reverse()) {
+    for (const c of cleanups.splice(0).reverse()) {
       try {
         await c();
       } catch {}
     }
   };
+  // A worker that ends without afterAll (a timed-out hook, a crash) must not leave Asterisk, the
+  // console or the namespace behind.
+  const atExit = () => {
+    for (const child of children) if (running(child)) child.kill('SIGKILL');
+    for (const c of cleanups.splice(0).reverse()) {
+      try {
+        void c();
+      } catch {}
+    }
+  };
+  process.once('exit', atExit);
   try {
     ensureAsteriskUser();
     const gid = Number(run('getent', ['group', 'asterisk']).split(':')[2]);
