@@ -375,5 +375,7 @@ describe.skipIf(skipReason !== '')('a real Asterisk configured by the console', 
       .split('\n')
       .filter((l) => /\b(WARNING|ERROR)\[/.test(l) && !known.some((k) => k.test(l)));
     expect(problems).toEqual([]);
+    // Reloads found every transport unchanged.
+    expect(lab.messages()).not.toMatch(/is not fully reloadable/);
   });
 });

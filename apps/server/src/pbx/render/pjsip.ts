@@ -52,8 +52,9 @@ export function renderTransports(settings: PbxSettings): string {
   tls.push(['method', 'tlsv1_2'], ['verify_client', 'no'], ['verify_server', 'no']);
   out += section(TRANSPORTS.tls, tls);
   // The WSS listener itself is the HTTPS server of http.conf; this transport only names the protocol
-  // (Asterisk ignores TOS/COS on it, with a warning).
-  out += section(TRANSPORTS.wss, [...base, ['protocol', 'wss'], ['bind', '0.0.0.0']]);
+  // (Asterisk ignores TOS/COS on it, with a warning). Its bind opens no socket, but without a port
+  // Asterisk takes 5060 at start and sees a changed transport ("not fully reloadable") at every reload.
+  out += section(TRANSPORTS.wss, [...base, ['protocol', 'wss'], ['bind', `0.0.0.0:${settings.sipPort}`]]);
   return out;
 }
 
