@@ -243,6 +243,34 @@ describe.skipIf(skipReason !== '')('a real Asterisk configured by the console', 
     expect(problems).toEqual([]);
   });
 
+  it('has every application and function the generated dialplan uses (modules.conf loads them)', async () => {
+    const dialplan = fs
+      .readdirSync(lab.dirs.etc)
+      .filter((f) => /^extensions.*\.conf$/.test(f))
+      .map((f) => fs.readFileSync(path.join(lab.dirs.etc, f), 'utf8'))
+      .join('\n');
+    // Applications start a priority (`exten => x,1,App(` / `same => n,App(`) or follow ExecIf's `?`;
+    // functions are called inside ${...} or set with Set(NAME(...)=...).
+    const apps = new Set<string>();
+    for (const m of dialplan.matchAll(/^\s*(?:exten\s*=>\s*[^,]+,|same\s*=>\s*)[^,]+,([A-Za-z]+)\(/gm))
+      apps.add(m[1] as string);
+    for (const m of dialplan.matchAll(/\?([A-Z][A-Za-z]+)\(/g)) apps.add(m[1] as string);
+    const functions = new Set<string>();
+    for (const m of dialplan.matchAll(/\$\{([A-Z_]+)\(/g)) functions.add(m[1] as string);
+    for (const m of dialplan.matchAll(/Set\(([A-Z_]+)\(/g)) functions.add(m[1] as string);
+    expect(apps.size).toBeGreaterThan(10);
+    const registeredApps = new Set(
+      [...(await lab.rx('core show applications')).matchAll(/^\s*([A-Za-z]+):/gm)].map((m) =>
+        (m[1] as string).toLowerCase(),
+      ),
+    );
+    const registeredFunctions = new Set(
+      [...(await lab.rx('core show functions')).matchAll(/^\s*([A-Z_]+)\s/gm)].map((m) => m[1] as string),
+    );
+    expect([...apps].filter((a) => !registeredApps.has(a.toLowerCase()))).toEqual([]);
+    expect([...functions].filter((f) => !registeredFunctions.has(f))).toEqual([]);
+  });
+
   it('registers a phone with the credentials of its provisioning file', async () => {
     const info = await api<{ tok1: string | null; tok2: string }>(
       'GET',
