@@ -72,6 +72,9 @@ export class AmiReloader implements PbxReloader {
    * action of the session meanwhile, live state included.
    */
   private async restart(): Promise<void> {
+    // An earlier request still waits for the calls to end (its connection is still open): Asterisk
+    // would only answer that a restart is already in progress.
+    if (this.pendingRestart && this.control?.state === 'connected') return;
     const askedAt = Date.now();
     const bootMs = this.options.restartTimeoutMs ?? 60_000;
     const goneMs = this.options.restartStartMs ?? 3000;
