@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { Page } from '@playwright/test';
+import Database from 'better-sqlite3';
 import { apiAs, expect, signIn, test } from './fixtures.ts';
 
 const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -40,6 +42,7 @@ async function appliedState(page: Page): Promise<string> {
 
 test('a failed apply is shown on every screen until fixed, and the wizard cannot be finalised meanwhile', async ({
   page,
+  server,
 }) => {
   await signIn(page);
   await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
@@ -52,8 +55,15 @@ test('a failed apply is shown on every screen until fixed, and the wizard cannot
   await expect.poll(() => appliedState(page), { timeout: 15_000 }).toBe('ok');
   await expect(page.getByTestId('pbx-apply-banner')).toHaveCount(0);
 
-  // Alice's extension goes while the inbound route still sends calls to it: the PBX refuses the configuration.
-  expect((await apiAs(page, 'POST', '/api/mainextensions', { username: 'alice', extension: 'none' })).status).toBe(200);
+  // Alice's extension goes behind the API's back (the API refuses to take it while a route calls it) and the
+  // inbound route still sends calls to it: the PBX refuses the configuration.
+  const db = new Database(path.join(server.dataDir, 'centralino.db'));
+  try {
+    db.prepare("UPDATE users SET default_extension = NULL, extension_order = 999999999 WHERE username = 'alice'").run();
+  } finally {
+    db.close();
+  }
+  expect((await apiAs(page, 'POST', '/api/pbx/apply')).status).toBe(202);
   await expect.poll(() => appliedState(page), { timeout: 15_000 }).toBe('failed');
 
   // First screen: the wizard's Users step.

@@ -299,7 +299,12 @@ describe.each(DB_KINDS)('phone actions (%s)', (kind) => {
       // Other commands (an apply's checks) may interleave: look for the NOTIFY among those sent since.
       const reboot = 'pjsip send notify generic-reboot endpoint 201';
       await waitFor(() => peer.commands().slice(before).includes(reboot));
-      expect(peer.commands().slice(before).filter((c) => c === reboot)).toHaveLength(1);
+      expect(
+        peer
+          .commands()
+          .slice(before)
+          .filter((c) => c === reboot),
+      ).toHaveLength(1);
       const left = await service.list('80:5E:C0:12:34:56');
       expect(left).toEqual({});
     } finally {
