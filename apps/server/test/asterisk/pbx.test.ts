@@ -359,8 +359,12 @@ describe.skipIf(skipReason !== '')('a real Asterisk configured by the console', 
         .trace()
         .split(/-{20,}.*\n/)
         .find((b) => /received[\s\S]*\n\s*INVITE sip:/.test(b)) ?? '';
-    console.log('INVITE the second provider received:', invite.slice(0, 1500));
     expect(invite).toMatch(/^INVITE sip:0612345678@/m);
+    // The route's caller ID reaches the provider in P-Asserted-Identity, From keeps the account.
+    expect(invite).toMatch(/^P-Asserted-Identity:.*<sip:0721000001@/m);
+    expect(invite).toMatch(/^From:.*<sip:0721000002@/m);
+    // The trunk's codecs in its order (alaw, ulaw), not the calling phone's (ulaw first).
+    expect(invite, invite).toMatch(/^m=audio \d+ RTP\/AVP 8 0( 101)?\s*$/m);
   });
 
   // The desk phone's calls so far: the internal call.

@@ -38,8 +38,6 @@ describe('outbound caller ID and codec order of a trunk', () => {
   it('offers exactly the configured codecs, in the configured order', () => {
     const e = endpointOf(renderTrunk(voipTrunk(5, 'Alaw', { codecs: ['alaw', 'ulaw'] }), defaultPbxSettings));
     expect(e.get('allow')).toEqual(['alaw,ulaw']);
-    expect(e.get('codec_prefs_outgoing_offer')).toEqual([
-      'prefer: configured, operation: only_preferred, keep: all, transcode: allow',
-    ]);
+    expect(e.get('outgoing_call_offer_pref')).toEqual(['local_merge']);
   });
 });

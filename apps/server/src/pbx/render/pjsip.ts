@@ -314,11 +314,9 @@ export function renderTrunk(trunk: PbxTrunk, settings: PbxSettings): string {
   // From names the account (providers authenticate by it): the caller ID travels in its own header.
   if (trunk.callerIdHeader !== 'rpid') endpoint.push(['send_pai', 'yes']);
   if (trunk.callerIdHeader !== 'pai') endpoint.push(['send_rpid', 'yes']);
-  // Offer the trunk's codecs in the configured order, not the calling phone's.
-  endpoint.push([
-    'codec_prefs_outgoing_offer',
-    'prefer: configured, operation: only_preferred, keep: all, transcode: allow',
-  ]);
+  // Offer every codec of the trunk in the configured order, not the calling phone's order (Asterisk's
+  // default, 'remote_merge'); codec_prefs_outgoing_offer is reserved and changes nothing.
+  endpoint.push(['outgoing_call_offer_pref', 'local_merge']);
   out += section(t, endpoint);
   if (trunk.registration !== 'receive') {
     out += section(t, [
