@@ -407,8 +407,13 @@ export class PbxLive {
         state = 'XA,VOICEMAIL';
         break;
     }
-    const del = (key: string) =>
-      ami.action('DBDel', { Family: key.split('/')[0], Key: key.split('/')[1] }).catch(() => {});
+    // Only keys that are there: Asterisk logs a warning for each DBDel of a missing key.
+    const present = { DND: await this.family(ami, 'DND'), CF: await this.family(ami, 'CF') };
+    const del = async (key: string) => {
+      const [family = '', k = ''] = key.split('/');
+      if (!present[family as keyof typeof present]?.has(k)) return;
+      await ami.action('DBDel', { Family: family, Key: k }).catch(() => {});
+    };
     for (const account of accounts) {
       const x = account.number;
       if (request.status === 'dnd') {
