@@ -142,6 +142,16 @@ describe.each(DB_KINDS)('numbering through the API (%s)', (kind) => {
         'Inbound routes 0721405516 (Main line) send calls to extension 201: give them another destination first.',
       );
     }
+    // A CSV import that renumbers her is refused on her row, with the same reason.
+    const csv = Buffer.from('username,fullname,extension\nalice,Alice Rossi,206\n').toString('base64');
+    const preview = await call('POST', '/api/csv/csvimport/preview', { file: `data:text/csv;base64,${csv}` });
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.json().rows[0]).toMatchObject({
+      action: 'reject',
+      errors: [
+        'Inbound routes 0721405516 (Main line) send calls to extension 201: give them another destination first.',
+      ],
+    });
     const alice = (await call('GET', '/api/users/false?search=alice')).json()[0];
     expect(alice.default_extension).toBe('201');
     expect(await settledApply(call)).toMatchObject({ ok: true });

@@ -22,6 +22,7 @@ import { directoryPasswordHash } from '../directory/password.ts';
 import type { DirectoryService } from '../directory/service.ts';
 import { holdersOf, lockNumbering, type NumberHolder } from '../numbering/holders.ts';
 import { clashError, mainExtensionCandidates, mainExtensionClash } from '../numbering/rules.ts';
+import { routeLabel } from '../routes/inbound.ts';
 import { extensionColumns, searchKey } from '../users/repository.ts';
 import { isUniqueViolation, splitName } from '../users/service.ts';
 import { type CsvLine, csvField, decodeCsvFile, parseCsv } from './parse.ts';
@@ -191,6 +192,16 @@ export class CsvService {
     const holder = new Map<string, { username: string; line?: number }>();
     for (const r of existingRows) if (r.default_extension) holder.set(r.default_extension, { username: r.username });
     // Devices, gateway ports and trunks hold numbers too; users are followed in `holder` as the file renumbers them.
+    // Inbound routes that call an extension: taking that extension away would break them.
+    const routed = new Map<string, string[]>();
+    for (const r of await this.db
+      .selectFrom('inbound_routes')
+      .select(['did', 'cid', 'description', 'destination'])
+      .execute()) {
+      const ext = /^(?:from-did-direct,(\d+)|ext-local,vmu(\d+)),1$/.exec(r.destination);
+      const n = ext?.[1] ?? ext?.[2];
+      if (n) routed.set(n, [...(routed.get(n) ?? []), routeLabel(r)]);
+    }
     const others = new Map<string, NumberHolder[]>();
     for (const h of await holdersOf(this.db)) {
       if (h.kind !== 'user') others.set(h.number, [...(others.get(h.number) ?? []), h]);
@@ -202,7 +213,7 @@ export class CsvService {
     const msg = (p: CsvProblem, params?: Record<string, string | number>) => csvMessage(lang, p, params);
 
     for (const entry of lines) {
-      const result = this.planRow(entry, { local, byName, holder, others, seenNames, profileIds, msg, lang });
+      const result = this.planRow(entry, { local, byName, holder, others, routed, seenNames, profileIds, msg, lang });
       rows.push(result.row);
       if (result.planned) apply.push(result.planned);
     }
@@ -226,6 +237,7 @@ export class CsvService {
       byName: Map<string, Existing>;
       holder: Map<string, { username: string; line?: number }>;
       others: Map<string, NumberHolder[]>;
+      routed: Map<string, string[]>;
       seenNames: Map<string, number>;
       profileIds: Map<string, number>;
       msg: (p: CsvProblem, params?: Record<string, string | number>) => string;
@@ -259,6 +271,10 @@ export class CsvService {
     if (rawExtension && rawExtension.toLowerCase() !== NO_EXTENSION) {
       if (!EXTENSION_PATTERN.test(rawExtension)) errors.push(msg('extensionInvalid', { value: rawExtension }));
       else extension = rawExtension;
+    }
+    const routes = existing?.default_extension ? ctx.routed.get(existing.default_extension) : undefined;
+    if (extension && existing?.default_extension && extension !== existing.default_extension && routes) {
+      errors.push(msg('extensionRouted', { value: existing.default_extension, routes: routes.join(', ') }));
     }
     if (extension && extension !== existing?.default_extension) {
       // The numbering rules over the users as this file leaves them and everything else holding numbers.

@@ -32,7 +32,12 @@ export async function routesToExtension(db: Kysely<Database>, extension: string)
     .where('destination', 'in', [extensionDestination(extension), voicemailDestination(extension)])
     .orderBy('did')
     .execute();
-  return rows.map((r) => [r.did || '*', r.cid ? `/${r.cid}` : '', r.description ? ` (${r.description})` : ''].join(''));
+  return rows.map(routeLabel);
+}
+
+/** How messages name an inbound route: its DID ('*' for any), caller ID and description. */
+export function routeLabel(r: { did: string; cid: string; description: string }): string {
+  return [r.did || '*', r.cid ? `/${r.cid}` : '', r.description ? ` (${r.description})` : ''].join('');
 }
 
 /** Inbound routes: calls to a DID (optionally from a caller) go to one destination (contract §2.1–§2.4). */
