@@ -93,6 +93,15 @@ interface Account {
 
 const REGISTERED_CACHE_MS = 2000;
 
+/**
+ * A trunk's status: its endpoint's device state, except that a provider that accepted our registration
+ * is reachable even before Asterisk's first qualify of its contact (up to qualify_frequency after a start).
+ */
+function trunkStatus(state: string | undefined, registration: AstTrunk['registration']): AstTrunk['status'] {
+  const status = state === undefined ? 'unmonitored' : deviceStatus(state);
+  return registration === 'registered' && (status === 'offline' || status === 'unmonitored') ? 'online' : status;
+}
+
 export class PbxLive {
   private registeredCache: { at: number; value: Set<string> } | undefined;
 
@@ -302,7 +311,7 @@ export class PbxLive {
         name,
         exten: name,
         codecs: row.codecs.split(',').filter(Boolean),
-        status: state === undefined ? 'unmonitored' : deviceStatus(state),
+        status: trunkStatus(state, registrationStatus(regByName.get(name))),
         registration: registrationStatus(regByName.get(name)),
         chanType: 'pjsip',
         maxChannels: Number(settings.maxchans) || 0,

@@ -337,6 +337,8 @@ describe.skipIf(skipReason !== '')('a real Asterisk configured by the console', 
     console.log('live state of trunks:', JSON.stringify(trunks));
     expect(trunks.first?.registration).toBe('registered');
     expect(trunks.second?.registration).toBe('registered');
+    // A provider that accepted the registration is reachable, qualified yet or not.
+    expect([trunks.first?.status, trunks.second?.status]).toEqual(['online', 'online']);
     const users = await api<Record<string, { endpoints: Record<'extension' | 'mainextension', { id: string }[]> }>>(
       'GET',
       '/api/user/endpoints/all',
