@@ -1,7 +1,7 @@
 import type { PbxApplyProblem, PbxApplyRecord, PbxApplyStatus } from '@centralino/contract';
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { PbxModel } from './model.ts';
+import { allTrunks, type PbxModel } from './model.ts';
 import { problemsOf } from './problems.ts';
 import { reloadPlan } from './reloads.ts';
 import { ConfigRenderer } from './render/index.ts';
@@ -15,8 +15,26 @@ export interface PbxReloader {
   state(): PbxApplyStatus['engine'];
   /** Reloads the modules, and restarts Asterisk when asked (waiting until it is back); answers the modules reloaded. */
   reload(modules: string[], restart: boolean): Promise<string[]>;
-  /** What the running Asterisk did not take up (a transport, a listener), as sentences; [] when all is there. */
-  check?(): Promise<string[]>;
+  /**
+   * What the running Asterisk did not take up (a transport, a listener, a trunk's identify), as sentences;
+   * [] when all is there. `expected` names what this configuration must have created.
+   */
+  check?(expected: ExpectedObjects): Promise<string[]>;
+}
+
+/** Objects of the configuration Asterisk may silently drop, which the check after a reload looks for. */
+export interface ExpectedObjects {
+  /** Trunks matched by their provider's address: Asterisk drops the identify when the host does not resolve. */
+  identifies: { trunk: string; host: string }[];
+}
+
+/** What `check` should find for this model. */
+export function expectedObjects(model: PbxModel): ExpectedObjects {
+  return {
+    identifies: allTrunks(model)
+      .filter((t) => t.registration !== 'receive')
+      .map((t) => ({ trunk: t.name, host: t.host })),
+  };
 }
 
 export interface ApplierOptions {
@@ -278,7 +296,8 @@ export class PbxApplier {
     const generation = Number(row.generation);
     let record: PbxApplyRecord;
     try {
-      const touched = await this.pipeline.run(await this.options.load());
+      const model = await this.options.load();
+      const touched = await this.pipeline.run(model);
       const plan = reloadPlan(touched);
       let reloaded: string[] = [];
       if (this.options.reloader?.state() === 'connected' && (plan.modules.length > 0 || plan.restart)) {
@@ -286,7 +305,9 @@ export class PbxApplier {
       }
       // A reload that "succeeds" proves little: ask Asterisk what it really runs.
       const warnings =
-        this.options.reloader?.state() === 'connected' ? ((await this.options.reloader.check?.()) ?? []) : [];
+        this.options.reloader?.state() === 'connected'
+          ? ((await this.options.reloader.check?.(expectedObjects(model))) ?? [])
+          : [];
       record = {
         startedAt,
         finishedAt: Date.now(),

@@ -5,7 +5,7 @@ import type { Database } from '../db/schema.ts';
 import { selfSignedPair } from '../plugins/https-listener.ts';
 import { AmiClient, AmiError } from './ami/client.ts';
 import { field } from './ami/framing.ts';
-import { type ApplierOptions, PbxApplier, type PbxReloader, THREAD_FROM_USERS } from './apply.ts';
+import { type ApplierOptions, type ExpectedObjects, PbxApplier, type PbxReloader, THREAD_FROM_USERS } from './apply.ts';
 import { PbxLive } from './live.ts';
 import { loadPbxModel } from './load.ts';
 import type { PbxSettings } from './model.ts';
@@ -168,7 +168,7 @@ export class AmiReloader implements PbxReloader {
    * Asks Asterisk which SIP transports and whether the web phones' HTTPS listener it really runs: a
    * transport whose certificate it cannot read is only a log line, and the reload still "succeeds".
    */
-  async check(): Promise<string[]> {
+  async check(expected: ExpectedObjects = { identifies: [] }): Promise<string[]> {
     const warnings: string[] = [];
     if (this.pendingRestart) {
       // It may have restarted since (once the last call ended): it then has been up for less time.
@@ -194,6 +194,22 @@ export class AmiReloader implements PbxReloader {
       warnings.push(
         `Could not list Asterisk's SIP transports: ${error instanceof Error ? error.message : String(error)}`,
       );
+    }
+    if (expected.identifies.length > 0) {
+      try {
+        const lines = await this.ami.command('pjsip show identifies');
+        const loaded = new Set(lines.map((l) => /^\s*Identify:\s+([^\s/<]+)\//.exec(l)?.[1]).filter(Boolean));
+        for (const { trunk, host } of expected.identifies) {
+          if (loaded.has(trunk)) continue;
+          warnings.push(
+            `Asterisk did not load how it recognises calls from trunk ${trunk}: check that its host ${host} resolves (see its log); incoming calls from this provider are refused meanwhile`,
+          );
+        }
+      } catch (error) {
+        warnings.push(
+          `Could not list Asterisk's trunk identifies: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
     }
     try {
       const lines = await this.ami.command('http show status');

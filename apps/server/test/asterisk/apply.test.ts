@@ -182,4 +182,25 @@ describe.skipIf(skipReason !== '')('applying to a real Asterisk', { timeout: 120
     expect(await lab.rx('pjsip show transport transport-udp')).toMatch(/local_net\s+:\s+10\.99\.0\.0\//);
     expect(await uptime()).toBeLessThanOrEqual(Math.ceil((Date.now() - hungUp) / 1000));
   });
+
+  it("reports a trunk whose provider's host does not resolve: Asterisk drops how it recognises its calls", async () => {
+    const since = Date.now();
+    // No DNS name of this lab is sip.vivavox.it: it does not resolve.
+    const res = await lab.api('POST', '/api/trunks', {
+      provider: 'vivavox',
+      name: 'unresolved',
+      username: '0721000009',
+      password: 'provider-9-secret',
+      phone: '0721000009',
+      codecs: ['alaw'],
+      forceCodec: true,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const status = await applied((last) => last.startedAt >= since && last.changed.includes('pjsip.trunks.conf'));
+    expect(status.last?.ok, status.last?.error ?? '').toBe(true);
+    expect(status.last?.warnings).toEqual([
+      'Asterisk did not load how it recognises calls from trunk unresolved: check that its host sip.vivavox.it resolves (see its log); incoming calls from this provider are refused meanwhile',
+    ]);
+    expect(await lab.rx('pjsip show identifies')).not.toContain('unresolved/');
+  });
 });

@@ -51,6 +51,43 @@ describe('AMI reloader: what Asterisk really runs after an apply', () => {
     }
   });
 
+  it('names a trunk whose identify Asterisk dropped (its host did not resolve)', async () => {
+    const { peer, ami } = await connected((c) =>
+      c === 'pjsip show transports'
+        ? [...TRANSPORTS_WITHOUT_TLS, 'Transport:  transport-tls             tls      3     96  0.0.0.0:5061']
+        : c === 'http show status'
+          ? [...HTTP_WITHOUT_TLS, 'HTTPS Server Enabled and Bound to 0.0.0.0:8089']
+          : c === 'pjsip show identifies'
+            ? [
+                '',
+                'Identify:  <Identify/Endpoint...........................................................>',
+                '      Match:  <criteria.........................>',
+                '==========================================================================================',
+                '',
+                'Identify:  first/first',
+                '      Match: 10.228.172.11/32',
+                '',
+                'Objects found: 1',
+              ]
+            : [],
+    );
+    try {
+      const reloader = new AmiReloader(ami, undefined, { wssPort: 8089 });
+      const warnings = await reloader.check({
+        identifies: [
+          { trunk: 'first', host: 'sip.first.example' },
+          { trunk: 'second', host: 'sip.nowhere.example' },
+        ],
+      });
+      expect(warnings).toEqual([
+        'Asterisk did not load how it recognises calls from trunk second: check that its host sip.nowhere.example resolves (see its log); incoming calls from this provider are refused meanwhile',
+      ]);
+    } finally {
+      await ami.stop();
+      await peer.close();
+    }
+  });
+
   it('reports a restart request Asterisk answered instead of restarting', async () => {
     const { peer, ami } = await connected((c) =>
       c === 'pjsip show transports'
