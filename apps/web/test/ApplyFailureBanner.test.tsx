@@ -7,6 +7,7 @@ import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApplyFailureBanner } from '../src/features/pbx/ApplyFailureBanner.tsx';
+import { ApplyWarningsBanner } from '../src/features/pbx/ApplyWarningsBanner.tsx';
 import { FinalPage } from '../src/features/wizard/FinalPage.tsx';
 import { StepBar } from '../src/features/wizard/StepBar.tsx';
 import i18n from '../src/i18n/index.ts';
@@ -201,5 +202,36 @@ describe('Finalise and the final screen after a failed apply', () => {
     status = { ...status, last: record() };
     renderAt(<FinalPage />, '/final');
     expect(await screen.findByRole('heading', { name: 'Wizard completed' })).toBeTruthy();
+  });
+});
+
+describe('the apply warnings banner', () => {
+  const warned = record({
+    warnings: [
+      'Asterisk did not load how it recognises calls from trunk carrier: check that its host sip.carrier.example resolves (see its log); incoming calls from this provider are refused meanwhile',
+    ],
+  });
+
+  it('is absent when Asterisk took up everything, and while an apply failed (the failure banner speaks)', async () => {
+    status = { ...status, last: record() };
+    const { unmount } = renderAt(<ApplyWarningsBanner />);
+    await waitFor(() => expect(calls.some((c) => c.path === '/api/pbx/apply')).toBe(true));
+    await act(async () => {});
+    expect(screen.queryByTestId('pbx-apply-warnings')).toBeNull();
+    unmount();
+    status = { ...status, last: { ...refused, warnings: warned.warnings } };
+    renderAt(<ApplyWarningsBanner />);
+    await act(async () => {});
+    expect(screen.queryByTestId('pbx-apply-warnings')).toBeNull();
+  });
+
+  it('says what Asterisk did not take up, in the user language, and applies again', async () => {
+    await i18n.changeLanguage('it');
+    status = { ...status, last: warned };
+    renderAt(<ApplyWarningsBanner />);
+    const banner = await screen.findByRole('status', { name: 'Asterisk non sta usando tutta la configurazione' });
+    expect(within(banner).getByText(/trunk carrier: check that its host sip\.carrier\.example resolves/)).toBeTruthy();
+    fireEvent.click(within(banner).getByRole('button', { name: 'Applica di nuovo' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.path === '/api/pbx/apply')).toBe(true));
   });
 });

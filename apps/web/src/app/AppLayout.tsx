@@ -26,6 +26,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { ApplyFailureBanner } from '../features/pbx/ApplyFailureBanner.tsx';
 import { ApplyIndicator } from '../features/pbx/ApplyIndicator.tsx';
+import { ApplyWarningsBanner } from '../features/pbx/ApplyWarningsBanner.tsx';
 import { useEngine, useWizardState } from '../features/wizard/useWizard.ts';
 import { useAuth } from './auth.tsx';
 import { LanguageMenu } from './LanguageMenu.tsx';
@@ -145,6 +146,7 @@ export function AppLayout() {
       )}
       <AppShell.Main>
         <ApplyFailureBanner />
+        <ApplyWarningsBanner />
         <Outlet />
       </AppShell.Main>
     </AppShell>
