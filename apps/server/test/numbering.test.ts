@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { groupDestinations } from '../src/db/migrations/0011_group_destinations.ts';
 import { mainExtensionClash, trunkNameClash } from '../src/features/numbering/rules.ts';
 import { DB_KINDS, expectError, useTestApp } from './helpers.ts';
 
@@ -158,6 +159,34 @@ describe.each(DB_KINDS)('numbering through the API (%s)', (kind) => {
     await t.database.db.deleteFrom('inbound_routes').execute();
   });
 
+  it('routes calls to a group, even an empty one, and keeps a routed group from being deleted', async () => {
+    const created = await call('POST', '/api/cti/groups', { name: 'sales' });
+    expect(created.statusCode, created.body).toBeLessThan(300);
+    const { destinations } = (await call('GET', '/api/inboundroutes')).json() as {
+      destinations: Record<string, { description: string; category: string }>;
+    };
+    const sales = Object.entries(destinations).find(([, d]) => d.category === 'Groups' && d.description === 'sales');
+    expect(sales?.[0]).toMatch(/^ext-group,cti-group-\d+,1$/);
+    const route = { extension: '0721405599', cidnum: '', description: 'Sales line', destination: sales?.[0] };
+    expect((await call('POST', '/api/inboundroutes', route)).statusCode).toBe(200);
+    expect(await settledApply(call)).toMatchObject({ ok: true });
+    const id = (sales?.[0] ?? '').split(',')[1]?.replace('cti-group-', '');
+    const refused = expectError(await call('DELETE', `/api/cti/groups/${id}`), 409, 'group_routed');
+    expect(refused.detail).toBe(
+      'Inbound routes 0721405599 (Sales line) send calls to group sales: give them another destination first.',
+    );
+    // Routes stored before groups were named in the dialplan are pointed at the name by migration 0011.
+    await t.database.db
+      .updateTable('inbound_routes')
+      .set({ destination: `ext-group,${id},1` })
+      .execute();
+    await groupDestinations.up(t.database.db as never);
+    const stored = await t.database.db.selectFrom('inbound_routes').select('destination').execute();
+    expect(stored).toEqual([{ destination: `ext-group,cti-group-${id},1` }]);
+    await t.database.db.deleteFrom('inbound_routes').execute();
+    expect((await call('DELETE', `/api/cti/groups/${id}`)).statusCode).toBeLessThan(300);
+  });
+
   it('never leaves a configuration the validator refuses, whatever the console does', async () => {
     const db = t.database.db;
     const users = ['u1', 'u2', 'u3'];
@@ -208,12 +237,26 @@ describe.each(DB_KINDS)('numbering through the API (%s)', (kind) => {
         }),
       },
       fc.record({ k: fc.constant('untrunk' as const) }),
+      // Objects that point at numbers: inbound routes, mailboxes, groups, outbound routes over trunks.
+      fc.record({
+        k: fc.constant('did' as const),
+        to: fc.constantFrom('from-did-direct,201,1', 'from-did-direct,202,1', 'ext-local,vmu201,1', 'group'),
+      }),
+      fc.record({ k: fc.constant('undid' as const) }),
+      fc.record({ k: fc.constant('vm' as const), n: fc.constantFrom('201', '202'), on: fc.boolean() }),
+      fc.record({ k: fc.constant('group' as const), add: fc.boolean() }),
+      fc.record({ k: fc.constant('outroute' as const) }),
     );
     await localDirectory();
     let gateways = 0;
+    let dids = 0;
     const accepted = new Map<string, number>();
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 15 }), async (ops) => {
+        await db.deleteFrom('inbound_routes').execute();
+        await db.deleteFrom('outbound_route_trunks').execute();
+        await db.deleteFrom('outbound_route_patterns').execute();
+        await db.deleteFrom('outbound_routes').execute();
         await db.deleteFrom('gateway_ports').execute();
         await db.deleteFrom('gateways').execute();
         await db.deleteFrom('trunks').execute();
@@ -243,7 +286,40 @@ describe.each(DB_KINDS)('numbering through the API (%s)', (kind) => {
             const first = await db.selectFrom('gateways').select('id').orderBy('id').executeTakeFirst();
             res = first ? await call('DELETE', `/api/devices/gateways/${first.id}`) : { statusCode: 204, body: '' };
           } else if (o.k === 'trunk') res = await call('POST', '/api/trunks', trunk(o.name));
-          else {
+          else if (o.k === 'did') {
+            const group = await db.selectFrom('cti_groups').select('id').orderBy('id').executeTakeFirst();
+            const destination = o.to === 'group' ? `ext-group,cti-group-${group?.id ?? 0},1` : o.to;
+            dids++;
+            res = await call('POST', '/api/inboundroutes', {
+              extension: `07210000${String(dids).padStart(2, '0')}`,
+              cidnum: '',
+              description: 'line',
+              destination,
+            });
+          } else if (o.k === 'undid') {
+            const first = await db.selectFrom('inbound_routes').select(['did', 'cid']).executeTakeFirst();
+            res = first
+              ? await call('POST', '/api/inboundroutes/delete', { extension: first.did, cid: first.cid })
+              : { statusCode: 204, body: '' };
+          } else if (o.k === 'vm') {
+            res = await call('POST', '/api/voicemails', { extension: o.n, state: o.on ? 'yes' : 'no' });
+          } else if (o.k === 'group') {
+            const first = await db.selectFrom('cti_groups').select('id').orderBy('id').executeTakeFirst();
+            res =
+              o.add || !first
+                ? await call('POST', '/api/cti/groups', { name: `team${dids}` })
+                : await call('DELETE', `/api/cti/groups/${first.id}`);
+          } else if (o.k === 'outroute') {
+            const voip = await db.selectFrom('trunks').select('id').where('kind', '=', 'voip').execute();
+            dids++;
+            res = await call('POST', '/api/outboundroutes/route', {
+              name: `national${dids}`,
+              outcid: '',
+              emergency: false,
+              patterns: [{ prepend: '', prefix: '', match_pattern: '0ZXXXXX.', match_cid: '' }],
+              trunks: voip.map((t) => Number(t.id)),
+            });
+          } else {
             const first = await db.selectFrom('trunks').select('id').where('kind', '=', 'voip').executeTakeFirst();
             res = first ? await call('DELETE', `/api/trunks/${first.id}`) : { statusCode: 204, body: '' };
           }

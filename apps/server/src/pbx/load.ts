@@ -237,17 +237,15 @@ export async function loadPbxModel(db: Kysely<Database>, engine: EngineSettings)
     gateways: [],
     outboundRoutes,
     inboundRoutes,
-    ringGroups: groups
-      .map((g) => ({
-        key: `cti-group-${g.id}`,
-        name: g.name,
-        members: (groupMembers.get(Number(g.id)) ?? [])
-          .map((id) => extensionOf.get(id))
-          .filter((e): e is string => e !== undefined)
-          .sort(),
-        ringTime: 20,
-      }))
-      .filter((g) => g.members.length > 0),
+    ringGroups: groups.map((g) => ({
+      key: `cti-group-${g.id}`,
+      name: g.name,
+      members: (groupMembers.get(Number(g.id)) ?? [])
+        .map((id) => extensionOf.get(id))
+        .filter((e): e is string => e !== undefined)
+        .sort(),
+      ringTime: 20,
+    })),
     profiles: profileList,
   };
 }

@@ -9,6 +9,7 @@ import { routes } from './0007_routes.ts';
 import { provisioning } from './0008_provisioning.ts';
 import { devices } from './0009_devices.ts';
 import { phoneReboots } from './0010_phone_reboots.ts';
+import { groupDestinations } from './0011_group_destinations.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008_provisioning': provisioning,
   '0009_devices': devices,
   '0010_phone_reboots': phoneReboots,
+  '0011_group_destinations': groupDestinations,
 };

@@ -9,7 +9,8 @@ export const HANGUP_DESTINATION = 'app-blackhole,hangup,1';
 export const BUSY_DESTINATION = 'app-blackhole,busy,1';
 export const extensionDestination = (ext: string) => `from-did-direct,${ext},1`;
 export const voicemailDestination = (ext: string) => `ext-local,vmu${ext},1`;
-export const groupDestination = (groupId: number) => `ext-group,${groupId},1`;
+/** The group's extension in ext-group is named, not numbered: a phone dialling a group id rings nothing. */
+export const groupDestination = (groupId: number) => `ext-group,cti-group-${groupId},1`;
 
 function routeExists(did: string, cid: string): AppError {
   const label = `${did || '*'}${cid ? ` / ${cid}` : ''}`;
@@ -30,6 +31,17 @@ export async function routesToExtension(db: Kysely<Database>, extension: string)
     .selectFrom('inbound_routes')
     .select(['did', 'cid', 'description'])
     .where('destination', 'in', [extensionDestination(extension), voicemailDestination(extension)])
+    .orderBy('did')
+    .execute();
+  return rows.map(routeLabel);
+}
+
+/** Inbound routes that send calls to a group. */
+export async function routesToGroup(db: Kysely<Database>, groupId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('inbound_routes')
+    .select(['did', 'cid', 'description'])
+    .where('destination', '=', groupDestination(groupId))
     .orderBy('did')
     .execute();
   return rows.map(routeLabel);

@@ -385,6 +385,11 @@ function renderRingGroups(model: PbxModel, accountsOf?: AccountsOf): string {
   }
   for (const group of model.ringGroups) {
     const members = group.members.flatMap((m) => find?.(m) ?? []);
+    // A group nobody is in yet still answers its callers (busy), so routes to it stay valid.
+    if (members.length === 0) {
+      context.ext(group.key, `NoOp(Ring group ${value(group.name).replace(/[(),]/g, ' ')} has no members)`, 'Busy(20)');
+      continue;
+    }
     context.ext(
       group.key,
       `NoOp(Ring group ${value(group.name).replace(/[(),]/g, ' ')})`,
