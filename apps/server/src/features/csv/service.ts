@@ -432,7 +432,7 @@ export class CsvService {
     if (renumbering.length > 0) {
       await lockNumbering(trx);
       const wanted = renumbering.flatMap((r) => mainExtensionCandidates(r.extension as string));
-      const holders = (await holdersOf(trx, wanted)).filter((h) => h.kind !== 'user');
+      const holders = await holdersOf(trx, wanted, ['device', 'fxs_port', 'trunk']);
       for (const r of renumbering) {
         const clash = mainExtensionClash(r.extension as string, holders, r.existing?.id);
         if (clash) throw clashError(r.extension as string, clash);

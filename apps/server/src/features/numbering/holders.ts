@@ -36,68 +36,86 @@ export async function lockNumbering(trx: Db): Promise<void> {
   }
 }
 
-/** Holders of these numbers (all of them when `numbers` is undefined: bulk imports check in memory). */
-export async function holdersOf(db: Db, numbers?: string[]): Promise<NumberHolder[]> {
+/**
+ * Holders of these numbers (all of them when `numbers` is undefined: bulk imports check in memory),
+ * of every kind or only of `kinds`.
+ */
+export async function holdersOf(db: Db, numbers?: string[], kinds?: HolderKind[]): Promise<NumberHolder[]> {
   if (numbers && numbers.length === 0) return [];
+  const wants = (kind: HolderKind) => !kinds || kinds.includes(kind);
   const out: NumberHolder[] = [];
-  const chunks = numbers ? chunk([...new Set(numbers)], 500) : [undefined];
+  // Well under the bound parameters either database takes in one statement.
+  const chunks = numbers ? chunk([...new Set(numbers)], 4000) : [undefined];
   for (const part of chunks) {
-    let users = db
-      .selectFrom('users')
-      .select(['id', 'username', 'default_extension'])
-      .where('default_extension', 'is not', null);
-    if (part) users = users.where('default_extension', 'in', part);
-    for (const u of await users.execute()) {
-      out.push({ number: u.default_extension as string, kind: 'user', userId: Number(u.id), name: u.username });
-    }
-
-    let devices = db
-      .selectFrom('devices')
-      .leftJoin('users', 'users.id', 'devices.user_id')
-      .select(['devices.extension', 'devices.user_id', 'devices.type', 'users.username'])
-      .where('devices.extension', 'is not', null);
-    if (part) devices = devices.where('devices.extension', 'in', part);
-    for (const d of await devices.execute()) {
-      out.push({
-        number: d.extension as string,
-        kind: 'device',
-        userId: d.user_id === null ? null : Number(d.user_id),
-        name: d.username ?? '',
-        detail: d.type,
-      });
-    }
-
-    let ports = db
-      .selectFrom('gateway_ports')
-      .innerJoin('gateways', 'gateways.id', 'gateway_ports.gateway_id')
-      .leftJoin('users', 'users.default_extension', 'gateway_ports.extension')
-      .select([
-        'gateway_ports.physical_extension',
-        'gateway_ports.port_type',
-        'gateway_ports.port_index',
-        'gateways.name',
-        'users.id as user_id',
-      ])
-      .where('physical_extension', 'is not', null);
-    if (part) ports = ports.where('physical_extension', 'in', part);
-    for (const p of await ports.execute()) {
-      out.push({
-        number: p.physical_extension as string,
-        kind: 'fxs_port',
-        userId: p.user_id === null ? null : Number(p.user_id),
-        name: p.name,
-        detail: String(Number(p.port_index) + 1),
-      });
-    }
-
-    // A trunk's sections are named after it, a device's after N and N-auth: either name takes N.
-    let trunks = db.selectFrom('trunks').select(['name']);
-    if (part) trunks = trunks.where('name', 'in', [...part, ...part.map((n) => `${n}-auth`)]);
-    for (const t of await trunks.execute()) {
-      out.push({ number: t.name.replace(/-auth$/, ''), kind: 'trunk', userId: null, name: t.name });
-    }
+    if (wants('user')) await usersHolding(db, part, out);
+    if (wants('device')) await devicesHolding(db, part, out);
+    if (wants('fxs_port')) await portsHolding(db, part, out);
+    if (wants('trunk')) await trunksHolding(db, part, out);
   }
   return out;
+}
+
+async function usersHolding(db: Db, part: string[] | undefined, out: NumberHolder[]): Promise<void> {
+  let users = db
+    .selectFrom('users')
+    .select(['id', 'username', 'default_extension'])
+    .where('default_extension', 'is not', null);
+  if (part) users = users.where('default_extension', 'in', part);
+  for (const u of await users.execute()) {
+    out.push({ number: u.default_extension as string, kind: 'user', userId: Number(u.id), name: u.username });
+  }
+}
+
+async function devicesHolding(db: Db, part: string[] | undefined, out: NumberHolder[]): Promise<void> {
+  let devices = db
+    .selectFrom('devices')
+    .leftJoin('users', 'users.id', 'devices.user_id')
+    .select(['devices.extension', 'devices.user_id', 'devices.type', 'users.username'])
+    .where('devices.extension', 'is not', null);
+  if (part) devices = devices.where('devices.extension', 'in', part);
+  for (const d of await devices.execute()) {
+    out.push({
+      number: d.extension as string,
+      kind: 'device',
+      userId: d.user_id === null ? null : Number(d.user_id),
+      name: d.username ?? '',
+      detail: d.type,
+    });
+  }
+}
+
+async function portsHolding(db: Db, part: string[] | undefined, out: NumberHolder[]): Promise<void> {
+  let ports = db
+    .selectFrom('gateway_ports')
+    .innerJoin('gateways', 'gateways.id', 'gateway_ports.gateway_id')
+    .leftJoin('users', 'users.default_extension', 'gateway_ports.extension')
+    .select([
+      'gateway_ports.physical_extension',
+      'gateway_ports.port_type',
+      'gateway_ports.port_index',
+      'gateways.name',
+      'users.id as user_id',
+    ])
+    .where('physical_extension', 'is not', null);
+  if (part) ports = ports.where('physical_extension', 'in', part);
+  for (const p of await ports.execute()) {
+    out.push({
+      number: p.physical_extension as string,
+      kind: 'fxs_port',
+      userId: p.user_id === null ? null : Number(p.user_id),
+      name: p.name,
+      detail: String(Number(p.port_index) + 1),
+    });
+  }
+}
+
+async function trunksHolding(db: Db, part: string[] | undefined, out: NumberHolder[]): Promise<void> {
+  // A trunk's sections are named after it, a device's after N and N-auth: either name takes N.
+  let trunks = db.selectFrom('trunks').select(['name']);
+  if (part) trunks = trunks.where('name', 'in', [...part, ...part.map((n) => `${n}-auth`)]);
+  for (const t of await trunks.execute()) {
+    out.push({ number: t.name.replace(/-auth$/, ''), kind: 'trunk', userId: null, name: t.name });
+  }
 }
 
 function chunk<T>(list: T[], size: number): T[][] {
