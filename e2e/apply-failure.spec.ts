@@ -86,7 +86,7 @@ test('a failed apply is shown on every screen until fixed, and the wizard cannot
   await expect(link).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/routes\/inbound$/);
-  await expect(page.getByText('Main line')).toBeVisible();
+  await expect(page.getByTestId('inbound-0612345101').getByText('Main line')).toBeVisible();
   await expect(banner).toBeVisible();
 
   // Finalise: refused by the server, disabled with the reason on the last step.

@@ -1,11 +1,10 @@
 import { type PbxApplyRecord, pbxLastApplyFailed, pbxProblemScreen } from '@centralino/contract';
-import { Anchor, Box, Button, Group, List, Stack, Text, ThemeIcon } from '@mantine/core';
-import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
-import { useId } from 'react';
+import { Anchor, List, Stack, Text } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { notifyError } from '../../components/notify.ts';
-import { objectsAtFault, useApplyStatus, useRetryApply } from './useApplyStatus.ts';
+import { ApplyBannerFrame } from './ApplyBannerFrame.tsx';
+import { objectsAtFault, useApplyStatus } from './useApplyStatus.ts';
 
 /** Objects listed by name; the rest are counted. */
 const MAX_OBJECTS_SHOWN = 5;
@@ -76,51 +75,18 @@ export function ApplyFailureDetails({ last, headingId }: { last: PbxApplyRecord;
 export function ApplyFailureBanner() {
   const { t } = useTranslation();
   const status = useApplyStatus();
-  const retry = useRetryApply();
-  const headingId = useId();
   const last = status.data?.last;
   if (!pbxLastApplyFailed(status.data) || !last) return null;
-  const busy = status.data?.state !== 'idle';
   return (
-    <Box
+    <ApplyBannerFrame
       role="alert"
-      aria-labelledby={headingId}
-      data-testid="pbx-apply-banner"
-      mb="md"
-      p="md"
-      style={{
-        border: '2px solid var(--mantine-color-red-filled)',
-        borderRadius: 'var(--mantine-radius-md)',
-        background: 'var(--mantine-color-red-light)',
-        color: 'var(--mantine-color-text)',
-      }}
+      color="red"
+      testId="pbx-apply-banner"
+      icon={<IconAlertTriangle size={18} />}
+      title={t('pbx.banner.title')}
+      hint={t('pbx.banner.retryHint')}
     >
-      <Group align="flex-start" wrap="nowrap" gap="sm">
-        <ThemeIcon color="red.9" variant="filled" radius="xl" aria-hidden>
-          <IconAlertTriangle size={18} />
-        </ThemeIcon>
-        <Stack gap="xs" style={{ flex: 1, minWidth: 0 }}>
-          <Text id={headingId} fw={700}>
-            {t('pbx.banner.title')}
-          </Text>
-          <ApplyFailureDetails last={last} />
-          <Group gap="sm">
-            <Button
-              size="xs"
-              variant="default"
-              leftSection={<IconRefresh size={14} />}
-              loading={retry.isPending}
-              disabled={busy}
-              onClick={() =>
-                retry.mutate(undefined, { onError: (error) => notifyError(t('pbx.banner.retryError'), error) })
-              }
-            >
-              {t('pbx.banner.retry')}
-            </Button>
-            <Text size="xs">{busy ? t('pbx.banner.applying') : t('pbx.banner.retryHint')}</Text>
-          </Group>
-        </Stack>
-      </Group>
-    </Box>
+      {() => <ApplyFailureDetails last={last} />}
+    </ApplyBannerFrame>
   );
 }

@@ -1,9 +1,8 @@
-import { Box, Button, Group, List, Stack, Text, ThemeIcon } from '@mantine/core';
-import { IconAlertCircle, IconRefresh } from '@tabler/icons-react';
-import { useId } from 'react';
+import { List, Text } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { notifyError } from '../../components/notify.ts';
-import { useApplyStatus, useRetryApply } from './useApplyStatus.ts';
+import { ApplyBannerFrame } from './ApplyBannerFrame.tsx';
+import { useApplyStatus } from './useApplyStatus.ts';
 
 /**
  * Shown above every screen while the last apply was written but Asterisk did not take all of it up
@@ -13,33 +12,19 @@ import { useApplyStatus, useRetryApply } from './useApplyStatus.ts';
 export function ApplyWarningsBanner() {
   const { t } = useTranslation();
   const status = useApplyStatus();
-  const retry = useRetryApply();
-  const headingId = useId();
   const last = status.data?.last;
   if (!last?.ok || last.warnings.length === 0) return null;
-  const busy = status.data?.state !== 'idle';
   return (
-    <Box
+    <ApplyBannerFrame
       role="status"
-      aria-labelledby={headingId}
-      data-testid="pbx-apply-warnings"
-      mb="md"
-      p="md"
-      style={{
-        border: '2px solid var(--mantine-color-yellow-filled)',
-        borderRadius: 'var(--mantine-radius-md)',
-        background: 'var(--mantine-color-yellow-light)',
-        color: 'var(--mantine-color-text)',
-      }}
+      color="yellow"
+      testId="pbx-apply-warnings"
+      icon={<IconAlertCircle size={18} />}
+      title={t('pbx.warnings.title')}
+      hint={t('pbx.warnings.hint')}
     >
-      <Group align="flex-start" wrap="nowrap" gap="sm">
-        <ThemeIcon color="yellow.9" variant="filled" radius="xl" aria-hidden>
-          <IconAlertCircle size={18} />
-        </ThemeIcon>
-        <Stack gap="xs" style={{ flex: 1, minWidth: 0 }}>
-          <Text id={headingId} fw={700}>
-            {t('pbx.warnings.title')}
-          </Text>
+      {() => (
+        <>
           <Text size="sm">{t('pbx.warnings.intro')}</Text>
           <List size="sm" spacing={4}>
             {last.warnings.map((w) => (
@@ -50,23 +35,8 @@ export function ApplyWarningsBanner() {
               </List.Item>
             ))}
           </List>
-          <Group gap="sm">
-            <Button
-              size="xs"
-              variant="default"
-              leftSection={<IconRefresh size={14} />}
-              loading={retry.isPending}
-              disabled={busy}
-              onClick={() =>
-                retry.mutate(undefined, { onError: (error) => notifyError(t('pbx.banner.retryError'), error) })
-              }
-            >
-              {t('pbx.banner.retry')}
-            </Button>
-            <Text size="xs">{busy ? t('pbx.banner.applying') : t('pbx.warnings.hint')}</Text>
-          </Group>
-        </Stack>
-      </Group>
-    </Box>
+        </>
+      )}
+    </ApplyBannerFrame>
   );
 }
