@@ -171,4 +171,46 @@ describe.each(DB_KINDS)('CSV import and export (%s)', (kind) => {
     const preview = (await post('/api/csv/csvimport/preview', { file: b64(text) })).json();
     expect(preview).toMatchObject({ create: 0, update: 0, reject: 0, unchanged: 6 });
   });
+
+  it('neutralises cells a spreadsheet would run as formulas, and imports them back unchanged', async () => {
+    const names = {
+      formula: "=cmd|' /C calc'!A0",
+      plus: '+39 Rossi',
+      minus: '-Minus Sign',
+      at: '@SUM(1+1)',
+      quoted: "'=already quoted",
+    };
+    for (const [username, fullname] of Object.entries(names)) {
+      expect((await post('/api/users', { username: `f${username}`, fullname })).statusCode).toBe(201);
+    }
+    const fullnames = async () =>
+      Object.fromEntries(
+        ((await get('/api/users/false?sort=username')).json() as { username: string; displayname: string }[]).map(
+          (u) => [u.username, u.displayname],
+        ),
+      );
+    const before = await fullnames();
+    const text = Buffer.from((await get('/api/csv/csvexport')).json() as string, 'base64').toString('utf8');
+    const cell = (username: string) =>
+      text
+        .split('\r\n')
+        .find((l) => l.startsWith(`"${username}",`))
+        ?.split('","')[1];
+    expect(cell('fformula')).toBe(`'=cmd|' /C calc'!A0`);
+    expect(cell('fplus')).toBe("'+39 Rossi");
+    expect(cell('fminus')).toBe("'-Minus Sign");
+    expect(cell('fat')).toBe("'@SUM(1+1)");
+    expect(cell('fquoted')).toBe("''=already quoted");
+    expect(cell('alice')).toBe('Alice Rossi');
+    // No cell of the file starts with a formula character.
+    for (const line of text.split('\r\n').filter(Boolean)) {
+      for (const c of line.slice(1, -1).split('","')) expect(c).not.toMatch(/^[=+\-@\t\r]/);
+    }
+    const preview = (await post('/api/csv/csvimport/preview', { file: b64(text) })).json();
+    expect(preview).toMatchObject({ create: 0, update: 0, reject: 0 });
+    expect((await post('/api/csv/csvimport', { file: b64(text) })).statusCode).toBe(200);
+    expect(await finished()).toMatchObject({ result: 100, created: 0, updated: 0 });
+    expect(await fullnames()).toEqual(before);
+    expect(before.fformula).toBe(names.formula);
+  });
 });

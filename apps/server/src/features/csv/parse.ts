@@ -103,7 +103,7 @@ export function parseCsv(text: string, lang: UiLanguage): CsvLine[] {
     const fields: Partial<Record<CsvColumn, string>> = {};
     row.forEach((value, i) => {
       const column = csvColumns[i];
-      if (column) fields[column] = value;
+      if (column) fields[column] = unprotectFormula(value);
     });
     lines.push({ line, fields });
   }
@@ -114,4 +114,22 @@ export function parseCsv(text: string, lang: UiLanguage): CsvLine[] {
 /** Standard CSV field: always quoted, embedded quotes doubled (the original did not escape them). */
 export function csvField(value: string): string {
   return `"${value.replaceAll('"', '""')}"`;
+}
+
+/**
+ * Cells a spreadsheet would read as a formula (OWASP CSV injection): starting with =, +, -, @, tab or
+ * carriage return. A value that already starts with quotes before one of those is protected too, so that
+ * taking one quote away on import always gives the value back.
+ */
+const FORMULA_START = /^'*[=+\-@\t\r]/;
+const PROTECTED_FORMULA = /^'+[=+\-@\t\r]/;
+
+/** Export: a single quote before a cell a spreadsheet would run as a formula. */
+export function protectFormula(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+/** Import: takes away the quote that `protectFormula` added. */
+export function unprotectFormula(value: string): string {
+  return PROTECTED_FORMULA.test(value) ? value.slice(1) : value;
 }

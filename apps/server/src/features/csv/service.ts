@@ -25,7 +25,7 @@ import { clashError, mainExtensionCandidates, mainExtensionClash } from '../numb
 import { routeLabel } from '../routes/inbound.ts';
 import { extensionColumns, searchKey } from '../users/repository.ts';
 import { isUniqueViolation, splitName } from '../users/service.ts';
-import { type CsvLine, csvField, decodeCsvFile, parseCsv } from './parse.ts';
+import { type CsvLine, csvField, decodeCsvFile, parseCsv, protectFormula } from './parse.ts';
 
 export const IMPORT_JOB = 'csv-import';
 const CHUNK = 250;
@@ -130,7 +130,7 @@ export class CsvService {
           (groupsOf.get(Number(r.id)) ?? []).join('|'),
           r.profile ?? '',
         ]
-          .map(csvField)
+          .map((cell) => csvField(protectFormula(cell)))
           .join(','),
       )
       .map((line) => `${line}\r\n`)
