@@ -43,6 +43,7 @@ import { pbxRoutes } from './pbx/routes.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerErrorHandler } from './plugins/errors.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
+import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerSpa } from './plugins/spa.ts';
 import { defaultServerHost } from './provisioning/address.ts';
 import { registerProvisioning } from './provisioning/index.ts';
@@ -84,6 +85,7 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  registerSecurityHeaders(app);
 
   const auth = new AuthService(database.db, config.sessionIdleMinutes * 60_000, now);
 
