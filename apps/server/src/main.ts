@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { prepareDataDir } from './data-dir.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
 import { closeHttps, httpsPort, listenHttps, tlsFiles } from './plugins/https-listener.ts';
 
@@ -22,10 +23,15 @@ async function main() {
     throw error;
   }
 
+  // Everything the console writes is private unless a writer says otherwise (the Asterisk files are
+  // group-readable by their own chmod).
+  process.umask(0o077);
+  const dataDir = prepareDataDir(config.dataDir, { configDir: config.pbx.configDir, gid: config.pbx.runAs.gid });
   const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(database.db);
   const { app, auth, jobs } = await buildApp({ config, database });
   await jobs.failInterrupted();
+  for (const warning of dataDir.warnings) app.log.warn({ dataDir: config.dataDir }, warning);
 
   const admin = await auth.ensureAdmin(config.adminPassword);
   if (admin.generatedPassword) {

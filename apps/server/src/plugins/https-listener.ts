@@ -70,6 +70,8 @@ export async function selfSignedPair(options: {
   let generated = false;
   if (!fs.existsSync(certFile) || !fs.existsSync(keyFile)) {
     await fs.promises.mkdir(dir, { recursive: true, mode: gid === null ? 0o700 : 0o750 });
+    // Whatever the umask (the server's is 0077): Asterisk's group must read its keys folder.
+    await fs.promises.chmod(dir, gid === null ? 0o700 : 0o750);
     if (gid !== null) await fs.promises.chown(dir, -1, gid);
     const host = (options.hostName ?? os.hostname()).replace(/[^A-Za-z0-9.-]/g, '') || 'localhost';
     const addresses = Object.values(os.networkInterfaces())
