@@ -8,6 +8,9 @@ describe.each(DB_KINDS)('devices of users (%s)', (kind) => {
   const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
     t.app.inject({ method, url, headers: t.headers, ...(payload === undefined ? {} : { payload: payload as object }) });
   const alice = async () => (await call('GET', '/api/users/false?search=alice')).json()[0];
+  /** A device's credentials: the list carries none, its own call answers them. */
+  const credentials = async (extension: string) =>
+    (await call('GET', `/api/extensions/${extension}/credentials`)).json();
 
   it('sets up a user with extension 201', async () => {
     expect((await call('POST', '/api/configuration/mode', { mode: 'legacy' })).statusCode).toBe(200);
@@ -45,13 +48,18 @@ describe.each(DB_KINDS)('devices of users (%s)', (kind) => {
     expect((await call('POST', '/api/nethlink', { extension: 201 })).json().extension).toBe('92201');
     expect((await call('GET', '/api/webrtc/201')).json()).toBe('201');
     expect((await call('GET', '/api/mobileapp/201')).json()).toBe('91201');
-    const devices = (await alice()).devices as { type: string; extension: string; secret: string }[];
+    const devices = (await alice()).devices as { type: string; extension: string }[];
     expect(devices.map((d) => [d.type, d.extension])).toEqual([
       ['webrtc', '201'],
       ['mobile', '91201'],
       ['nethlink', '92201'],
     ]);
-    for (const d of devices) expect(d.secret.length).toBeGreaterThanOrEqual(16);
+    for (const d of devices) {
+      expect(d).not.toHaveProperty('secret');
+      expect(d).not.toHaveProperty('web_password');
+      expect((await credentials(d.extension)).secret.length).toBeGreaterThanOrEqual(16);
+    }
+    expectError(await call('GET', '/api/extensions/299/credentials'), 404, 'not_found');
   });
 
   it('renders the devices into the PBX configuration: web phone on the main number, others on 9xN', async () => {
@@ -63,11 +71,11 @@ describe.each(DB_KINDS)('devices of users (%s)', (kind) => {
     }
     expect(status?.last?.ok).toBe(true);
     const pjsip = fs.readFileSync(path.join(status?.directory as string, 'pjsip.users.2xx.conf'), 'utf8');
-    const devices = (await alice()).devices as { extension: string; secret: string }[];
+    const devices = (await alice()).devices as { extension: string }[];
     expect(pjsip).toContain('[201](device-endpoint-webrtc)');
     for (const d of devices) {
       expect(pjsip).toContain(`[${d.extension}-auth]`);
-      expect(pjsip).toContain(`password = ${d.secret}`);
+      expect(pjsip).toContain(`password = ${(await credentials(d.extension)).secret}`);
     }
     expect(pjsip).toContain('[91201]');
     expect(pjsip).toContain('[92201]');
@@ -93,7 +101,9 @@ describe.each(DB_KINDS)('devices of users (%s)', (kind) => {
   it("records the phones' new web admin password for every inventory phone", async () => {
     expect((await call('POST', '/api/physicalextensions/adminpw', { password: 'N3wPh0nePw' })).statusCode).toBe(200);
     const phone = (await alice()).devices.find((d: { mac: string | null }) => d.mac === '80:5E:C0:12:34:56');
-    expect(phone).toMatchObject({ web_user: 'admin', web_password: 'N3wPh0nePw' });
+    expect(phone).toMatchObject({ web_user: 'admin' });
+    expect(phone).not.toHaveProperty('web_password');
+    expect(await credentials(phone.extension)).toMatchObject({ web_user: 'admin', web_password: 'N3wPh0nePw' });
     expectError(await call('POST', '/api/physicalextensions/adminpw', { password: '' }), 400, 'validation');
   });
 
@@ -152,7 +162,7 @@ describe.each(DB_KINDS)('devices of users (%s)', (kind) => {
     const linked = (await call('POST', '/api/physicalextensions', { mainextension: '201', mac })).json();
     const device = (await alice()).devices.find((d: { mac: string | null }) => d.mac === '00:15:65:AA:BB:CC');
     expect(await t.app.provisioning.getPhoneAccounts(mac)).toMatchObject([
-      { extension: linked.extension, secret: device.secret, srtp: false },
+      { extension: linked.extension, secret: (await credentials(device.extension)).secret, srtp: false },
     ]);
     expect((await call('POST', `/api/extensions/${linked.extension}/srtp/true`)).statusCode).toBe(200);
     expect(await t.app.provisioning.getPhoneAccounts(mac)).toMatchObject([{ extension: linked.extension, srtp: true }]);

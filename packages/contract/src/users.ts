@@ -46,7 +46,10 @@ export const passwordRequestSchema = z
   .object({ password: z.string().min(1, 'Password is required').max(128) })
   .meta({ id: 'PasswordRequest' });
 
-/** Device of a user (filled by the per-user configuration; empty until then). */
+/**
+ * Device of a user (filled by the per-user configuration; empty until then). Lists carry no secrets: the
+ * SIP secret and the web password come from GET /api/extensions/{extension}/credentials, one device at a time.
+ */
 export const userDeviceSchema = z.object({
   id: z.number().int(),
   type: z.enum(['physical', 'temporaryphysical', 'webrtc', 'mobile', 'nethlink']),
@@ -55,9 +58,7 @@ export const userDeviceSchema = z.object({
   vendor: z.string().nullable(),
   model: z.string().nullable(),
   line: z.number().int().nullable(),
-  secret: z.string().nullable(),
   web_user: z.string().nullable(),
-  web_password: z.string().nullable(),
   srtp: z.enum(['0', '1']).nullable(),
   registered: z.boolean(),
 });
@@ -73,8 +74,11 @@ export const userSchema = z
     email: z.string().nullable(),
     /** Main extension number, or 'none' when the user is not configured. */
     default_extension: z.string(),
-    /** Clear-text password set through the console (local directory), for the report; null otherwise. */
-    password: z.string().nullable(),
+    /**
+     * Whether a password set through the console is stored (local directory); the password itself comes only
+     * from GET /api/users/{username}/password, the final report and the CSV export.
+     */
+    has_password: z.boolean(),
     mobile: z.string().nullable(),
     profile: z.string().nullable(),
     source: z.enum(['local', 'ldap']),
@@ -83,6 +87,17 @@ export const userSchema = z
   .meta({ id: 'User' });
 export type User = z.infer<typeof userSchema>;
 export const userListSchema = z.array(userSchema).meta({ id: 'UserList' });
+/** Answer of POST /api/users: the new user and, this once, the random password it was given. */
+export const createdUserSchema = userSchema.extend({ password: z.string() }).meta({ id: 'CreatedUser' });
+export type CreatedUser = z.infer<typeof createdUserSchema>;
+
+/** One device's credentials (GET /api/extensions/{extension}/credentials), for the device information. */
+export const deviceCredentialsSchema = z
+  .object({ secret: z.string().nullable(), web_user: z.string().nullable(), web_password: z.string().nullable() })
+  .meta({ id: 'DeviceCredentials' });
+export type DeviceCredentials = z.infer<typeof deviceCredentialsSchema>;
+/** Password of GET /api/users/{username}/password. */
+export const storedPasswordSchema = z.object({ result: z.string() }).meta({ id: 'StoredPassword' });
 
 export const userListFilters = ['all', 'configured', 'unconfigured'] as const;
 export type UserListFilter = (typeof userListFilters)[number];

@@ -1,4 +1,5 @@
 import {
+  deviceCredentialsSchema,
   deviceExtensionRequestSchema,
   errorBodySchema,
   macSchema,
@@ -163,6 +164,23 @@ export const devicesRoutes =
       async (request, reply) => {
         await devices.removeExtension(request.params.extension);
         return reply.code(204).send(null);
+      },
+    );
+
+    app.get(
+      '/api/extensions/:extension/credentials',
+      {
+        schema: {
+          tags,
+          summary: "A device's SIP secret and web login, for its information (the users list carries no secrets)",
+          params: z.object({ extension: ext }),
+          response: { 200: deviceCredentialsSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const found = await devices.credentials(request.params.extension);
+        if (!found) throw new AppError(404, 'not_found');
+        return found;
       },
     );
 

@@ -35,9 +35,7 @@ export function toDevice(row: DeviceRow, registered = false): UserDevice {
     vendor: row.vendor,
     model: row.model,
     line: row.line === null ? null : Number(row.line),
-    secret: row.secret,
     web_user: row.web_user,
-    web_password: row.web_password,
     srtp: row.srtp === null ? null : Number(row.srtp) === 1 ? '1' : '0',
     registered,
   };
@@ -341,6 +339,17 @@ export class DevicesService {
 
   async inventory(): Promise<DeviceRow[]> {
     return this.db.selectFrom('devices').selectAll().where('mac', 'is not', null).orderBy('mac').execute();
+  }
+
+  /** One device's SIP secret and web login, for the device information (lists carry no secrets). */
+  async credentials(
+    extension: string,
+  ): Promise<{ secret: string | null; web_user: string | null; web_password: string | null } | undefined> {
+    return this.db
+      .selectFrom('devices')
+      .select(['secret', 'web_user', 'web_password'])
+      .where('extension', '=', extension)
+      .executeTakeFirst();
   }
 
   async srtp(extension: string): Promise<boolean> {

@@ -33,7 +33,7 @@ export function toUser(row: UserRow): User {
     lname: row.lname,
     email: row.email,
     default_extension: row.default_extension ?? NO_EXTENSION,
-    password: row.password_clear,
+    has_password: row.password_clear !== null,
     mobile: row.mobile,
     profile: row.profile_id === null ? null : String(row.profile_id),
     source: row.source,
@@ -44,11 +44,17 @@ export function toUser(row: UserRow): User {
 export class UsersRepository {
   constructor(readonly db: Kysely<Database>) {}
 
-  async list(query: UserListQuery): Promise<{ rows: UserRow[]; total: number }> {
+  /** The users a query's search and filter select. */
+  private selected(query: UserListQuery) {
     let base = this.db.selectFrom('users');
     if (query.search) base = base.where(sql<boolean>`search_key like ${containsPattern(query.search)} escape '\\'`);
     if (query.filter === 'configured') base = base.where('extension_order', '<', UNCONFIGURED_ORDER);
     if (query.filter === 'unconfigured') base = base.where('extension_order', '=', UNCONFIGURED_ORDER);
+    return base;
+  }
+
+  async list(query: UserListQuery, withTotal = true): Promise<{ rows: UserRow[]; total: number }> {
+    const base = this.selected(query);
 
     let select = base.selectAll();
     const sort = query.sort ?? 'username';
@@ -59,7 +65,7 @@ export class UsersRepository {
     }
     if (query.limit !== undefined) select = select.limit(query.limit).offset(query.offset ?? 0);
 
-    const needsCount = query.limit !== undefined;
+    const needsCount = withTotal && query.limit !== undefined;
     const [rows, count] = await Promise.all([
       select.execute(),
       needsCount ? base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow() : undefined,
@@ -69,6 +75,14 @@ export class UsersRepository {
 
   findByUsername(username: string, db: Kysely<Database> = this.db): Promise<UserRow | undefined> {
     return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+  }
+
+  /** Users the query's search and filter select (no paging). */
+  async countMatching(query: UserListQuery): Promise<number> {
+    const row = await this.selected(query)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   async count(): Promise<number> {

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import {
+  type CreatedUser,
   type FinalReportRow,
   NEW_USER_PASSWORD_LENGTH,
   NO_EXTENSION,
@@ -17,6 +18,9 @@ import type { DirectoryService } from '../directory/service.ts';
 import { assertMainExtensionFree } from '../numbering/allocate.ts';
 import { routesToExtension } from '../routes/inbound.ts';
 import { extensionColumns, searchKey, toUser, UsersRepository } from './repository.ts';
+
+/** Users read per query when the unpaged list is streamed. */
+export const UNPAGED_CHUNK = 500;
 
 const LETTERS_AND_DIGITS = 'abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
@@ -49,8 +53,20 @@ export class UsersService {
     this.repo = new UsersRepository(db);
   }
 
-  async list(query: UserListQuery): Promise<{ users: User[]; total: number }> {
-    const { rows, total } = await this.repo.list(query);
+  /**
+   * Every user the query selects, a page at a time (the unpaged list of older clients): the caller writes
+   * each page out before the next is read, so 5,000 users never sit in memory as one answer.
+   */
+  async *allPages(query: UserListQuery, pageSize = UNPAGED_CHUNK): AsyncGenerator<User[]> {
+    for (let offset = 0; ; offset += pageSize) {
+      const { users } = await this.list({ ...query, offset, limit: pageSize }, false);
+      if (users.length > 0) yield users;
+      if (users.length < pageSize) return;
+    }
+  }
+
+  async list(query: UserListQuery, withTotal = true): Promise<{ users: User[]; total: number }> {
+    const { rows, total } = await this.repo.list(query, withTotal);
     const [devices, registered] = await Promise.all([
       this.devices?.byUser(rows.map((r) => Number(r.id))) ?? new Map<number, DeviceRow[]>(),
       this.registered(),
@@ -73,7 +89,7 @@ export class UsersService {
   }
 
   /** Adds a user to the built-in directory with a random password (returned once, kept for the report). */
-  async create(username: string, fullname: string): Promise<User> {
+  async create(username: string, fullname: string): Promise<CreatedUser> {
     await this.requireLocal();
     const password = randomUserPassword();
     const now = Date.now();
@@ -99,7 +115,7 @@ export class UsersService {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      return toUser(row);
+      return { ...toUser(row), password };
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError(409, 'user_exists', undefined, { username: 'exists' });
       throw error;

@@ -43,12 +43,25 @@ function DeviceInfo({ device, onClose }: { device: UserDevice; onClose: () => vo
     queryFn: () => preferencesApi.provisioningPhone(device.mac as string),
     enabled: device.mac !== null,
   });
+  // The secret is read from its own call when the information opens, and never cached.
+  const credentials = useQuery({
+    queryKey: ['device-credentials', device.extension],
+    queryFn: () => preferencesApi.credentials(device.extension as string),
+    enabled: device.extension !== null,
+    gcTime: 0,
+    staleTime: 0,
+  });
+  const secret = credentials.isPending
+    ? t('preferences.info.loadingSecret')
+    : credentials.isError
+      ? t('preferences.info.secretUnavailable')
+      : (credentials.data?.secret ?? '');
   const rows: [string, string][] = [
     [t('preferences.info.server'), window.location.hostname],
     [t('preferences.info.port'), encrypted ? '5061' : '5060'],
     [t('preferences.info.transport'), encrypted ? 'TLS + SRTP' : 'UDP'],
     [t('preferences.info.username'), device.extension ?? ''],
-    [t('preferences.info.secret'), device.secret ?? ''],
+    [t('preferences.info.secret'), secret],
   ];
   if (device.mac)
     rows.push([t('preferences.info.mac'), device.mac], [t('preferences.info.model'), device.model ?? '—']);

@@ -1,4 +1,9 @@
-import { ctiGroupListSchema, ctiProfileListSchema, voicemailSchema } from '@centralino/contract';
+import {
+  ctiGroupListSchema,
+  ctiProfileListSchema,
+  deviceCredentialsSchema,
+  voicemailSchema,
+} from '@centralino/contract';
 import { z } from 'zod';
 import { apiRequest } from '../../api/client.ts';
 
@@ -50,6 +55,9 @@ export const preferencesApi = {
       schema: z.object({ extension: z.string().nullable() }),
     }),
   unlink: (extension: string) => apiRequest('DELETE', `/api/physicalextensions/${extension}`, { schema: ok }),
+  /** One device's SIP secret and web login, read when its information is shown (lists carry no secrets). */
+  credentials: (extension: string) =>
+    apiRequest('GET', `/api/extensions/${extension}/credentials`, { schema: deviceCredentialsSchema }),
   reconfigure: (extension: string) =>
     apiRequest('POST', '/api/phones/reconfigure', { body: { extension }, schema: ok }),
   /** The engine's record of a phone; its MAC in the engine's dash form. */

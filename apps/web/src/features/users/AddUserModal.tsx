@@ -1,4 +1,4 @@
-import { newUserSchema, type User } from '@centralino/contract';
+import { type CreatedUser, newUserSchema } from '@centralino/contract';
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -14,7 +14,7 @@ export function AddUserModal({
 }: {
   opened: boolean;
   onClose: () => void;
-  onCreated: (user: User) => void;
+  onCreated: (user: CreatedUser) => void;
 }) {
   const { t } = useTranslation();
   const [username, setUsername] = useState('');

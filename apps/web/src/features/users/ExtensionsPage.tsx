@@ -210,7 +210,7 @@ export function ExtensionsPage() {
         onClose={() => setAdding(false)}
         onCreated={(user) => {
           setAdding(false);
-          notifySuccess(t('addUser.created', { username: user.username, password: user.password ?? '' }));
+          notifySuccess(t('addUser.created', { username: user.username, password: user.password }));
           reload();
         }}
       />

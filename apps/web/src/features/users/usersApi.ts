@@ -1,4 +1,5 @@
 import {
+  createdUserSchema,
   csvExportSchema,
   csvImportStartedSchema,
   csvImportStatusSchema,
@@ -15,7 +16,6 @@ import {
   type UserListQuery,
   userLimitsSchema,
   userListSchema,
-  userSchema,
 } from '@centralino/contract';
 import { z } from 'zod';
 import { apiRequest } from '../../api/client.ts';
@@ -30,7 +30,11 @@ function queryString(query: UserListQuery): string {
 
 /** Calls of the users, directory and CSV screens. */
 export const usersApi = {
-  page: async (query: UserListQuery) => {
+  /**
+   * One page of users. The limit is required: the unpaged list (no limit) is kept on the server for
+   * older clients only, and no screen of the console asks for it (test/no-unpaged-users.test.ts).
+   */
+  page: async (query: UserListQuery & { limit: number }) => {
     let total = 0;
     const users = await apiRequest('GET', `/api/users/false?${queryString(query)}`, {
       schema: userListSchema,
@@ -44,7 +48,7 @@ export const usersApi = {
   startSync: () => apiRequest('GET', '/api/users/true?limit=1', { schema: userListSchema }),
   syncing: () => apiRequest('GET', '/api/users/sync', { schema: z.boolean() }),
   count: () => apiRequest('GET', '/api/users/count', { schema: z.number() }),
-  create: (body: NewUser) => apiRequest('POST', '/api/users', { body, schema: userSchema }),
+  create: (body: NewUser) => apiRequest('POST', '/api/users', { body, schema: createdUserSchema }),
   setMainExtension: (body: MainExtensionRequest) =>
     apiRequest('POST', '/api/mainextensions', { body, schema: z.unknown() }),
   limits: () => apiRequest('GET', '/api/mainextensions/userlimits', { schema: userLimitsSchema }),
