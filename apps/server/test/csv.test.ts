@@ -98,7 +98,7 @@ describe.each(DB_KINDS)('CSV import and export (%s)', (kind) => {
   it('finishes at 100 when every row is good', async () => {
     expect((await post('/api/csv/csvimport', { file: dataUrl('hugo,Hugo Grigi,220\n') })).statusCode).toBe(200);
     const status = await finished();
-    expect(status).toEqual({ result: 100, created: 1, updated: 0, failures: [] });
+    expect(status).toEqual({ result: 100, created: 1, updated: 0, unchanged: 0, interrupted: false, failures: [] });
   });
 
   it('sets CTI groups (creating missing ones) and profiles by name', async () => {

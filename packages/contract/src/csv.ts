@@ -79,8 +79,13 @@ export type CsvRowFailure = z.infer<typeof csvRowFailureSchema>;
 export const csvImportStatusSchema = z
   .object({
     result: z.number().int().min(-1).max(100),
+    /** Users created and updated so far: what is committed, also when the import was cut short. */
     created: z.number().int(),
     updated: z.number().int(),
+    /** Rows already as the file says (a re-run of an interrupted import finds the saved rows here). */
+    unchanged: z.number().int().optional(),
+    /** The server stopped during the import; created/updated are what it had saved. */
+    interrupted: z.boolean().optional(),
     failures: z.array(csvRowFailureSchema),
   })
   .meta({ id: 'CsvImportStatus' });
@@ -110,6 +115,7 @@ export const csvProblems = [
   'groupInvalid',
   'profileUnknown',
   'failed',
+  'interrupted',
 ] as const;
 export type CsvProblem = (typeof csvProblems)[number];
 
@@ -139,6 +145,8 @@ export const csvMessages: Record<UiLanguage, Record<CsvProblem, string>> = {
     groupInvalid: 'Group "{{value}}" is not valid: only letters and numbers are allowed.',
     profileUnknown: 'There is no CTI profile named "{{value}}".',
     failed: 'Could not save this row: {{reason}}',
+    interrupted:
+      'The import was interrupted by a server restart after saving {{saved}} users. Import the same file again to finish: the users already saved show as unchanged.',
   },
   it: {
     notUtf8: 'Il file non è testo UTF-8. Salvalo come CSV UTF-8 e riprova.',
@@ -164,6 +172,8 @@ export const csvMessages: Record<UiLanguage, Record<CsvProblem, string>> = {
     groupInvalid: 'Il gruppo "{{value}}" non è valido: sono ammessi solo lettere e numeri.',
     profileUnknown: 'Non esiste un profilo CTI di nome "{{value}}".',
     failed: 'Impossibile salvare questa riga: {{reason}}',
+    interrupted:
+      "L'importazione è stata interrotta da un riavvio del server dopo aver salvato {{saved}} utenti. Importa di nuovo lo stesso file per completarla: gli utenti già salvati risultano invariati.",
   },
 };
 

@@ -6,7 +6,15 @@ import type { Database, JobsTable } from '../db/schema.ts';
 export interface JobContext {
   /** Records progress (0–99 while running) and what is being done; written at most every 250 ms. */
   progress(percent: number, action?: string): Promise<void>;
+  /**
+   * Stores the result as it stands (what has been committed so far), inside `db` when given (the
+   * transaction that committed it), so that a job cut short by a crash still reports it.
+   */
+  checkpoint(result: unknown, db?: Kysely<Database>): Promise<void>;
 }
+
+/** The error of a job that was running when the process stopped. */
+export const INTERRUPTED_ERROR = 'Interrupted by a server restart';
 
 export interface JobView {
   id: string;
@@ -34,11 +42,14 @@ export class JobRunner {
     private readonly log?: FastifyBaseLogger,
   ) {}
 
-  /** Jobs that were running when the process stopped are failed: nobody will finish them. */
+  /**
+   * Jobs that were running when the process stopped are failed: nobody will finish them. Their last
+   * checkpointed result stays.
+   */
   async failInterrupted(): Promise<void> {
     await this.db
       .updateTable('jobs')
-      .set({ status: 'failed', progress: -1, error: 'Interrupted by a server restart', updated_at: Date.now() })
+      .set({ status: 'failed', progress: -1, error: INTERRUPTED_ERROR, updated_at: Date.now() })
       .where('status', '=', 'running')
       .execute();
   }
@@ -86,6 +97,13 @@ export class JobRunner {
           .where('id', '=', id)
           .execute();
       },
+      checkpoint: async (result, db = this.db) => {
+        await db
+          .updateTable('jobs')
+          .set({ result: JSON.stringify(result), updated_at: Date.now() })
+          .where('id', '=', id)
+          .execute();
+      },
     };
 
     const run = (async () => {
@@ -95,7 +113,8 @@ export class JobRunner {
       } catch (error) {
         this.log?.error({ err: error, job: id, kind }, 'job failed');
         const message = error instanceof Error ? error.message : String(error);
-        await this.finish(id, 'failed', -1, (error as { result?: unknown })?.result ?? null, message).catch(() => {});
+        // Without a result of its own, the failure keeps what the job checkpointed.
+        await this.finish(id, 'failed', -1, (error as { result?: unknown })?.result, message).catch(() => {});
       }
     })();
     this.running.add(run);
@@ -106,7 +125,13 @@ export class JobRunner {
   private async finish(id: string, status: 'done' | 'failed', progress: number, result: unknown, error: string | null) {
     await this.db
       .updateTable('jobs')
-      .set({ status, progress, result: result === null ? null : JSON.stringify(result), error, updated_at: Date.now() })
+      .set({
+        status,
+        progress,
+        ...(result === undefined ? {} : { result: result === null ? null : JSON.stringify(result) }),
+        error,
+        updated_at: Date.now(),
+      })
       .where('id', '=', id)
       .execute();
   }

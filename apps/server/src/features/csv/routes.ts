@@ -71,6 +71,6 @@ export const csvRoutes =
           response: { 200: csvImportStatusSchema, ...errors },
         },
       },
-      () => csv.status(),
+      (request) => csv.status(pickUiLanguage(request.headers['accept-language'])),
     );
   };

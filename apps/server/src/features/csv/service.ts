@@ -16,7 +16,7 @@ import type { Kysely } from 'kysely';
 import { refreshStatistics } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import { type JobContext, type JobRunner, JobRunningError } from '../../jobs/runner.ts';
+import { INTERRUPTED_ERROR, type JobContext, type JobRunner, JobRunningError } from '../../jobs/runner.ts';
 import { releaseDevicesOfUsers } from '../devices/release.ts';
 import { directoryPasswordHash } from '../directory/password.ts';
 import type { DirectoryService } from '../directory/service.ts';
@@ -29,6 +29,17 @@ import { type CsvLine, csvField, decodeCsvFile, parseCsv, protectFormula } from 
 
 export const IMPORT_JOB = 'csv-import';
 const CHUNK = 250;
+
+/** Test hook: called after each committed chunk of an import (tests simulate a crash there). */
+export const csvImportHooks = { afterChunk: async (_chunks: number): Promise<void> => {} };
+
+/** What an import has committed so far; stored with every chunk. */
+interface ImportOutcome {
+  created: number;
+  updated: number;
+  unchanged: number;
+  failures: CsvRowFailure[];
+}
 
 interface Existing {
   id: number;
@@ -387,22 +398,41 @@ export class CsvService {
     const failures: CsvRowFailure[] = plan.preview.rows
       .filter((r) => r.action === 'reject')
       .map((r) => ({ line: r.line, username: r.username, message: r.errors.join(' ') }));
+    const unchanged = plan.preview.unchanged;
     let created = 0;
     let updated = 0;
     const released: string[] = [];
     const total = plan.apply.length;
+    const outcome = (): ImportOutcome => ({
+      created,
+      updated,
+      unchanged,
+      failures: [...failures].sort((a, b) => a.line - b.line),
+    });
+    let chunks = 0;
+    // Each chunk commits together with the counts that include it, so a crash never loses what was saved.
+    const commit = (rows: PlannedRow[]) =>
+      this.db.transaction().execute(async (trx) => {
+        const macs = await this.applyRows(trx, rows);
+        for (const row of rows) row.existing ? updated++ : created++;
+        try {
+          await ctx.checkpoint(outcome(), trx);
+        } catch (error) {
+          for (const row of rows) row.existing ? updated-- : created--;
+          throw error;
+        }
+        return macs;
+      });
     for (let i = 0; i < total; i += CHUNK) {
       const chunk = plan.apply.slice(i, i + CHUNK);
       try {
-        released.push(...(await this.db.transaction().execute((trx) => this.applyRows(trx, chunk))));
-        for (const row of chunk) row.existing ? updated++ : created++;
+        released.push(...(await commit(chunk)));
       } catch (error) {
         if (!isUniqueViolation(error) && !isNumberClash(error)) throw error;
         // Something changed since the file was checked: apply row by row to fail only the culprits.
         for (const row of chunk) {
           try {
-            released.push(...(await this.db.transaction().execute((trx) => this.applyRows(trx, [row]))));
-            row.existing ? updated++ : created++;
+            released.push(...(await commit([row])));
           } catch (rowError) {
             const reason = isUniqueViolation(rowError)
               ? csvMessage(lang, 'extensionInUse', { value: row.extension ?? '' })
@@ -414,14 +444,15 @@ export class CsvService {
             failures.push({ line: row.line, username: row.username, message: csvMessage(lang, 'failed', { reason }) });
           }
         }
+        await ctx.checkpoint(outcome());
       }
       await ctx.progress(((i + chunk.length) * 100) / Math.max(total, 1));
+      await csvImportHooks.afterChunk(++chunks);
     }
-    failures.sort((a, b) => a.line - b.line);
     if (total > 0) await refreshStatistics(this.db, 'users');
     if (created + updated > 0) this.onImported();
     await this.phonesReleased(released);
-    return { created, updated, failures };
+    return outcome();
   }
 
   /** Applies rows in one transaction; answers the MACs of phones released by renumbered users. */
@@ -535,16 +566,21 @@ export class CsvService {
     }
   }
 
-  async status(): Promise<CsvImportStatus> {
+  async status(lang: UiLanguage = 'en'): Promise<CsvImportStatus> {
     const job = await this.jobs.latest(IMPORT_JOB);
     if (!job) throw new AppError(422, 'no_csv_import');
-    const outcome = (job.result ?? {}) as Partial<{ created: number; updated: number; failures: CsvRowFailure[] }>;
-    const failures = outcome.failures ?? [];
-    if (job.status === 'failed') {
+    const outcome = (job.result ?? {}) as Partial<ImportOutcome>;
+    const created = outcome.created ?? 0;
+    const updated = outcome.updated ?? 0;
+    const failures = [...(outcome.failures ?? [])];
+    const interrupted = job.status === 'failed' && job.error === INTERRUPTED_ERROR;
+    if (interrupted) {
+      failures.push({ line: 0, username: '', message: csvMessage(lang, 'interrupted', { saved: created + updated }) });
+    } else if (job.status === 'failed') {
       failures.push({ line: 0, username: '', message: job.error ?? 'Import failed' });
     }
     const result = job.status === 'running' ? job.progress : failures.length > 0 ? -1 : 100;
-    return { result, created: outcome.created ?? 0, updated: outcome.updated ?? 0, failures };
+    return { result, created, updated, unchanged: outcome.unchanged ?? 0, interrupted, failures };
   }
 }
 

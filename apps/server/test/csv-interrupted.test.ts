@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { csvImportHooks } from '../src/features/csv/service.ts';
+import { JobRunner } from '../src/jobs/runner.ts';
+import { DB_KINDS, login, startApp, type TestApp, useTestDatabase } from './helpers.ts';
+
+const b64 = (text: string) => Buffer.from(text).toString('base64');
+const USERS = 600; // three chunks of 250
+
+describe.each(DB_KINDS)('a CSV import cut short by a crash (%s)', (kind) => {
+  const testDb = useTestDatabase(kind);
+  const apps: TestApp[] = [];
+  afterEach(async () => {
+    csvImportHooks.afterChunk = async () => {};
+    for (const a of apps.splice(0)) await a.close();
+  });
+
+  it('reports what it committed after the restart, and a re-run finds those rows unchanged', async () => {
+    const first = await startApp(testDb.current);
+    apps.push(first);
+    const headers = await login(first.app);
+    const call = (app: TestApp, method: 'GET' | 'POST', url: string, h: object, payload?: object, lang = 'en') =>
+      app.app.inject({ method, url, headers: { ...h, 'accept-language': lang }, payload });
+    expect((await call(first, 'POST', '/api/configuration/mode', headers, { mode: 'legacy' })).statusCode).toBe(200);
+    for (
+      let i = 0;
+      i < 100 && (await call(first, 'GET', '/api/configuration/userprovider', headers)).json().configured !== 1;
+      i++
+    ) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const file = Array.from({ length: USERS }, (_, i) => `user${i},User ${i},${2000 + i}`).join('\n');
+
+    // The process "stops" after the second chunk: the job never goes on.
+    let stopped!: () => void;
+    const reached = new Promise<void>((resolve) => {
+      stopped = resolve;
+    });
+    let release!: (e: Error) => void;
+    csvImportHooks.afterChunk = async (chunks) => {
+      if (chunks < 2) return;
+      stopped();
+      await new Promise<void>((_, reject) => {
+        release = reject;
+      });
+    };
+    expect((await call(first, 'POST', '/api/csv/csvimport', headers, { file: b64(file) })).statusCode).toBe(200);
+    await reached;
+
+    // Next start: the job is found interrupted and keeps its committed counts.
+    const second = await startApp(testDb.current);
+    apps.push(second);
+    await new JobRunner(second.database.db).failInterrupted();
+    const h2 = await login(second.app);
+    for (const lang of ['en', 'it']) {
+      const status = await call(second, 'GET', '/api/csv/csvimport', h2, undefined, lang);
+      expect(status.statusCode, status.body).toBe(200);
+      expect(status.json()).toMatchObject({ result: -1, created: 500, updated: 0, unchanged: 0, interrupted: true });
+      expect(status.json().failures).toHaveLength(1);
+      expect(status.json().failures[0].message).toMatch(
+        lang === 'en' ? /interrupted.*500 users/ : /interrotta.*500 utenti/,
+      );
+    }
+    const stored = await second.database.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('username', 'like', 'user%')
+      .executeTakeFirstOrThrow();
+    expect(Number(stored.n)).toBe(500);
+
+    // The first process's job is gone for good (its failure must not change the stored counts).
+    csvImportHooks.afterChunk = async () => {};
+    release(new Error('process killed'));
+    await first.app.close().catch(() => {});
+    const after = (await call(second, 'GET', '/api/csv/csvimport', h2)).json();
+    expect(after).toMatchObject({ created: 500 });
+
+    // Importing the same file again: the saved rows are unchanged, the rest are created.
+    const preview = (await call(second, 'POST', '/api/csv/csvimport/preview', h2, { file: b64(file) })).json();
+    expect(preview).toMatchObject({ create: 100, update: 0, unchanged: 500, reject: 0 });
+    expect((await call(second, 'POST', '/api/csv/csvimport', h2, { file: b64(file) })).statusCode).toBe(200);
+    let done: { result: number } = { result: 0 };
+    for (let i = 0; i < 500 && done.result !== 100 && done.result !== -1; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      done = (await call(second, 'GET', '/api/csv/csvimport', h2)).json();
+    }
+    expect(done).toMatchObject({ result: 100, created: 100, updated: 0, unchanged: 500, interrupted: false });
+  });
+});
