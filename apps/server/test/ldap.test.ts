@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { Client, SizeLimitExceededError } from 'ldapts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -96,6 +97,22 @@ describe('testLdap', () => {
     const started = Date.now();
     await expectFailure(testLdap(people({ port: await freePort() })), 'directory_unreachable');
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('says the same whether the port is closed or something there drops the connection (no port probing)', async () => {
+    const closed = await freePort();
+    const refused = await expectFailure(testLdap(people({ host: '127.0.0.1', port: closed })), 'directory_unreachable');
+    expect(refused.message).toBe(`Cannot reach the directory at 127.0.0.1:${closed}`);
+    const dropper = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((r) => dropper.listen(0, '127.0.0.1', () => r()));
+    const open = (dropper.address() as net.AddressInfo).port;
+    try {
+      const dropped = await expectFailure(testLdap(people({ host: '127.0.0.1', port: open })), 'directory_unreachable');
+      expect(dropped.message).toBe(`Cannot reach the directory at 127.0.0.1:${open}`);
+      expect(dropped.italian).toBe(`Impossibile raggiungere la directory su 127.0.0.1:${open}`);
+    } finally {
+      dropper.close();
+    }
   });
 
   it('reports a base DN that does not exist as a search failure', async () => {

@@ -25,11 +25,14 @@ export class LdapFailure extends Error {
   constructor(
     readonly code: LdapFailureCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; italian?: string },
   ) {
     super(message, options);
     this.name = 'LdapFailure';
+    this.italian = options?.italian;
   }
+  /** The message in Italian, where one exists. */
+  readonly italian: string | undefined;
 }
 
 /** Connect and per-operation timeout: an unreachable or stuck server must fail fast, not hang a request. */
@@ -72,6 +75,13 @@ function toFailure(error: unknown, step: Step, settings: LdapSettings): LdapFail
   const where = `${settings.host}:${settings.port}`;
   const fail = (failure: LdapFailureCode, message: string) =>
     new LdapFailure(failure, `${message}: ${reason}`, { cause: error });
+  // Whatever the socket said (refused, reset, timed out, no such host): the same words, so the test of
+  // a directory cannot be used to tell open from closed ports on other hosts.
+  const unreachable = () =>
+    new LdapFailure('directory_unreachable', `Cannot reach the directory at ${where}`, {
+      cause: error,
+      italian: `Impossibile raggiungere la directory su ${where}`,
+    });
 
   if (error instanceof InvalidCredentialsError) {
     return fail('directory_bind_failed', `Bind as "${settings.bindDn}" refused`);
@@ -87,15 +97,13 @@ function toFailure(error: unknown, step: Step, settings: LdapSettings): LdapFail
   }
   if (isTlsError(code, reason)) return fail('directory_tls_failed', `TLS with ${where} failed`);
   // Socket errors keep their code only while connecting: a reset then means the server dropped the handshake.
-  if (code === 'ECONNRESET' && settings.security !== 'none') {
-    return fail('directory_tls_failed', `TLS with ${where} failed`);
-  }
+  if (code === 'ECONNRESET' && settings.security !== 'none') return unreachable();
   if (NETWORK_CODES.has(code) || /time(d)? ?out|socket error|connection closed/i.test(reason)) {
-    return fail('directory_unreachable', `Cannot talk to ${where}`);
+    return unreachable();
   }
   if (step === 'starttls') return fail('directory_tls_failed', `TLS with ${where} failed`);
   if (step === 'search') return fail('directory_search_failed', `Search under "${settings.baseDn}" failed`);
-  return fail('directory_unreachable', `Cannot talk to ${where}`);
+  return unreachable();
 }
 
 /** The filter is typed by an administrator: parse it up front so a typo is a clear error, not a crash. */

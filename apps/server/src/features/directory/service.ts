@@ -27,7 +27,10 @@ export type StoredProvider = { kind: 'local' } | { kind: 'ldap'; settings: LdapS
 
 /** LDAP problems become API errors with the directory codes; anything else stays a 500. */
 export function asAppError(error: unknown): unknown {
-  if (error instanceof LdapFailure) return new AppError(422, error.code, error.message);
+  if (error instanceof LdapFailure) {
+    const { italian, message } = error;
+    return new AppError(422, error.code, (lang) => (lang === 'it' && italian ? italian : message));
+  }
   return error;
 }
 

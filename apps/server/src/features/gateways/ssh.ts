@@ -63,7 +63,7 @@ export function runSshDialogue(
         if (error.level === 'client-authentication') {
           events.error(`The gateway refused the login '${login.username}' with its password`, true);
         } else {
-          events.error(`Connection to the gateway failed: ${error.message}`);
+          events.error('Connection to the gateway failed');
         }
       });
       client.on('close', () => {

@@ -27,7 +27,7 @@ export function runTelnetDialogue(
       const socket = net.connect({ host, port });
       socket.on('connect', () => events.ready());
       socket.on('data', (chunk: Buffer) => events.data(stripNegotiation(chunk, (reply) => socket.write(reply))));
-      socket.on('error', (error) => events.error(`Connection to the gateway failed: ${error.message}`));
+      socket.on('error', () => events.error('Connection to the gateway failed'));
       socket.on('close', () => events.closed());
       return {
         sendLine: (line) => socket.write(`${line}\r\n`),
