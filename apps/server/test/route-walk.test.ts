@@ -34,6 +34,54 @@ const PUBLIC_PHONE_ROUTES = [
   'HEAD /provisioning/:filename',
 ];
 
+/**
+ * GET routes whose purpose is to show a secret to the administrator, with the reason. Lists carry no
+ * secrets: a new list answering one fails the walk below, and a new secret-showing call is added here on
+ * purpose.
+ */
+const SECRET_SHOWING_ROUTES: Record<string, string> = {
+  'GET /api/final': 'the final report: users with their directory password and voicemail PIN, to hand out',
+  'GET /api/csv/csvexport': 'the CSV export, a backup the administrator re-imports (passwords included)',
+  'GET /api/users/:username/password': "one user's password, shown on request",
+  'GET /api/extensions/:extension/credentials': "one device's SIP secret and web login, for its information",
+  'GET /api/phonebook/ldap':
+    "the PBX's own LDAP phonebook login, which the phone defaults copy into every phone's ldap_password",
+};
+
+/** Field names that hold a secret. `has_password` (a boolean) and key types are not secrets. */
+const SECRET_FIELD = /pass(word)?|secret|pwd|(^|_)pin$|(^|_)key$/i;
+
+/** Paths of every string-valued field named like a secret, anywhere in an answer. */
+function secretFields(value: unknown, at = '$'): string[] {
+  if (Array.isArray(value)) return value.flatMap((item, i) => secretFields(item, `${at}[${i}]`));
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, inner]) => [
+    ...(SECRET_FIELD.test(key) && typeof inner === 'string' ? [`${at}.${key}`] : []),
+    ...secretFields(inner, `${at}.${key}`),
+  ]);
+}
+
+/** A list answer: an array, a paged object holding one, or a map of records keyed by id. */
+function isList(body: unknown): boolean {
+  if (Array.isArray(body)) return true;
+  if (body === null || typeof body !== 'object') return false;
+  const values = Object.values(body);
+  return (
+    values.some(Array.isArray) ||
+    (values.length >= 2 && values.every((v) => v !== null && typeof v === 'object' && !Array.isArray(v)))
+  );
+}
+
+/** Path parameters that reach the seeded data. */
+const SEEDED_PARAMS: Record<string, string> = {
+  arg: 'false',
+  username: 'alice',
+  extension: '201',
+  mainextension: '201',
+  mac: '00-15-65-AA-BB-CC',
+  networkhash: 'x',
+};
+
 interface Route {
   method: string;
   url: string;
@@ -146,6 +194,98 @@ describe.each(DB_KINDS)('every /api route requires a key (%s)', (kind) => {
       const res = await t.app.inject({ method, url: concrete(url) });
       if (url === '/provisioning/check/ping') expect(res.statusCode, entry).toBe(200);
       else expect(res.statusCode, entry).toBe(404);
+    }
+  });
+
+  it('spots secret fields at any depth, and allow-lists only real routes', () => {
+    const user = { username: 'a', has_password: true, password: 'p', devices: [{ secret: 's', linekey_type: 'blf' }] };
+    expect(secretFields([user, { web_password: null, voicemail_pin: '1234', api_key: 'k' }])).toEqual([
+      '$[0].password',
+      '$[0].devices[0].secret',
+      '$[1].voicemail_pin',
+      '$[1].api_key',
+    ]);
+    const names = apiRoutes().map((r) => `${r.method} ${r.url}`);
+    for (const entry of Object.keys(SECRET_SHOWING_ROUTES)) expect(names, entry).toContain(entry);
+  });
+
+  it('answers no list with a secret in it (with users, devices, a phone, a trunk and a gateway stored)', async () => {
+    const call = async (method: HTTPMethods, url: string, payload?: object) => {
+      const res = await t.app.inject({ method, url, headers: t.headers, ...(payload ? { payload } : {}) });
+      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
+      return res;
+    };
+    await call('POST', '/api/configuration/mode', { mode: 'legacy' });
+    for (let i = 0; i < 100 && (await call('GET', '/api/configuration/userprovider')).json().configured !== 1; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    for (const [username, fullname] of [
+      ['alice', 'Alice Rossi'],
+      ['bob', 'Bob Bianchi'],
+    ]) {
+      await call('POST', '/api/users', { username, fullname });
+    }
+    await call('POST', '/api/mainextensions', { username: 'alice', extension: '201' });
+    await call('POST', '/api/voicemails', { extension: '201', state: 'yes' });
+    await call('POST', '/api/webrtc', { extension: '201' });
+    await call('POST', '/api/mobileapp', { mainextension: '201' });
+    await call('POST', '/api/provisioning/v1/phones', { mac: '00-15-65-AA-BB-CC', model: 'yealink-T46' });
+    await call('POST', '/api/physicalextensions', { mac: '00-15-65-AA-BB-CC', model: 'yealink-T46' });
+    await call('POST', '/api/physicalextensions', { mainextension: '201', mac: '00-15-65-AA-BB-CC' });
+    await call('POST', '/api/physicalextensions/adminpw', { password: 'Ph0neAdminPw' });
+    await call('POST', '/api/trunks', {
+      provider: 'vivavox',
+      name: 'vivavox',
+      username: '0721123456',
+      password: 's3cr3t!',
+      phone: '0721123456',
+      codecs: ['alaw'],
+      forceCodec: true,
+    });
+    await call('POST', '/api/devices/gateways', {
+      model: 17,
+      mac: '00:a0:ba:0b:1c:2d',
+      ipv4: '127.0.0.1',
+      ipv4_new: '192.168.1.250',
+      netmask_green: '255.255.255.0',
+      gateway: '192.168.1.1',
+      ipv4_green: '192.168.1.2',
+      trunks_isdn: [{ type: 'pp' }, { type: 'pmp' }],
+      isConfigured: false,
+      manufacturer: 'Patton',
+    });
+    // The seeded secrets are really stored, and shown by the calls meant for them.
+    expect((await call('GET', '/api/users/alice/password')).json().result).toMatch(/^[a-zA-Z0-9]{8}$/);
+    const phone = (await call('GET', '/api/users/false?search=alice'))
+      .json()[0]
+      .devices.find((d: { mac: string | null }) => d.mac !== null);
+    expect((await call('GET', `/api/extensions/${phone.extension}/credentials`)).json()).toMatchObject({
+      web_password: 'Ph0neAdminPw',
+    });
+
+    const lists: string[] = [];
+    for (const route of protectedRoutes()) {
+      const name = `${route.method} ${route.url}`;
+      if (route.method !== 'GET' || name in SECRET_SHOWING_ROUTES) continue;
+      if (route.url === '/api/logout') continue; // would revoke the key
+      if (route.url.startsWith('/api/docs')) continue; // the OpenAPI document names fields, it holds no data
+      const url = route.url
+        .replace(/:([A-Za-z_]\w*)/g, (_, param: string) => SEEDED_PARAMS[param] ?? '1')
+        .replace(/\*/g, 'dummy.txt');
+      const res = await t.app.inject({ method: 'GET', url, headers: t.headers });
+      if (res.statusCode !== 200 || !/json/.test(String(res.headers['content-type']))) continue;
+      const body = res.json();
+      if (!isList(body)) continue;
+      lists.push(name);
+      expect(secretFields(body), `${name} (${url})`).toEqual([]);
+    }
+    // The lists that hold the seeded secrets' owners are among those walked.
+    for (const expected of ['GET /api/users/:arg', 'GET /api/trunks', 'GET /api/physicalextensions']) {
+      expect(lists).toContain(expected);
+    }
+    // Paged and unpaged users lists alike.
+    for (const url of ['/api/users/false', '/api/users/false?limit=1', '/api/users/true?limit=5']) {
+      expect(secretFields((await call('GET', url)).json()), url).toEqual([]);
     }
   });
 
