@@ -76,7 +76,8 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
       return typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
     },
     bodyLimit: 1024 * 1024,
-    trustProxy: false,
+    // Cast: a union here makes TypeScript pick the HTTP/2 overload of Fastify().
+    trustProxy: config.trustProxy as boolean,
   }).withTypeProvider<ZodTypeProvider>();
   if (onRoute) app.addHook('onRoute', onRoute);
 
@@ -98,7 +99,7 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
   registerAuth(app, auth);
 
   await app.register(healthRoutes(database, VERSION));
-  await app.register(authRoutes(auth, config.loginRateLimit));
+  await app.register(authRoutes(auth, config.loginRateLimit, now));
   const pbx = new PbxEngine(database.db, config, VERSION, app.log);
   await app.register(
     wizardRoutes(new WizardRepository(database.db), config.provisioningEngine, async () =>

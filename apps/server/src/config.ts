@@ -1,8 +1,33 @@
 import { spawnSync } from 'node:child_process';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { provisioningEngines } from '@centralino/contract';
 import { z } from 'zod';
+
+/** An IPv4/IPv6 address, optionally with a /prefix (CIDR). */
+function isAddressOrCidr(value: string): boolean {
+  const [address = '', prefix, extra] = value.split('/');
+  const family = net.isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/** TRUST_PROXY: false/true, a number of proxy hops (1-10), or a comma-separated list of addresses/CIDRs. */
+function isTrustProxy(value: string): boolean {
+  if (/^(true|false)$/i.test(value)) return true;
+  if (/^\d+$/.test(value)) return Number(value) >= 1 && Number(value) <= 10;
+  const parts = value.split(',').map((part) => part.trim());
+  return parts.every((part) => isAddressOrCidr(part));
+}
+
+function parseTrustProxy(value: string | undefined): boolean | number | string[] {
+  if (value === undefined || /^false$/i.test(value)) return false;
+  if (/^true$/i.test(value)) return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((part) => part.trim());
+}
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -35,6 +60,13 @@ const envSchema = z.object({
     .int()
     .min(1, 'LOGIN_RATE_LIMIT must be at least 1')
     .default(10),
+  TRUST_PROXY: z
+    .string()
+    .refine(
+      isTrustProxy,
+      'TRUST_PROXY must be false, true, a number of proxies (1-10) or a comma-separated list of proxy addresses (IP or CIDR)',
+    )
+    .optional(),
   WEB_DIST_DIR: z.string().optional(),
   EXTENSION_LIMIT: z.coerce
     .number({ error: 'EXTENSION_LIMIT must be a number' })
@@ -121,6 +153,11 @@ export type Config = {
   sessionIdleMinutes: number;
   /** Login attempts allowed per client address and minute. */
   loginRateLimit: number;
+  /**
+   * Fastify's trustProxy: which reverse proxies may set X-Forwarded-For (the client address the login
+   * rate limit counts). false (default): the TCP peer is the client.
+   */
+  trustProxy: boolean | number | string[];
   /** Built web app to serve; undefined serves no SPA (API only). */
   webDistDir: string | undefined;
   /** Licensed number of configured extensions; undefined means unlimited. */
@@ -215,6 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
     provisioningEngine: v.PROVISIONING_ENGINE,
     sessionIdleMinutes: v.SESSION_IDLE_MINUTES,
     loginRateLimit: v.LOGIN_RATE_LIMIT,
+    trustProxy: parseTrustProxy(v.TRUST_PROXY),
     webDistDir: v.WEB_DIST_DIR ? path.resolve(v.WEB_DIST_DIR) : defaults.webDistDir,
     extensionLimit: v.EXTENSION_LIMIT,
     pbx: {

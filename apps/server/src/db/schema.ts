@@ -16,6 +16,17 @@ export interface SessionsTable {
   last_seen_at: number;
 }
 
+/** Per-account sign-in throttle (migration 0012): one row per typed user name with recent failures. */
+export interface LoginThrottleTable {
+  /** SHA-256 (hex) of the trimmed, lower-cased user name as typed; the name itself is never stored. */
+  account_hash: string;
+  /** Consecutive failed (or still pending) sign-ins since the last success. */
+  failures: number;
+  /** Epoch ms before which sign-ins to this account are refused; 0 when not locked. */
+  locked_until: number;
+  updated_at: number;
+}
+
 export interface WizardTable {
   /** Always 1: the wizard has a single state row. */
   id: number;
@@ -290,6 +301,7 @@ export interface PhoneRebootsTable {
 export interface Database {
   admins: AdminsTable;
   sessions: SessionsTable;
+  login_throttle: LoginThrottleTable;
   wizard: WizardTable;
   settings: SettingsTable;
   users: UsersTable;

@@ -10,6 +10,7 @@ import { provisioning } from './0008_provisioning.ts';
 import { devices } from './0009_devices.ts';
 import { phoneReboots } from './0010_phone_reboots.ts';
 import { groupDestinations } from './0011_group_destinations.ts';
+import { loginThrottle } from './0012_login_throttle.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009_devices': devices,
   '0010_phone_reboots': phoneReboots,
   '0011_group_destinations': groupDestinations,
+  '0012_login_throttle': loginThrottle,
 };

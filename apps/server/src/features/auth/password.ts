@@ -30,11 +30,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-/** A hash of a random password, verified against when the user does not exist so timing leaks nothing. */
-let decoy: Promise<string> | undefined;
-export function decoyHash(): Promise<string> {
-  decoy ??= hashPassword(randomBytes(16).toString('hex'));
-  return decoy;
+/**
+ * A hash of a random password, verified against when the user does not exist so timing leaks nothing.
+ * Build it at start (AuthService does), or the first failed sign-in pays for two hashes.
+ */
+export function makeDecoyHash(): Promise<string> {
+  return hashPassword(randomBytes(16).toString('hex'));
 }
 
 const ALPHANUMERIC = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
 export class AuthRepository {
@@ -56,5 +56,50 @@ export class AuthRepository {
 
   async deleteSessionsIdleSince(cutoff: number) {
     await this.db.deleteFrom('sessions').where('last_seen_at', '<', cutoff).execute();
+  }
+
+  findThrottle(accountHash: string) {
+    return this.db
+      .selectFrom('login_throttle')
+      .select(['failures', 'locked_until'])
+      .where('account_hash', '=', accountHash)
+      .executeTakeFirst();
+  }
+
+  /** Counts one more attempt in a single statement (atomic across processes); returns the new count. */
+  async countAttempt(accountHash: string, now: number): Promise<number> {
+    const row = await this.db
+      .insertInto('login_throttle')
+      .values({ account_hash: accountHash, failures: 1, locked_until: 0, updated_at: now })
+      .onConflict((oc) =>
+        oc.column('account_hash').doUpdateSet({ failures: sql<number>`login_throttle.failures + 1`, updated_at: now }),
+      )
+      .returning('failures')
+      .executeTakeFirstOrThrow();
+    return Number(row.failures);
+  }
+
+  /** Locks the account until lockedUntil unless another attempt locked it first; true when this one did. */
+  async claimLock(accountHash: string, lockedUntil: number, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('login_throttle')
+      .set({ locked_until: lockedUntil })
+      .where('account_hash', '=', accountHash)
+      .where('locked_until', '<=', now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async clearThrottle(accountHash: string) {
+    await this.db.deleteFrom('login_throttle').where('account_hash', '=', accountHash).execute();
+  }
+
+  /** Forgets throttle rows untouched since cutoff whose lock has ended. */
+  async deleteThrottlesIdleSince(cutoff: number) {
+    await this.db
+      .deleteFrom('login_throttle')
+      .where('updated_at', '<', cutoff)
+      .where('locked_until', '<', cutoff)
+      .execute();
   }
 }

@@ -13,14 +13,32 @@ import { AppError } from '../../errors.ts';
 import { secretKeyOf } from '../../plugins/auth.ts';
 import type { AuthService } from './service.ts';
 
+/** When a locked account may try again: in how many seconds/minutes, and the UTC time of day. */
+function lockedDetail(retryAt: number, now: number): (lang: UiLanguage) => string {
+  const seconds = Math.max(1, Math.ceil((retryAt - now) / 1000));
+  const minutes = Math.ceil(seconds / 60);
+  const at = new Date(retryAt).toISOString().slice(11, 16);
+  return (lang) => {
+    if (lang === 'it') {
+      const wait = seconds < 120 ? `${seconds} secondi` : `${minutes} minuti`;
+      return `Troppi tentativi di accesso non riusciti con questo nome utente: gli accessi sono sospesi. Riprova tra ${wait} (alle ${at} UTC).`;
+    }
+    const wait = seconds < 120 ? `${seconds} seconds` : `${minutes} minutes`;
+    return `Too many failed sign-ins with this user name: sign-ins are paused. Try again in ${wait} (at ${at} UTC).`;
+  };
+}
+
 const tooShort: Record<UiLanguage, string> = {
   en: `The administrator password must be at least ${ADMIN_PASSWORD_MIN_LENGTH} characters long.`,
   it: `La password dell'amministratore deve contenere almeno ${ADMIN_PASSWORD_MIN_LENGTH} caratteri.`,
 };
 
 export const authRoutes =
-  (auth: AuthService, loginRateLimit: number): FastifyPluginAsyncZod =>
+  (auth: AuthService, loginRateLimit: number, now: () => number = Date.now): FastifyPluginAsyncZod =>
   async (app) => {
+    // The decoy hash exists before the first request, so a failed sign-in always costs one hash.
+    app.addHook('onReady', () => auth.warmUp());
+
     app.post(
       '/api/login',
       {
@@ -32,14 +50,24 @@ export const authRoutes =
           response: { 200: loginResponseSchema, 401: errorBodySchema, 429: errorBodySchema },
         },
       },
-      async (request) => {
-        const session = await auth.login(request.body.username, request.body.password);
-        if (!session) {
-          request.log.warn({ username: request.body.username }, 'login failed');
+      async (request, reply) => {
+        const result = await auth.login(request.body.username, request.body.password);
+        // Logs name the typed user name by a hash only: it may be a password typed in the wrong field.
+        if (!result.ok && result.reason === 'locked') {
+          request.log.warn(
+            { account: result.account, retryAt: new Date(result.retryAt).toISOString(), refusals: auth.lockedRefusals },
+            'login refused: account throttled',
+          );
+          const current = now();
+          reply.header('retry-after', String(Math.max(1, Math.ceil((result.retryAt - current) / 1000))));
+          throw new AppError(429, 'login_locked', lockedDetail(result.retryAt, current));
+        }
+        if (!result.ok) {
+          request.log.warn({ account: result.account }, 'login failed');
           throw new AppError(401, 'login_failed');
         }
-        request.log.info({ username: session.user }, 'login');
-        return session;
+        request.log.info({ username: result.user }, 'login');
+        return { user: result.user, secretkey: result.secretkey };
       },
     );
 

@@ -1,12 +1,40 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { decoyHash, hashPassword, randomPassword, verifyPassword } from './password.ts';
+import { hashPassword, makeDecoyHash, randomPassword, verifyPassword } from './password.ts';
 import { AuthRepository } from './repository.ts';
 
 export const ADMIN_USERNAME = 'admin';
 // Writing last_seen on every request would make each read a write; a minute is precise enough.
 const TOUCH_INTERVAL_MS = 60_000;
+
+/**
+ * Per-account throttle: the first LOGIN_FREE_ATTEMPTS - 1 consecutive failures of a user name cost
+ * nothing; from the LOGIN_FREE_ATTEMPTS-th attempt on, each attempt locks the name for a delay that
+ * doubles (LOGIN_LOCK_BASE_MS, 2×, 4×, … up to LOGIN_LOCK_MAX_MS) and attempts while locked are refused
+ * without checking the password. A success clears the count. Unknown names are throttled alike.
+ */
+export const LOGIN_FREE_ATTEMPTS = 5;
+export const LOGIN_LOCK_BASE_MS = 30_000;
+export const LOGIN_LOCK_MAX_MS = 15 * 60_000;
+// Throttle rows of names nobody tried for a day are forgotten at start.
+const THROTTLE_FORGET_MS = 24 * 60 * 60_000;
+
+export function lockDelayMs(attempt: number): number {
+  const steps = Math.max(0, attempt - LOGIN_FREE_ATTEMPTS);
+  return steps >= 15 ? LOGIN_LOCK_MAX_MS : Math.min(LOGIN_LOCK_BASE_MS * 2 ** steps, LOGIN_LOCK_MAX_MS);
+}
+
+/** The key of a typed user name in the throttle table and in logs: never the name itself. */
+export function accountHash(username: string): string {
+  return createHash('sha256').update(`centralino-login:${username.trim().toLowerCase()}`).digest('hex');
+}
+
+export type LoginResult =
+  | { ok: true; user: string; secretkey: string }
+  /** account: a short hash of the typed name, for logs. */
+  | { ok: false; reason: 'failed'; account: string }
+  | { ok: false; reason: 'locked'; account: string; retryAt: number };
 
 function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
@@ -14,6 +42,10 @@ function hashKey(key: string): string {
 
 export class AuthService {
   private readonly repo: AuthRepository;
+  /** Built at construction, so the first failed sign-in is not slower than the others. */
+  private readonly decoy: Promise<string>;
+  private decoyBuilt = false;
+  private refusedCount = 0;
 
   constructor(
     db: Kysely<Database>,
@@ -21,6 +53,27 @@ export class AuthService {
     private readonly now: () => number = Date.now,
   ) {
     this.repo = new AuthRepository(db);
+    this.decoy = makeDecoyHash();
+    this.decoy.then(
+      () => {
+        this.decoyBuilt = true;
+      },
+      () => {},
+    );
+  }
+
+  /** Resolves once the decoy hash exists (the app waits for it before it is ready). */
+  async warmUp(): Promise<void> {
+    await this.decoy;
+  }
+
+  get decoyReady(): boolean {
+    return this.decoyBuilt;
+  }
+
+  /** Sign-ins refused by the per-account throttle since this process started. */
+  get lockedRefusals(): number {
+    return this.refusedCount;
   }
 
   /** Creates the administrator on first start; returns the password when it was generated here. */
@@ -31,14 +84,34 @@ export class AuthService {
     return configuredPassword ? { created: true } : { created: true, generatedPassword: password };
   }
 
-  /** Checks the password and issues a new random key; undefined when the credentials are wrong. */
-  async login(username: string, password: string): Promise<{ user: string; secretkey: string } | undefined> {
-    const admin = await this.repo.findAdmin(username.trim().toLowerCase());
-    const ok = await verifyPassword(password, admin?.password_hash ?? (await decoyHash()));
-    if (!admin || !ok) return undefined;
+  /**
+   * Checks the password and issues a new random key, within the per-account throttle. The answer is the
+   * same whether the account exists or not.
+   */
+  async login(username: string, password: string): Promise<LoginResult> {
+    const name = username.trim().toLowerCase();
+    const key = accountHash(name);
+    const account = key.slice(0, 16);
+    const now = this.now();
+    const refuse = (retryAt: number): LoginResult => {
+      this.refusedCount++;
+      return { ok: false, reason: 'locked', account, retryAt };
+    };
+    const throttle = await this.repo.findThrottle(key);
+    if (throttle && Number(throttle.locked_until) > now) return refuse(Number(throttle.locked_until));
+    // Counted before the password is checked, so parallel attempts cannot all slip under the limit.
+    const attempt = await this.repo.countAttempt(key, now);
+    if (attempt >= LOGIN_FREE_ATTEMPTS && !(await this.repo.claimLock(key, now + lockDelayMs(attempt), now))) {
+      const current = await this.repo.findThrottle(key);
+      return refuse(Number(current?.locked_until ?? now + lockDelayMs(attempt)));
+    }
+    const admin = await this.repo.findAdmin(name);
+    const ok = await verifyPassword(password, admin?.password_hash ?? (await this.decoy));
+    if (!admin || !ok) return { ok: false, reason: 'failed', account };
+    await this.repo.clearThrottle(key);
     const secretkey = randomBytes(32).toString('base64url');
     await this.repo.insertSession(hashKey(secretkey), admin.username, this.now());
-    return { user: admin.username, secretkey };
+    return { ok: true, user: admin.username, secretkey };
   }
 
   /** The administrator a user/key pair belongs to, or undefined when unknown or idle too long. */
@@ -74,5 +147,6 @@ export class AuthService {
 
   async purgeIdleSessions(): Promise<void> {
     await this.repo.deleteSessionsIdleSince(this.now() - this.idleMs);
+    await this.repo.deleteThrottlesIdleSince(this.now() - THROTTLE_FORGET_MS);
   }
 }
