@@ -1,0 +1,82 @@
+import { describe, expect, it, vi } from 'vitest';
+import { extensionColumns, searchKey, UsersRepository } from '../src/features/users/repository.ts';
+import { UNPAGED_CHUNK } from '../src/features/users/service.ts';
+import { DB_KINDS, useTestApp } from './helpers.ts';
+
+/** More than two chunks of the stream, and not a multiple of one. */
+const USERS = 2 * UNPAGED_CHUNK + 137;
+
+/**
+ * The unpaged users list (GET /api/users/{arg} without limit) is what older clients call: it still answers
+ * every user, streamed a chunk at a time, with no secrets.
+ */
+describe.each(DB_KINDS)('the unpaged users list (%s)', (kind) => {
+  const t = useTestApp(kind);
+  const get = (url: string) => t.app.inject({ method: 'GET', url, headers: t.headers });
+
+  it('stores many users with passwords, half of them configured', async () => {
+    const now = Date.now();
+    const rows = Array.from({ length: USERS }, (_, i) => {
+      const username = `user${String(i).padStart(5, '0')}`;
+      const extension = i % 2 === 0 ? String(1000 + i) : null;
+      return {
+        username,
+        displayname: `User ${i}`,
+        fname: 'User',
+        lname: String(i),
+        email: null,
+        source: 'local' as const,
+        password_hash: null,
+        password_clear: `Pw${i}secret`,
+        ...extensionColumns(extension),
+        outboundcid: null,
+        mobile: null,
+        voicemail_pin: '1234',
+        profile_id: null,
+        search_key: searchKey(username, `User ${i}`, extension),
+        created_at: now,
+        updated_at: now,
+      };
+    });
+    for (let i = 0; i < rows.length; i += 200) {
+      await t.database.db
+        .insertInto('users')
+        .values(rows.slice(i, i + 200))
+        .execute();
+    }
+  });
+
+  it('answers every user, in order, as one JSON array with the total, and no secret', async () => {
+    const reads = vi.spyOn(UsersRepository.prototype, 'list');
+    const res = await get('/api/users/false');
+    // Read from the database a chunk at a time, never as one query for everything.
+    expect(reads.mock.calls.map(([query]) => [query.offset, query.limit])).toEqual([
+      [0, UNPAGED_CHUNK],
+      [UNPAGED_CHUNK, UNPAGED_CHUNK],
+      [2 * UNPAGED_CHUNK, UNPAGED_CHUNK],
+    ]);
+    reads.mockRestore();
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['x-total-count']).toBe(String(USERS));
+    const users = res.json() as Record<string, unknown>[];
+    expect(users).toHaveLength(USERS);
+    expect(users.map((u) => u.username)).toEqual(
+      Array.from({ length: USERS }, (_, i) => `user${String(i).padStart(5, '0')}`),
+    );
+    expect(users[0]).toMatchObject({ username: 'user00000', default_extension: '1000', has_password: true });
+    expect(users[1]).toMatchObject({ default_extension: 'none', devices: [] });
+    expect(res.body).not.toMatch(/"password"|secret|Pw\d+secret|"voicemail/);
+  });
+
+  it('streams the filtered and sorted variants too, and the sync variant', async () => {
+    const configured = await get('/api/users/false?filter=configured&sort=extension');
+    const numbers = (configured.json() as { default_extension: string }[]).map((u) => Number(u.default_extension));
+    expect(numbers).toHaveLength(Math.ceil(USERS / 2));
+    expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+    expect(configured.headers['x-total-count']).toBe(String(Math.ceil(USERS / 2)));
+    expect((await get('/api/users/false?search=user0100')).json()).toHaveLength(10);
+    expect((await get('/api/users/false?search=nobody')).json()).toEqual([]);
+    expect((await get('/api/users/true')).json()).toHaveLength(USERS);
+  });
+});
