@@ -81,7 +81,7 @@ describe.each(DB_KINDS)('users, directory and main extensions (%s)', (kind) => {
     ['a duplicate username', { username: 'alice', fullname: 'Other' }, 409, 'user_exists'],
     ['a username starting with a digit', { username: '1alice', fullname: 'X' }, 400, 'validation'],
     ['a filter-like username', { username: '*)(uid=*', fullname: 'X' }, 400, 'validation'],
-    ['a system account', { username: 'Administrator', fullname: 'X' }, 400, 'validation'],
+    ['a system account', { username: 'Administrator', fullname: 'X' }, 400, 'username_reserved'],
     ['an empty full name', { username: 'zed', fullname: '  ' }, 400, 'validation'],
   ])('refuses %s and changes nothing', async (_, body, status, code) => {
     expectError(await post('/api/users', body), status, code);

@@ -3,6 +3,7 @@ import {
   createdUserSchema,
   errorBodySchema,
   finalReportSchema,
+  isSystemAccount,
   mainExtensionRequestSchema,
   newUserSchema,
   passwordRequestSchema,
@@ -113,6 +114,14 @@ export const usersRoutes =
           summary: 'Adds a user to the local directory with a random password (answered once)',
           body: newUserSchema,
           response: { 201: createdUserSchema, 409: errorBodySchema, ...errors },
+        },
+        // admin is the console administrator (POST /api/users/admin/password is its password): refuse it, and
+        // the other system accounts, with an error of its own rather than a generic validation message.
+        preValidation: async (request) => {
+          const name = (request.body as { username?: unknown } | null)?.username;
+          if (typeof name === 'string' && isSystemAccount(name.trim())) {
+            throw new AppError(400, 'username_reserved');
+          }
         },
       },
       async (request, reply) => {
