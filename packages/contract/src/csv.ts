@@ -116,6 +116,7 @@ export const csvProblems = [
   'profileUnknown',
   'failed',
   'interrupted',
+  'controlChars',
 ] as const;
 export type CsvProblem = (typeof csvProblems)[number];
 
@@ -147,6 +148,7 @@ export const csvMessages: Record<UiLanguage, Record<CsvProblem, string>> = {
     failed: 'Could not save this row: {{reason}}',
     interrupted:
       'The import was interrupted by a server restart after saving {{saved}} users. Import the same file again to finish: the users already saved show as unchanged.',
+    controlChars: 'Column {{column}} contains control characters (tab, line break, NUL and the like).',
   },
   it: {
     notUtf8: 'Il file non è testo UTF-8. Salvalo come CSV UTF-8 e riprova.',
@@ -174,6 +176,7 @@ export const csvMessages: Record<UiLanguage, Record<CsvProblem, string>> = {
     failed: 'Impossibile salvare questa riga: {{reason}}',
     interrupted:
       "L'importazione è stata interrotta da un riavvio del server dopo aver salvato {{saved}} utenti. Importa di nuovo lo stesso file per completarla: gli utenti già salvati risultano invariati.",
+    controlChars: 'La colonna {{column}} contiene caratteri di controllo (tabulazione, a capo, NUL e simili).',
   },
 };
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { noControlChars } from './text.ts';
 import type { ProvisioningEngine } from './wizard.ts';
 
 /**
@@ -338,7 +339,7 @@ export const ctiRoutePermissionSchema = z.object({
   permission: z.boolean(),
 });
 
-export const ctiProfileNameSchema = z.string().trim().min(1, 'Name is required').max(64);
+export const ctiProfileNameSchema = z.string().trim().min(1, 'Name is required').max(64).check(noControlChars);
 
 export const ctiProfileSchema = z
   .object({

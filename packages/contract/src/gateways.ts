@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { noControlChars } from './text.ts';
 
 /**
  * Physical gateways (contract api-admin §3): the catalogue of models, the naming of their port
@@ -221,7 +222,7 @@ export const gatewayCreatedSchema = z
   .meta({ id: 'GatewayCreated' });
 
 export const gatewayPushSchema = z
-  .object({ mac: gatewayMacSchema, name: z.string().max(255).optional() })
+  .object({ mac: gatewayMacSchema, name: z.string().max(255).check(noControlChars).optional() })
   .meta({ id: 'GatewayPush' });
 
 const portTrunk = { name: z.string(), trunkid: z.number().int() };

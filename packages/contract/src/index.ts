@@ -13,6 +13,7 @@ export * from './provisioning.ts';
 export * from './provisioning-catalogue.ts';
 export * from './routes.ts';
 export * from './settings.ts';
+export * from './text.ts';
 export * from './trunks.ts';
 export * from './users.ts';
 export * from './wizard.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { noControlChars } from './text.ts';
 
 // ---- Dial patterns ----
 
@@ -275,8 +276,8 @@ export const inboundWriteSchema = z
       .trim()
       .max(64)
       .regex(/^(\+?[0-9]*|_[0-9xXzZnN[\]\-.!]+)$/, 'A caller number, or _ followed by a dial pattern'),
-    description: z.string().trim().max(255),
-    destination: z.string().min(1, 'Choose a destination').max(128),
+    description: z.string().trim().max(255).check(noControlChars),
+    destination: z.string().min(1, 'Choose a destination').max(128).check(noControlChars),
   })
   .meta({ id: 'InboundWrite' });
 export type InboundWrite = z.infer<typeof inboundWriteSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { noControlChars } from './text.ts';
 
 /**
  * VoIP providers (contract api-admin §1.7): each provider is a PJSIP template applied when a trunk is
@@ -332,18 +333,20 @@ const username = z
   .trim()
   .min(1, 'Username is required')
   .max(128)
-  .regex(/^[^\s;#"\\]+$/, 'No spaces, ; # " or \\');
+  .regex(/^[^\s;#"\\]+$/, 'No spaces, ; # " or \\')
+  .check(noControlChars);
 const password = z
   .string()
   .min(1, 'Password is required')
   .max(128)
-  .regex(TRUNK_SECRET_PATTERN, 'No spaces, ; # " or \\');
+  .regex(TRUNK_SECRET_PATTERN, 'No spaces, ; # " or \\')
+  .check(noControlChars);
 const phone = z.string().trim().regex(phonePattern, 'A phone number of digits, optionally starting with +');
 const codecs = z.array(z.enum(VOIP_CODECS)).min(1, 'Choose at least one codec').max(VOIP_CODECS.length);
 
 export const voipTrunkCreateSchema = z
   .object({
-    provider: z.string().min(1, 'Provider is required').max(64),
+    provider: z.string().min(1, 'Provider is required').max(64).check(noControlChars),
     name: trunkName,
     username,
     password,

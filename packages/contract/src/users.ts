@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { noControlChars } from './text.ts';
 
 /** Directory accounts that are never PBX users (compared case-insensitively). */
 export const SYSTEM_ACCOUNTS = ['admin', 'administrator', 'guest', 'krbtgt', 'ldapservice'] as const;
@@ -32,8 +33,9 @@ export const usernameSchema = z
   .min(1, 'Username is required')
   .max(64)
   .regex(USERNAME_PATTERN, 'Use letters, digits, dot, underscore or hyphen, starting with a letter')
+  .check(noControlChars)
   .refine((name) => !isSystemAccount(name), 'This name is reserved for the system');
-export const fullnameSchema = z.string().trim().min(1, 'Full name is required').max(255);
+export const fullnameSchema = z.string().trim().min(1, 'Full name is required').max(255).check(noControlChars);
 export const extensionNumberSchema = z
   .string()
   .trim()

@@ -1,4 +1,11 @@
-import { type ErrorBody, type ErrorCode, errorDetails, errorTitles, pickUiLanguage } from '@centralino/contract';
+import {
+  type ErrorBody,
+  type ErrorCode,
+  errorDetails,
+  errorTitles,
+  localiseValidationMessage,
+  pickUiLanguage,
+} from '@centralino/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, type ErrorDetail } from '../errors.ts';
@@ -52,7 +59,9 @@ export function registerErrorHandler(app: FastifyInstance) {
       const fields: Record<string, string> = {};
       for (const issue of error.validation) {
         const where = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || error.validationContext || 'body';
-        fields[where] ??= issue.message ?? 'invalid value';
+        fields[where] ??= issue.message
+          ? localiseValidationMessage(pickUiLanguage(request.headers['accept-language']), issue.message)
+          : 'invalid value';
       }
       const detail = Object.entries(fields)
         .map(([field, message]) => `${field}: ${message}`)

@@ -40,17 +40,19 @@ export function decodeCsvFile(file: string, lang: UiLanguage): string {
   } catch {
     throw fileError(lang, 'notUtf8');
   }
-  // Control characters other than tab and line breaks mean a binary file, not a spreadsheet export.
-  if (hasControlCharacters(text)) throw fileError(lang, 'binary');
+  // Many control characters other than tab and line breaks mean a binary file, not a spreadsheet export;
+  // a few are refused row by row (the rows that carry them), like any other bad value.
+  if (controlCharacters(text) > Math.max(16, text.length / 100)) throw fileError(lang, 'binary');
   return text.replace(/^\uFEFF/, '');
 }
 
-function hasControlCharacters(text: string): boolean {
+function controlCharacters(text: string): number {
+  let count = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c < 32 && c !== 9 && c !== 10 && c !== 13) return true;
+    if ((c < 32 && c !== 9 && c !== 10 && c !== 13) || c === 127) count++;
   }
-  return false;
+  return count;
 }
 
 function headerColumn(name: string): CsvColumn | undefined {

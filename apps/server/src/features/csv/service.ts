@@ -7,6 +7,7 @@ import {
   type CsvRowFailure,
   csvMessage,
   EXTENSION_PATTERN,
+  hasControlChars,
   isSystemAccount,
   NO_EXTENSION,
   type UiLanguage,
@@ -263,6 +264,10 @@ export class CsvService {
     const errors: string[] = [];
     const warnings: string[] = [];
     if (entry.problem) errors.push(msg(entry.problem.kind, entry.problem.params));
+    // Names and numbers end up in the Asterisk files, where a control character cuts or splits a line.
+    for (const [column, value] of Object.entries(f)) {
+      if (value && hasControlChars(value)) errors.push(msg('controlChars', { column }));
+    }
 
     if (!entry.problem) {
       if (!username) errors.push(msg('usernameMissing'));
