@@ -1,4 +1,4 @@
-import { type CreatedUser, newUserSchema } from '@centralino/contract';
+import { type CreatedUser, isSystemAccount, newUserSchema } from '@centralino/contract';
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -26,9 +26,9 @@ export function AddUserModal({
     const issue = parsed.error.issues.find((i) => i.path[0] === field);
     if (!issue) return undefined;
     if (field === 'fullname') return t('addUser.fullnameRequired');
-    return field === 'username' && username.trim() === ''
-      ? t('addUser.usernameRequired')
-      : t('addUser.usernameInvalid');
+    if (username.trim() === '') return t('addUser.usernameRequired');
+    // admin is the console administrator (its password route is /api/users/admin/password).
+    return isSystemAccount(username.trim()) ? t('addUser.usernameReserved') : t('addUser.usernameInvalid');
   };
 
   const create = useMutation({
