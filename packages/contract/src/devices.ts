@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { noControlChars } from './text.ts';
 
 /** Product limit of devices per user (spec §5/§9), below the 9 numbers the scheme allows. */
 export const MAX_DEVICES_PER_USER = 7;
@@ -32,6 +33,7 @@ const webCredential = z
   .string()
   .max(128)
   .regex(/^[^\s;#"\\]*$/, 'No spaces, ; # " or \\')
+  .check(noControlChars)
   .nullish();
 
 export const physicalExtensionCreateSchema = z

@@ -59,6 +59,18 @@ describe('Asterisk configuration renderer', () => {
     expect(files.get('pjsip.users.3xx.conf')).toContain('callerid = "Evil [global] type=endpoint x" <300>');
   });
 
+  it('writes no control character into any file, whatever a directory hands over', () => {
+    const model = referenceModel();
+    model.users.push(user('301', { name: 'Nul\u0000Byte\u0007 \u001bName\u007f' }));
+    const files = renderConfiguration(model);
+    expect(validateConfiguration(files).map(formatIssue)).toEqual([]);
+    expect(files.get('pjsip.users.3xx.conf')).toContain('callerid = "Nul Byte Name" <301>');
+    for (const [name, text] of files) {
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters
+      expect(text.replaceAll('\n', '').replaceAll('\t', ''), name).not.toMatch(/[\u0000-\u001f\u007f]/);
+    }
+  });
+
   it('writes SRTP and TLS for encrypted devices and DTLS over WSS for web phones', () => {
     const pjsip = renderConfiguration(referenceModel()).get('pjsip.users.2xx.conf') ?? '';
     expect(pjsip).toContain('[201](device-endpoint-tls)');
