@@ -1,11 +1,58 @@
 import { EXTENSION_PATTERN, NO_EXTENSION, type User } from '@centralino/contract';
-import { ActionIcon, Badge, Button, Group, Paper, Stack, Text, TextInput, Tooltip } from '@mantine/core';
-import { IconCheck, IconPencil, IconX } from '@tabler/icons-react';
+import { ActionIcon, Badge, Button, Code, Group, Paper, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { IconCheck, IconEye, IconEyeOff, IconPencil, IconX } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { usersApi } from './usersApi.ts';
+
+/**
+ * A user's console-set password, read from its own call when the administrator asks (the list carries none)
+ * and forgotten when hidden.
+ */
+function PasswordReveal({ username }: { username: string }) {
+  const { t } = useTranslation();
+  const [shown, setShown] = useState<string | null>(null);
+  const read = useMutation({
+    mutationFn: () => usersApi.password(username),
+    onSuccess: (answer) => setShown(answer.result),
+  });
+  if (shown !== null) {
+    return (
+      <Group gap={4} wrap="nowrap">
+        <Code data-testid="user-password">{shown}</Code>
+        <ActionIcon
+          variant="subtle"
+          size="sm"
+          aria-label={t('extensions.hidePasswordOf', { username })}
+          onClick={() => setShown(null)}
+        >
+          <IconEyeOff size={14} />
+        </ActionIcon>
+      </Group>
+    );
+  }
+  return (
+    <Group gap={4} wrap="nowrap">
+      <Button
+        variant="subtle"
+        size="compact-xs"
+        leftSection={<IconEye size={14} />}
+        loading={read.isPending}
+        aria-label={t('extensions.showPasswordOf', { username })}
+        onClick={() => read.mutate()}
+      >
+        {t('extensions.showPassword')}
+      </Button>
+      {read.isError && (
+        <Text size="xs" c="red">
+          {t('extensions.passwordUnavailable')}
+        </Text>
+      )}
+    </Group>
+  );
+}
 
 /** A user with their main extension: add one, or change it. */
 export function ExtensionRow({
@@ -67,6 +114,7 @@ export function ExtensionRow({
                 {t('extensions.unconfigured')}
               </Badge>
             )}
+            {user.has_password && <PasswordReveal username={user.username} />}
           </Group>
         </Stack>
         {editing ? (

@@ -11,6 +11,7 @@ import {
   type MainExtensionRequest,
   modeResponseSchema,
   type NewUser,
+  storedPasswordSchema,
   TOTAL_COUNT_HEADER,
   taskSchema,
   type UserListQuery,
@@ -46,6 +47,9 @@ export const usersApi = {
   },
   /** Same list, and asks the server to mirror the external directory (GET /users/true). */
   startSync: () => apiRequest('GET', '/api/users/true?limit=1', { schema: userListSchema }),
+  /** A user's password set through the console, read only when the administrator asks to see it. */
+  password: (username: string) =>
+    apiRequest('GET', `/api/users/${encodeURIComponent(username)}/password`, { schema: storedPasswordSchema }),
   syncing: () => apiRequest('GET', '/api/users/sync', { schema: z.boolean() }),
   count: () => apiRequest('GET', '/api/users/count', { schema: z.number() }),
   create: (body: NewUser) => apiRequest('POST', '/api/users', { body, schema: createdUserSchema }),
