@@ -190,7 +190,7 @@ export const ctiUserEndpointsSchema = z
         z.object({
           id: z.string(),
           type: z.string(),
-          secret: z.string().optional(),
+          // No secret: the list of every user's endpoints is no place for one (a device's own call shows it).
           username: z.string().optional(),
           description: z.string(),
         }),
