@@ -12,6 +12,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { confirmAction } from '../../components/confirm.tsx';
+import { controlCharsError } from '../../components/controlChars.ts';
 import { ListView } from '../../components/ListView.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { StepScreen } from '../wizard/StepScreen.tsx';
@@ -40,7 +41,7 @@ function RouteEditor({
   onClose: () => void;
   onSaved: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [form, setForm] = useState<InboundWrite>(
     route ?? { extension: '', cidnum: '', description: '', destination: '' },
   );
@@ -48,7 +49,10 @@ function RouteEditor({
   const parsed = inboundWriteSchema.safeParse(form);
   const fieldError = (field: keyof InboundWrite) => {
     if (!touched || parsed.success) return undefined;
-    return parsed.error.issues.some((i) => i.path[0] === field) ? t(`inbound.errors.${field}`) : undefined;
+    return (
+      controlCharsError(parsed.error.issues, field, i18n.resolvedLanguage) ??
+      (parsed.error.issues.some((i) => i.path[0] === field) ? t(`inbound.errors.${field}`) : undefined)
+    );
   };
   const save = useMutation({
     mutationFn: () =>

@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
+import { controlCharsError } from '../../components/controlChars.ts';
 import { usersApi } from './usersApi.ts';
 
 /** Adds a user to the local directory; the server picks a random password, shown once. */
@@ -16,7 +17,7 @@ export function AddUserModal({
   onClose: () => void;
   onCreated: (user: CreatedUser) => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [username, setUsername] = useState('');
   const [fullname, setFullname] = useState('');
   const [touched, setTouched] = useState(false);
@@ -25,6 +26,8 @@ export function AddUserModal({
     if (!touched || parsed.success) return undefined;
     const issue = parsed.error.issues.find((i) => i.path[0] === field);
     if (!issue) return undefined;
+    const control = controlCharsError(parsed.error.issues, field, i18n.resolvedLanguage);
+    if (control) return control;
     if (field === 'fullname') return t('addUser.fullnameRequired');
     if (username.trim() === '') return t('addUser.usernameRequired');
     // admin is the console administrator (its password route is /api/users/admin/password).
