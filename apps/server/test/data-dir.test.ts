@@ -77,7 +77,12 @@ describe('DATA_DIR is private to the service', () => {
         if (fs.statSync(file).isFile()) expect([name, mode(file)]).toEqual([name, 0o600]);
       }
     } finally {
-      child.kill();
+      // Gone before the folder is removed: a closing server still writes its database and files.
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill();
+        await exited;
+      }
     }
   }, 60_000);
 });
