@@ -1,10 +1,7 @@
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import Database from 'better-sqlite3';
-import { apiAs, expect, signIn, test } from './fixtures.ts';
-
-const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+import { apiAs, expect, injectAxe, signIn, test } from './fixtures.ts';
 
 /**
  * Runs axe (WCAG A/AA rules) on the parts of the page this feature adds — the header with the apply badge,
@@ -12,7 +9,7 @@ const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
  * (The screens underneath are checked by their own specs.)
  */
 async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: axeSource });
+  await injectAxe(page);
   const violations = await page.evaluate(async () => {
     type AxeResults = { violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] };
     const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<AxeResults> } }).axe;

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { test as base, expect, type Page } from '@playwright/test';
 import { ADMIN_PASSWORD, type RunningServer, startServer } from './server.ts';
 
@@ -42,4 +44,14 @@ export async function apiAs(page: Page, method: string, path: string, body?: unk
     },
     { method, path, body },
   );
+}
+
+const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/**
+ * Loads axe-core into the page. Evaluated through the debugging protocol rather than added as an inline
+ * <script>: the console's Content-Security-Policy (rightly) refuses inline scripts.
+ */
+export async function injectAxe(page: Page): Promise<void> {
+  await page.evaluate(fs.readFileSync(axeSource, 'utf8'));
 }

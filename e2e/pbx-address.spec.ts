@@ -1,12 +1,9 @@
-import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
-import { apiAs, expect, signIn, test } from './fixtures.ts';
-
-const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+import { apiAs, expect, injectAxe, signIn, test } from './fixtures.ts';
 
 /** Serious and critical WCAG A/AA violations in the address check's parts of the default settings dialog. */
 async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: axeSource });
+  await injectAxe(page);
   return page.evaluate(async () => {
     type AxeResults = { violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] };
     const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<AxeResults> } }).axe;
