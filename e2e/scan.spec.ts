@@ -3,6 +3,9 @@ import { expect, signIn, test } from './fixtures.ts';
 
 // New phones are offered to the vendor redirect service; nothing listens here, so that fails fast.
 test.use({ serverEnv: { RPS_URL: 'http://127.0.0.1:9' } });
+// One worker, one test network: a second worker building its own bridge and namespaces while this
+// page loads makes Chromium abort the page's requests (net::ERR_NETWORK_CHANGED), leaving it blank.
+test.describe.configure({ mode: 'serial' });
 
 let lab: NetLab | undefined;
 let skipped = '';
