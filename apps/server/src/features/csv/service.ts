@@ -23,7 +23,7 @@ import { directoryPasswordHash } from '../directory/password.ts';
 import type { DirectoryService } from '../directory/service.ts';
 import { holdersOf, lockNumbering, type NumberHolder } from '../numbering/holders.ts';
 import { clashError, mainExtensionCandidates, mainExtensionClash } from '../numbering/rules.ts';
-import { routeLabel } from '../routes/inbound.ts';
+import { extensionCalledBy, routeLabel } from '../routes/inbound.ts';
 import { extensionColumns, searchKey } from '../users/repository.ts';
 import { isUniqueViolation, splitName } from '../users/service.ts';
 import { type CsvLine, csvField, decodeCsvFile, parseCsv, protectFormula } from './parse.ts';
@@ -203,20 +203,19 @@ export class CsvService {
     // Who holds each number: users as stored, then rows of the file as they are accepted.
     const holder = new Map<string, { username: string; line?: number }>();
     for (const r of existingRows) if (r.default_extension) holder.set(r.default_extension, { username: r.username });
-    // Devices, gateway ports and trunks hold numbers too; users are followed in `holder` as the file renumbers them.
     // Inbound routes that call an extension: taking that extension away would break them.
     const routed = new Map<string, string[]>();
     for (const r of await this.db
       .selectFrom('inbound_routes')
       .select(['did', 'cid', 'description', 'destination'])
       .execute()) {
-      const ext = /^(?:from-did-direct,(\d+)|ext-local,vmu(\d+)),1$/.exec(r.destination);
-      const n = ext?.[1] ?? ext?.[2];
+      const n = extensionCalledBy(r.destination);
       if (n) routed.set(n, [...(routed.get(n) ?? []), routeLabel(r)]);
     }
+    // Devices, gateway ports and trunks hold numbers too; users are followed in `holder` as the file renumbers them.
     const others = new Map<string, NumberHolder[]>();
-    for (const h of await holdersOf(this.db)) {
-      if (h.kind !== 'user') others.set(h.number, [...(others.get(h.number) ?? []), h]);
+    for (const h of await holdersOf(this.db, undefined, ['device', 'fxs_port', 'trunk'])) {
+      others.set(h.number, [...(others.get(h.number) ?? []), h]);
     }
     const seenNames = new Map<string, number>();
 

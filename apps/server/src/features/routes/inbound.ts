@@ -9,6 +9,11 @@ export const HANGUP_DESTINATION = 'app-blackhole,hangup,1';
 export const BUSY_DESTINATION = 'app-blackhole,busy,1';
 export const extensionDestination = (ext: string) => `from-did-direct,${ext},1`;
 export const voicemailDestination = (ext: string) => `ext-local,vmu${ext},1`;
+/** The extension a destination calls, directly or at its voicemail; undefined for any other destination. */
+export function extensionCalledBy(destination: string): string | undefined {
+  const match = /^(?:from-did-direct,(\d+)|ext-local,vmu(\d+)),1$/.exec(destination);
+  return match?.[1] ?? match?.[2];
+}
 /** The group's extension in ext-group is named, not numbered: a phone dialling a group id rings nothing. */
 export const groupDestination = (groupId: number) => `ext-group,cti-group-${groupId},1`;
 
