@@ -55,3 +55,24 @@ const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 export async function injectAxe(page: Page): Promise<void> {
   await page.evaluate(fs.readFileSync(axeSource, 'utf8'));
 }
+
+/**
+ * Serious and critical WCAG A/AA violations found by axe in the parts of the page named by `selectors`
+ * (those present), as 'impact rule: targets' lines. Specs name the parts their feature adds; the screens
+ * underneath are checked by their own specs.
+ */
+export async function seriousViolations(page: Page, selectors: string[]): Promise<string[]> {
+  await injectAxe(page);
+  return page.evaluate(async (wanted) => {
+    type AxeResults = { violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] };
+    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<AxeResults> } }).axe;
+    const include = wanted.filter((selector) => document.querySelector(selector)).map((selector) => [selector]);
+    const results = await axe.run(
+      { include },
+      { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } },
+    );
+    return results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  }, selectors);
+}
