@@ -1,35 +1,10 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import Database from 'better-sqlite3';
-import { apiAs, expect, injectAxe, signIn, test } from './fixtures.ts';
+import { apiAs, expect, seriousViolations, signIn, test } from './fixtures.ts';
 
-/**
- * Runs axe (WCAG A/AA rules) on the parts of the page this feature adds — the header with the apply badge,
- * the failure banner, the reason Finalise is disabled — and answers their serious and critical violations.
- * (The screens underneath are checked by their own specs.)
- */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await injectAxe(page);
-  const violations = await page.evaluate(async () => {
-    type AxeResults = { violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] };
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<AxeResults> } }).axe;
-    const include = ['header', '[data-testid="pbx-apply-banner"]', '[data-testid="finalise-blocked"]']
-      .filter((selector) => document.querySelector(selector))
-      .map((selector) => [selector]);
-    const results = await axe.run(
-      { include },
-      { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } },
-    );
-    return results.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      targets: v.nodes.map((n) => n.target.join(' ')),
-    }));
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.targets.join(', ')}`);
-}
+/** The parts of the page this feature adds: the header with the apply badge, the banner, Finalise's reason. */
+const PARTS = ['header', '[data-testid="pbx-apply-banner"]', '[data-testid="finalise-blocked"]'];
 
 async function appliedState(page: Page): Promise<string> {
   const status = (await apiAs(page, 'GET', '/api/pbx/apply')).body as { state: string; last: { ok: boolean } | null };
@@ -71,13 +46,23 @@ test('a failed apply is shown on every screen until fixed, and the wizard cannot
   );
   await expect(banner).toContainText('extension "201" does not exist');
   await expect(page.getByTestId('pbx-apply')).toHaveText('Apply failed');
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousViolations(page, PARTS)).toEqual([]);
 
   // Second screen: VoIP providers. The banner is there too, and reachable from the keyboard.
   await page.goto('/trunks/voip');
   await expect(page.getByRole('heading', { name: 'VoIP providers' }).first()).toBeVisible();
   await expect(banner).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousViolations(page, PARTS)).toEqual([]);
+  // The same in Italian.
+  await page.evaluate(() => localStorage.setItem('preferredLanguage', 'it'));
+  await page.reload();
+  await expect(
+    page.getByRole('alert', { name: 'La configurazione del centralino non è stata applicata' }),
+  ).toBeVisible();
+  expect(await seriousViolations(page, PARTS)).toEqual([]);
+  await page.evaluate(() => localStorage.setItem('preferredLanguage', 'en'));
+  await page.reload();
+  await expect(banner).toBeVisible();
   const link = banner.getByRole('link', { name: 'Open inbound routes' });
   await link.focus();
   await expect(link).toBeFocused();
@@ -97,7 +82,7 @@ test('a failed apply is shown on every screen until fixed, and the wizard cannot
   await expect(bar.getByRole('button', { name: 'Finalise' })).toBeDisabled();
   await expect(bar.getByTestId('finalise-blocked')).toContainText('Finalise is not possible while the last apply');
   await expect(banner).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousViolations(page, PARTS)).toEqual([]);
 
   // /final never says 'configured' next to the failure.
   await page.goto('/final');
