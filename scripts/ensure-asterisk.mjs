@@ -53,9 +53,10 @@ const packages = [
 const missing = packages.filter((p) => spawnSync('dpkg', ['-s', p], { stdio: 'ignore' }).status !== 0);
 if (missing.length > 0) {
   console.log(`Installing ${missing.join(' ')} for the real-Asterisk tests…`);
-  const install = () => run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing]);
+  const install = () =>
+    run('apt-get', ['-o', 'DPkg::Lock::Timeout=300', 'install', '-y', '-qq', '--no-install-recommends', ...missing]);
   if (!install()) {
-    run('apt-get', ['update', '-qq']);
+    run('apt-get', ['-o', 'DPkg::Lock::Timeout=300', 'update', '-qq']);
     if (!install()) fail(`apt-get could not install ${missing.join(' ')}`);
   }
 }

@@ -18,11 +18,15 @@ if (!isRoot) {
 
 console.log('Installing Chromium from Debian packages for the browser tests…');
 const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium', 'fonts-liberation'], {
-  stdio: 'inherit',
-  env,
-});
+execFileSync('apt-get', ['-o', 'DPkg::Lock::Timeout=300', 'update', '-qq'], { stdio: 'inherit', env });
+execFileSync(
+  'apt-get',
+  ['-o', 'DPkg::Lock::Timeout=300', 'install', '-y', '-qq', '--no-install-recommends', 'chromium', 'fonts-liberation'],
+  {
+    stdio: 'inherit',
+    env,
+  },
+);
 if (!existsSync(CHROMIUM)) {
   console.error(`Chromium was installed but ${CHROMIUM} is still missing.`);
   process.exit(1);

@@ -46,8 +46,11 @@ if (!isLocal || !isRoot) {
 const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 if (!existsSync('/etc/postgresql')) {
   console.log('Installing PostgreSQL from Debian packages for the integration tests…');
-  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-  execFileSync('apt-get', ['install', '-y', '-qq', 'postgresql'], { stdio: 'inherit', env });
+  execFileSync('apt-get', ['-o', 'DPkg::Lock::Timeout=300', 'update', '-qq'], { stdio: 'inherit', env });
+  execFileSync('apt-get', ['-o', 'DPkg::Lock::Timeout=300', 'install', '-y', '-qq', 'postgresql'], {
+    stdio: 'inherit',
+    env,
+  });
 }
 for (const version of readdirSync('/etc/postgresql')) {
   console.log(`Starting PostgreSQL ${version}…`);

@@ -25,10 +25,14 @@ console.log('Installing OpenLDAP (slapd, ldap-utils) from Debian packages for th
 // Without this the package creates and starts a configured directory we would never use.
 execFileSync('debconf-set-selections', { input: 'slapd slapd/no_configuration boolean true\n', env });
 const install = () =>
-  spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { stdio: 'inherit', env });
+  spawnSync(
+    'apt-get',
+    ['-o', 'DPkg::Lock::Timeout=300', 'install', '-y', '-qq', '--no-install-recommends', ...packages],
+    { stdio: 'inherit', env },
+  );
 if (install().status !== 0) {
   console.log('Install failed; refreshing the package lists and trying again…');
-  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+  execFileSync('apt-get', ['-o', 'DPkg::Lock::Timeout=300', 'update', '-qq'], { stdio: 'inherit', env });
   if (install().status !== 0) {
     console.error(`Could not install ${packages.join(' ')} with apt-get.`);
     process.exit(1);
