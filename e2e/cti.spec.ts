@@ -1,4 +1,4 @@
-import { apiAs, expect, signIn, test } from './fixtures.ts';
+import { apiAs, expect, seriousViolations, signIn, test } from './fixtures.ts';
 
 test.beforeEach(async ({ page }) => {
   await signIn(page);
@@ -109,4 +109,73 @@ test('a profile in use cannot be deleted', async ({ page }) => {
     page.getByText('Profile Advanced is assigned to 1 users: assign them another profile first.'),
   ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Advanced' })).toBeVisible();
+});
+
+test('each outbound route has a switch per profile; a denied route stays denied after a reload', async ({ page }) => {
+  const defaults = (await apiAs(page, 'GET', '/api/outboundroutes/defaults')).body;
+  expect((await apiAs(page, 'POST', '/api/outboundroutes', { it: defaults.it })).status).toBe(200);
+  await page.goto('/configurations/profiles');
+  await page.getByRole('button', { name: 'Base' }).click();
+  const routes = page.getByTestId('profile-Base').getByTestId('profile-routes');
+  const names = ['national_it', 'cellphone_it', 'international_it', 'toll_it'];
+  for (const name of names) await expect(routes.getByRole('switch', { name, exact: true })).toBeChecked();
+  await expect(routes.getByText('No outbound routes yet')).toHaveCount(0);
+  expect(await seriousViolations(page, ['[data-testid="profile-Base"]'])).toEqual([]);
+
+  await routes.getByRole('switch', { name: 'cellphone_it' }).click({ force: true });
+  await expect(routes.getByLabel('Saved')).toBeVisible();
+  const stored = (await apiAs(page, 'GET', '/api/cti/profiles/1')).body as {
+    outbound_routes_permissions: { name: string; permission: boolean }[];
+  };
+  expect(stored.outbound_routes_permissions.map((r) => [r.name, r.permission])).toEqual([
+    ['national_it', true],
+    ['cellphone_it', false],
+    ['international_it', true],
+    ['toll_it', true],
+  ]);
+
+  await page.reload();
+  await page.getByRole('button', { name: 'Base' }).click();
+  await page.getByRole('button', { name: 'Standard' }).click();
+  const reloaded = page.getByTestId('profile-Base').getByTestId('profile-routes');
+  await expect(reloaded.getByRole('switch', { name: 'cellphone_it' })).not.toBeChecked();
+  await expect(reloaded.getByRole('switch', { name: 'national_it', exact: true })).toBeChecked();
+  // Other profiles keep every route.
+  const standard = page.getByTestId('profile-Standard').getByTestId('profile-routes');
+  await expect(standard.getByRole('switch', { name: 'cellphone_it' })).toBeChecked();
+
+  // In Italian too the panel reads well to assistive technology.
+  await page.evaluate(() => localStorage.setItem('preferredLanguage', 'it'));
+  await page.reload();
+  await page.getByRole('button', { name: 'Base' }).click();
+  await expect(page.getByTestId('profile-Base').getByText('Rotte in uscita', { exact: true })).toBeVisible();
+  expect(await seriousViolations(page, ['[data-testid="profile-Base"]'])).toEqual([]);
+});
+
+test('the phonebook access levels fit their card and save', async ({ page }) => {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto('/configurations/profiles');
+    await page.getByRole('button', { name: 'Advanced' }).click();
+    const card = page.getByTestId('profile-Advanced').getByTestId('macro-phonebook');
+    const levels = card.getByRole('radiogroup', { name: 'Phonebook access' });
+    const widest = levels.getByRole('radio', { name: 'Manage public and shared contacts' });
+    await expect(widest).toBeChecked();
+    // Every option lies inside the card: none is cut off at its edge.
+    const cardBox = await card.boundingBox();
+    for (const option of await levels.locator('label').all()) {
+      const box = await option.boundingBox();
+      expect(box && cardBox && box.x + box.width <= cardBox.x + cardBox.width, `${width}px`).toBe(true);
+    }
+  }
+  const card = page.getByTestId('profile-Advanced').getByTestId('macro-phonebook');
+  await card.getByRole('radio', { name: 'Manage private contacts' }).click();
+  await expect(card.getByLabel('Saved')).toBeVisible();
+  const stored = (await apiAs(page, 'GET', '/api/cti/profiles/3')).body;
+  const on = stored.macro_permissions.phonebook.permissions
+    .filter((p: { value: boolean }) => p.value)
+    .map((p: { name: string }) => p.name)
+    .sort();
+  expect(on).toEqual(['phonebook_level_0', 'phonebook_level_1']);
+  expect(await seriousViolations(page, ['[data-testid="macro-phonebook"]'])).toEqual([]);
 });

@@ -1,5 +1,10 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Migrator } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { DB_KINDS, expectError, useTestApp } from './helpers.ts';
+import { migrateToLatest, openDatabase } from '../src/db/database.ts';
+import { migrations } from '../src/db/migrations/index.ts';
+import { DB_KINDS, expectError, useTestApp, useTestDatabase } from './helpers.ts';
 
 type Profile = {
   id: number;
@@ -176,5 +181,189 @@ describe.each(DB_KINDS)('CTI queue manager licence (%s)', (kind) => {
       payload: { name: 'Base', macro_permissions: macros },
     });
     expectError(res, 403, 'licence_required');
+  });
+});
+
+describe.each(DB_KINDS)('CTI profiles and outbound routes (%s)', (kind) => {
+  const t = useTestApp(kind);
+  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
+    t.app.inject({ method, url, headers: t.headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+  type Routed = Profile & { outbound_routes_permissions?: { route_id: number; name: string; permission: boolean }[] };
+  const profile = async (id: number) => (await call('GET', `/api/cti/profiles/${id}`)).json() as Routed;
+  const save = (p: Routed, routes: { route_id: number; permission: boolean }[] | undefined) =>
+    call('POST', `/api/cti/profiles/${p.id}`, {
+      name: p.name,
+      macro_permissions: p.macro_permissions,
+      ...(routes ? { outbound_routes_permissions: routes } : {}),
+    });
+  /** The dial context of a profile as last written for Asterisk. */
+  const dialContext = async (id: number) => {
+    let status = { state: '', directory: '' };
+    for (let i = 0; i < 200; i++) {
+      status = (await call('GET', '/api/pbx/apply')).json();
+      if (status.state === 'idle') break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    const dialplan = fs.readFileSync(path.join(status.directory, 'extensions.conf'), 'utf8');
+    return dialplan.slice(dialplan.indexOf(`[cti-profile-${id}]`)).split('\n\n')[0] ?? '';
+  };
+  let routes: { route_id: number; name: string }[] = [];
+
+  it('lists no route permissions before routes exist', async () => {
+    expect((await profile(1)).outbound_routes_permissions).toBeUndefined();
+    expect((await call('GET', '/api/cti/permissions')).json().outbound_routes).toEqual([]);
+  });
+
+  it('lists every route, allowed, in every profile once routes exist', async () => {
+    const defaults = (await call('GET', '/api/outboundroutes/defaults')).json();
+    expect((await call('POST', '/api/outboundroutes', { it: defaults.it })).statusCode).toBe(200);
+    routes = (await call('GET', '/api/outboundroutes')).json();
+    expect(routes).toHaveLength(4);
+    const expected = routes.map((r) => ({ route_id: r.route_id, name: r.name, permission: true }));
+    const list = (await call('GET', '/api/cti/profiles')).json() as Routed[];
+    for (const p of list) expect(p.outbound_routes_permissions, p.name).toEqual(expected);
+    expect((await profile(2)).outbound_routes_permissions).toEqual(expected);
+    expect((await call('GET', '/api/cti/permissions')).json().outbound_routes).toEqual(
+      routes.map((r) => ({ route_id: r.route_id, name: r.name })),
+    );
+    expect(await dialContext(1)).toContain('include => outbound-allroutes');
+  });
+
+  it('saves a denied route, and the profile dial context leaves that route out', async () => {
+    const [national, cellphone] = routes as [(typeof routes)[0], (typeof routes)[0]];
+    const base = await profile(1);
+    const res = await save(base, [
+      { route_id: national.route_id, permission: true },
+      { route_id: cellphone.route_id, permission: false },
+    ]);
+    expect(res.statusCode, res.body).toBe(200);
+    const stored = (await profile(1)).outbound_routes_permissions ?? [];
+    expect(stored.map((r) => [r.name, r.permission])).toEqual([
+      ['national_it', true],
+      ['cellphone_it', false],
+      ['international_it', true],
+      ['toll_it', true],
+    ]);
+    // Other profiles are untouched.
+    expect((await profile(2)).outbound_routes_permissions?.every((r) => r.permission)).toBe(true);
+    const context = await dialContext(1);
+    expect(context).not.toContain('include => outbound-allroutes');
+    expect(context).not.toContain(`include => outrt-${cellphone.route_id}\n`);
+    expect(context).toContain(`include => outrt-${national.route_id}\n`);
+    expect(await dialContext(2)).toContain('include => outbound-allroutes');
+  });
+
+  it('creates a profile from the template as the console posts it, route list included', async () => {
+    const template = (await call('GET', '/api/cti/permissions')).json();
+    expect(template.outbound_routes).toHaveLength(4);
+    const res = await call('POST', '/api/cti/profiles', { name: 'Blank', macro_permissions: template });
+    expect(res.statusCode, res.body).toBe(200);
+    const blank = await profile(res.json().id);
+    expect(blank.outbound_routes_permissions?.every((r) => r.permission)).toBe(true);
+    expect(Object.keys(blank.macro_permissions)).not.toContain('outbound_routes');
+  });
+
+  it('duplicates the route permissions of the source profile', async () => {
+    const base = await profile(1);
+    const res = await call('POST', '/api/cti/profiles', {
+      name: 'Base copy',
+      macro_permissions: base.macro_permissions,
+      outbound_routes_permissions: base.outbound_routes_permissions,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const copy = await profile(res.json().id);
+    expect(copy.outbound_routes_permissions).toEqual(base.outbound_routes_permissions);
+    expect(await dialContext(copy.id)).not.toContain(`include => outrt-${routes[1]?.route_id}\n`);
+  });
+
+  it('refuses unknown, repeated or malformed routes and keeps the stored permissions', async () => {
+    const base = await profile(1);
+    const before = base.outbound_routes_permissions;
+    const unknown = expectError(await save(base, [{ route_id: 9999, permission: false }]), 400, 'validation');
+    expect(unknown.fields).toEqual({ 'outbound_routes_permissions.9999': 'Unknown route' });
+    const id = routes[0]?.route_id as number;
+    const twice = expectError(
+      await save(base, [
+        { route_id: id, permission: true },
+        { route_id: id, permission: false },
+      ]),
+      400,
+      'validation',
+    );
+    expect(twice.fields).toEqual({ [`outbound_routes_permissions.${id}`]: 'Route listed more than once' });
+    expectError(
+      await save(base, [{ route_id: 'national' as unknown as number, permission: 'no' as unknown as boolean }]),
+      400,
+      'validation',
+    );
+    expect((await profile(1)).outbound_routes_permissions).toEqual(before);
+  });
+
+  it('deleting a route removes its permissions; a new route starts allowed everywhere', async () => {
+    const cellphone = routes[1]?.route_id as number;
+    expect((await call('DELETE', `/api/outboundroutes/${cellphone}`)).statusCode).toBe(200);
+    const rows = await t.database.db
+      .selectFrom('cti_profile_routes')
+      .select('route_id')
+      .where('route_id', '=', cellphone)
+      .execute();
+    expect(rows).toEqual([]);
+    const base = await profile(1);
+    expect(base.outbound_routes_permissions?.map((r) => r.name)).toEqual([
+      'national_it',
+      'international_it',
+      'toll_it',
+    ]);
+
+    const created = await call('POST', '/api/outboundroutes/route', {
+      name: 'premium',
+      outcid: '',
+      emergency: false,
+      patterns: [{ prepend: '', prefix: '', match_pattern: '89XXXXX', match_cid: '' }],
+      trunks: [],
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const premium = (await profile(1)).outbound_routes_permissions?.find((r) => r.name === 'premium');
+    expect(premium?.permission).toBe(true);
+    expect(await dialContext(1)).toContain(`include => outrt-${premium?.route_id}\n`);
+  });
+});
+
+describe.each(DB_KINDS)('route permissions of a database from before 0013 (%s)', (kind) => {
+  const testDb = useTestDatabase(kind);
+  it('keeps the rows of existing routes, drops the others, and follows route deletes from then on', async () => {
+    const { db, close } = openDatabase({ databaseUrl: testDb.current.databaseUrl, dataDir: testDb.current.dataDir });
+    try {
+      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+      expect((await migrator.migrateTo('0012_login_throttle')).error).toBeUndefined();
+      const route = (name: string, seq: number) =>
+        db
+          .insertInto('outbound_routes')
+          .values({ name, seq, outcid: '', emergency: 0, created_at: 0, updated_at: 0 })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+      const kept = Number((await route('national_it', 0)).id);
+      const gone = Number((await route('toll_it', 1)).id);
+      await db.deleteFrom('outbound_routes').where('id', '=', gone).execute();
+      await db
+        .insertInto('cti_profile_routes')
+        .values([
+          { profile_id: 1, route_id: kept, permission: 0 },
+          { profile_id: 1, route_id: gone, permission: 0 },
+        ])
+        .execute();
+      await migrateToLatest(db);
+      const rows = async () =>
+        (await db.selectFrom('cti_profile_routes').selectAll().execute()).map((r) => [
+          Number(r.profile_id),
+          Number(r.route_id),
+          Number(r.permission),
+        ]);
+      expect(await rows()).toEqual([[1, kept, 0]]);
+      await db.deleteFrom('outbound_routes').where('id', '=', kept).execute();
+      expect(await rows()).toEqual([]);
+    } finally {
+      await close();
+    }
   });
 });

@@ -367,20 +367,29 @@ const ctiMacroWriteSchema = z.object({
     .optional(),
 });
 
-/** POST /cti/profiles and POST /cti/profiles/{id}: the whole profile (the console posts it after each switch). */
+/** An outbound route as GET /cti/permissions lists it. */
+const ctiRouteRefSchema = z.object({ route_id: z.number().int(), name: z.string() });
+
+/**
+ * POST /cti/profiles and POST /cti/profiles/{id}: the whole profile (the console posts it after each switch).
+ * A profile created without "Duplicate from" posts the blank template of GET /cti/permissions as its
+ * macros, with the template's route list among them (contract §5.4): that list is accepted and ignored.
+ */
 export const ctiProfileWriteSchema = z
   .object({
     name: ctiProfileNameSchema,
-    macro_permissions: z.record(z.string().max(64), ctiMacroWriteSchema),
-    outbound_routes_permissions: z.array(ctiRoutePermissionSchema).optional(),
+    macro_permissions: z
+      .object({ outbound_routes: z.array(ctiRouteRefSchema).max(10_000).optional() })
+      .catchall(ctiMacroWriteSchema),
+    outbound_routes_permissions: z.array(ctiRoutePermissionSchema).max(10_000).optional(),
   })
   .meta({ id: 'CtiProfileWrite' });
 export type CtiProfileWrite = z.infer<typeof ctiProfileWriteSchema>;
 
 /** GET /cti/permissions: the blank template a new profile starts from. */
 export const ctiPermissionsTemplateSchema = z
-  .object({ outbound_routes: z.array(z.object({ route_id: z.number().int(), name: z.string() })) })
-  .catchall(z.union([ctiMacroSchema, z.array(z.object({ route_id: z.number().int(), name: z.string() }))]))
+  .object({ outbound_routes: z.array(ctiRouteRefSchema) })
+  .catchall(z.union([ctiMacroSchema, z.array(ctiRouteRefSchema)]))
   .meta({ id: 'CtiPermissionsTemplate' });
 
 export const ctiUserProfileSchema = z

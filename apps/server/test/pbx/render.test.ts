@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { parseConf } from '../../src/pbx/conf-parser.ts';
 import type { PbxDevice, PbxModel, PbxUser } from '../../src/pbx/model.ts';
 import { ConfigRenderer, renderConfiguration, sameUser } from '../../src/pbx/render/index.ts';
 import { renderVoicemail } from '../../src/pbx/render/voicemail.ts';
@@ -93,6 +94,42 @@ describe('Asterisk configuration renderer', () => {
     expect(base).toContain('include => outrt-3');
     expect(base.trim().split('\n').at(-2)).toBe('include => bad-number');
     expect(context('cti-profile-3')).toContain('include => outbound-allroutes');
+  });
+
+  it('gives a profile denied a route no way to dial a number of that route, through any include', () => {
+    /** Extension patterns a phone of the context can dial, following includes all the way down. */
+    const dialable = (model: PbxModel, start: string) => {
+      const files = renderConfiguration(model);
+      const sections = [...files]
+        .filter(([name]) => name.startsWith('extensions'))
+        .flatMap(([name, text]) => parseConf(name, text).sections);
+      const seen = new Set<string>();
+      const patterns = new Set<string>();
+      const visit = (name: string) => {
+        if (seen.has(name)) return;
+        seen.add(name);
+        for (const entry of sections.filter((s) => s.name === name).flatMap((s) => s.entries)) {
+          if (entry.key === 'include') visit(entry.value);
+          if (entry.key === 'exten') patterns.add(`${name}:${entry.value.split(',')[0]}`);
+        }
+      };
+      visit(start);
+      return { contexts: seen, patterns };
+    };
+    const model = referenceModel();
+    // Base denies cellphone_it (route 2); Advanced has never saved route permissions.
+    const base = dialable(model, 'cti-profile-1');
+    expect(base.contexts.has('outrt-2')).toBe(false);
+    expect(base.contexts.has('outbound-allroutes')).toBe(false);
+    expect(base.patterns.has('outrt-1:_0ZXXX.')).toBe(true);
+    expect([...base.patterns].filter((p) => p.endsWith(':_3XXXXXX.'))).toEqual([]);
+    expect(dialable(model, 'cti-profile-3').patterns.has('outrt-2:_3XXXXXX.')).toBe(true);
+
+    // A route created after the profile was saved is allowed until the profile denies it.
+    model.outboundRoutes.push({ ...(model.outboundRoutes[0] as PbxModel['outboundRoutes'][number]), id: 7 });
+    expect(dialable(model, 'cti-profile-1').contexts.has('outrt-7')).toBe(true);
+    (model.profiles[0] as PbxModel['profiles'][number]).routes[7] = false;
+    expect(dialable(model, 'cti-profile-1').contexts.has('outrt-7')).toBe(false);
   });
 
   it('dials trunks in route order with the prefix stripped and the trunk prefix added', () => {

@@ -14,13 +14,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { routesToGroup } from '../routes/inbound.ts';
+import { outboundRouteRefs } from '../routes/outbound.ts';
 import { isUniqueViolation } from '../users/service.ts';
-
-/** An outbound route as the profile editor lists it (routes arrive with the routes feature). */
-export interface RouteRef {
-  id: number;
-  name: string;
-}
 
 interface CatalogueEntry {
   id: number;
@@ -35,11 +30,14 @@ export class CtiService {
   constructor(
     private readonly db: Kysely<Database>,
     readonly ctx: CtiContext,
-    /** Outbound routes a profile may allow; none until routes exist. */
-    private readonly routes: () => Promise<RouteRef[]> = async () => [],
     /** Called after every change that the PBX configuration depends on (contexts, ring groups). */
     private readonly changed: () => void = () => {},
   ) {}
+
+  /** Outbound routes a profile may allow, in priority order. */
+  private routes() {
+    return outboundRouteRefs(this.db);
+  }
 
   // ---- groups ----
 
@@ -178,6 +176,8 @@ export class CtiService {
     const macros: string[] = [];
     const permissions: string[] = [];
     for (const [name, macro] of Object.entries(write.macro_permissions)) {
+      // The blank template lists the routes among the macros; posted back as is, that list says nothing.
+      if (Array.isArray(macro)) continue;
       if (!ctiMacros.some((m) => m.name === name)) {
         fields[`macro_permissions.${name}`] = 'Unknown macro permission';
         continue;
@@ -190,9 +190,13 @@ export class CtiService {
       }
     }
     const routePermissions = write.outbound_routes_permissions ?? [];
+    const seen = new Set<number>();
     for (const route of routePermissions) {
       if (!routes.some((r) => r.id === route.route_id))
         fields[`outbound_routes_permissions.${route.route_id}`] = 'Unknown route';
+      else if (seen.has(route.route_id))
+        fields[`outbound_routes_permissions.${route.route_id}`] = 'Route listed more than once';
+      seen.add(route.route_id);
     }
     if (Object.keys(fields).length > 0) throw new AppError(400, 'validation', undefined, fields);
     const problems = ctiProfileProblems(write, this.ctx);

@@ -21,6 +21,12 @@ function routeExists(name: string): AppError {
   );
 }
 
+/** Every outbound route's id and name, in priority order (what a CTI profile allows or denies). */
+export async function outboundRouteRefs(db: Kysely<Database>): Promise<{ id: number; name: string }[]> {
+  const rows = await db.selectFrom('outbound_routes').select(['id', 'name']).orderBy('seq').orderBy('id').execute();
+  return rows.map((r) => ({ id: Number(r.id), name: r.name }));
+}
+
 /** Outbound routes: dial patterns and trunks in failover order (contract api-admin §2.5–§2.11). */
 export class OutboundRoutesService {
   constructor(

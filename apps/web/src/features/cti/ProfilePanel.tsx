@@ -11,9 +11,21 @@ import {
   SAVE_MARK_MS,
   withPhonebookLevel,
 } from '@centralino/contract';
-import { Alert, Button, Card, Group, Loader, SegmentedControl, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Card,
+  Group,
+  Loader,
+  Radio,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  useComputedColorScheme,
+} from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconTrash, IconX } from '@tabler/icons-react';
-import { useEffect, useRef, useState } from 'react';
+import { type CSSProperties, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { confirmAction } from '../../components/confirm.tsx';
@@ -48,6 +60,7 @@ export function ProfilePanel({
   onSaved: (profile: CtiProfile) => void;
 }) {
   const { t } = useTranslation();
+  const scheme = useComputedColorScheme('light');
   const [profile, setProfile] = useState(stored);
   const [states, setStates] = useState<Record<string, SaveState>>({});
   const [failed, setFailed] = useState(false);
@@ -142,10 +155,13 @@ export function ProfilePanel({
   };
 
   const level = phonebookLevel(profile);
+  // Mantine's light "dimmed" grey (gray-6) is below AA contrast on white for the switch descriptions.
+  const readableDimmed =
+    scheme === 'light' ? ({ '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' } as CSSProperties) : undefined;
   const routes = profile.outbound_routes_permissions ?? [];
 
   return (
-    <Stack gap="md" data-testid={`profile-${profile.name}`}>
+    <Stack gap="md" data-testid={`profile-${profile.name}`} style={readableDimmed}>
       {failed && (
         <Alert
           color="red"
@@ -178,7 +194,8 @@ export function ProfilePanel({
               key={macroInfo.name}
               withBorder
               radius="md"
-              style={{ opacity: macro.value ? 1 : 0.6 }}
+              // A tinted card rather than a faded one: faded text fell below readable contrast.
+              bg={macro.value ? undefined : 'var(--mantine-color-default-hover)'}
               data-testid={`macro-${macroInfo.name}`}
             >
               <Stack gap="xs">
@@ -199,21 +216,29 @@ export function ProfilePanel({
                   <StatusMark state={states[key]} />
                 </Group>
                 {macro.value && macroInfo.name === 'phonebook' && (
-                  <Group gap="xs" pl="xl">
-                    <SegmentedControl
-                      size="xs"
-                      aria-label={t('cti.phonebookLevel')}
+                  // Radios rather than a segmented control: three long labels side by side did not fit
+                  // half a card row and the last one was cut off; stacked radios wrap in any language.
+                  <Group gap="xs" pl="xl" justify="space-between" wrap="nowrap" align="flex-start">
+                    <Radio.Group
+                      label={t('cti.phonebookLevel')}
                       value={String(level)}
                       onChange={(v) => {
                         const next = withPhonebookLevel(profile, Number(v) as PhonebookLevel);
                         void save('phonebook-level', next, profile);
                       }}
-                      data={[
-                        { value: '0', label: t('cti.phonebookLevels.0') },
-                        { value: '1', label: t('cti.phonebookLevels.1') },
-                        { value: '2', label: t('cti.phonebookLevels.2') },
-                      ]}
-                    />
+                    >
+                      <Stack gap={6} mt={6}>
+                        {(['0', '1', '2'] as const).map((value) => (
+                          <Radio
+                            key={value}
+                            size="sm"
+                            value={value}
+                            label={t(`cti.phonebookLevels.${value}`)}
+                            disabled={states['phonebook-level'] === 'saving'}
+                          />
+                        ))}
+                      </Stack>
+                    </Radio.Group>
                     <StatusMark state={states['phonebook-level']} />
                   </Group>
                 )}
@@ -260,9 +285,16 @@ export function ProfilePanel({
           );
         })}
       </SimpleGrid>
-      <Card withBorder radius="md">
+      <Card withBorder radius="md" data-testid="profile-routes">
         <Stack gap="xs">
-          <Text fw={600}>{t('cti.routes.title')}</Text>
+          <div>
+            <Text fw={600}>{t('cti.routes.title')}</Text>
+            {routes.length > 0 && (
+              <Text size="sm" c="dimmed">
+                {t('cti.routes.description')}
+              </Text>
+            )}
+          </div>
           {routes.length === 0 ? (
             <Text size="sm" c="dimmed">
               {t('cti.routes.none')}
@@ -271,7 +303,7 @@ export function ProfilePanel({
             routes.map((route) => {
               const rkey = `route:${route.route_id}`;
               return (
-                <Group key={route.route_id} justify="space-between">
+                <Group key={route.route_id} justify="space-between" wrap="nowrap">
                   <Switch
                     label={route.name ?? String(route.route_id)}
                     checked={route.permission}
