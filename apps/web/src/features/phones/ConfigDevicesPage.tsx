@@ -151,7 +151,12 @@ function AddPhoneModal({
     save.mutate();
   };
   return (
-    <Modal opened onClose={onClose} title={t('deviceConfig.addTitle')}>
+    <Modal
+      opened
+      onClose={onClose}
+      title={t('deviceConfig.addTitle')}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
       <Stack gap="sm">
         <TextInput
           label={t('deviceConfig.mac')}
@@ -298,14 +303,16 @@ export function ConfigDevicesPage() {
 
   return (
     <StepScreen path={PATH} title={t('wizard.steps.configurations_devices')}>
-      <Text c="dimmed">{t('deviceConfig.intro')}</Text>
-      <Card withBorder radius="md" p="md">
-        <Stack gap="xs">
-          <Title order={3}>{t('deviceConfig.networksTitle')}</Title>
-          <ScanNetwork inventory={new Set()} onFound={() => {}} onScanned={setScanned} />
-        </Stack>
-      </Card>
-      {list}
+      <Stack gap="lg" data-testid="config-devices">
+        <Text c="dimmed">{t('deviceConfig.intro')}</Text>
+        <Card withBorder radius="md" p="md">
+          <Stack gap="xs">
+            <Title order={3}>{t('deviceConfig.networksTitle')}</Title>
+            <ScanNetwork inventory={new Set()} onFound={() => {}} onScanned={setScanned} />
+          </Stack>
+        </Card>
+        {list}
+      </Stack>
     </StepScreen>
   );
 }
