@@ -131,6 +131,14 @@ test('paste three MACs, fix one, add them, and read a phone’s provisioning URL
   // The redirect service refused both: each is listed with the URL to enter in the phone.
   const pushFailed = dialog.getByTestId('push-failed');
   await expect(pushFailed).toContainText('2 phones could not be added to the provisioning service');
+  // Nothing listens at the service's address: each phone says the service was unreachable, not that it refused.
+  await expect(pushFailed.getByTestId('push-reason-80-5E-C0-11-22-33')).toHaveText(
+    'The vendor’s cloud service could not be reached',
+  );
+  await expect(pushFailed.getByTestId('push-reason-00-04-13-44-55-66')).toHaveText(
+    'The vendor’s cloud service could not be reached',
+  );
+  await expect(pushFailed).not.toContainText('refused');
   const yealink = (await apiAs(page, 'GET', '/api/provisioning/v1/phones/80-5E-C0-11-22-33')).body;
   expect(yealink.model).toBe('yealink-T46');
   await expect(pushFailed.getByLabel('Provisioning URL of 80-5E-C0-11-22-33', { exact: true })).toHaveText(

@@ -12,7 +12,7 @@ test('configure one user end to end: profile, voicemail, web phone, a linked pho
   await apiAs(page, 'POST', '/api/users', { username: 'bob', fullname: 'Bob Bianchi' });
   expect((await apiAs(page, 'POST', '/api/mainextensions', { username: 'alice', extension: '201' })).status).toBe(201);
   expect(
-    (await apiAs(page, 'POST', '/api/physicalextensions', { mac: '80:5E:C0:12:34:56', model: 'yealink-T54W' })).status,
+    (await apiAs(page, 'POST', '/api/physicalextensions', { mac: '80:5E:C0:12:34:56', model: 'yealink-T46' })).status,
   ).toBe(200);
 
   await page.goto('/configurations/preferences');
@@ -37,11 +37,13 @@ test('configure one user end to end: profile, voicemail, web phone, a linked pho
   await expect(config.getByTestId('device-201')).toContainText('Web phone');
 
   await config.getByRole('combobox', { name: 'Link a device' }).click();
-  await page.getByRole('option', { name: /80:5E:C0:12:34:56/ }).click();
+  // The picker names phones as the inventory does: dash MAC, vendor, model display name.
+  await page.getByRole('option', { name: '80-5E-C0-12-34-56 · Yealink/Dreamwave · Yealink T46G/S/U' }).click();
   await config.getByRole('button', { name: 'Link' }).click();
   await expect(page.getByText('Device linked to user successfully')).toBeVisible();
   const phone = config.getByTestId('device-91201');
-  await expect(phone).toContainText('yealink-T54W');
+  await expect(phone).toContainText('Yealink T46G/S/U');
+  await expect(phone).toContainText('80-5E-C0-12-34-56');
   await expect(phone.getByRole('button', { name: 'Reconfigure' })).toBeDisabled();
 
   await phone.getByRole('switch', { name: 'UNENCRYPTED' }).click({ force: true });
@@ -59,7 +61,7 @@ test('configure one user end to end: profile, voicemail, web phone, a linked pho
   await expect(config.getByTestId('device-91201')).toHaveCount(0);
   const inventory = (await apiAs(page, 'GET', '/api/physicalextensions')).body;
   expect(inventory).toEqual([
-    { mac: '80:5E:C0:12:34:56', vendor: 'Yealink/Dreamwave', model: 'yealink-T54W', extension: null, user_id: null },
+    { mac: '80:5E:C0:12:34:56', vendor: 'Yealink/Dreamwave', model: 'yealink-T46', extension: null, user_id: null },
   ]);
 });
 

@@ -15,7 +15,8 @@ export interface RunningServer {
   dataDir: string;
   output: () => string;
   stop: () => Promise<void>;
-  restart: () => Promise<void>;
+  /** Stops and starts the server on the same data; `env` changes its settings from then on. */
+  restart: (env?: Record<string, string>) => Promise<void>;
 }
 
 export function freePort(): Promise<number> {
@@ -51,6 +52,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const url = `http://127.0.0.1:${port}`;
   let log = '';
   let child: ChildProcess;
+  let settings = { ...env };
 
   const launch = async () => {
     child = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
@@ -62,7 +64,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
         DATA_DIR: dataDir,
         ADMIN_PASSWORD,
         LOG_LEVEL: 'warn',
-        ...env,
+        ...settings,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -94,8 +96,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       await stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
-    restart: async () => {
+    restart: async (changed = {}) => {
       await stop();
+      settings = { ...settings, ...changed };
       await launch();
     },
   };

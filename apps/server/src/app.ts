@@ -22,6 +22,8 @@ import { healthRoutes } from './features/health/routes.ts';
 import { RebootService } from './features/phone-actions/reboot.ts';
 import { phoneActionsRoutes } from './features/phone-actions/routes.ts';
 import { ScanService } from './features/phone-actions/scan.ts';
+import { phoneConfigRoutes } from './features/phone-config/routes.ts';
+import { PhoneConfigService } from './features/phone-config/service.ts';
 import { phonebookLdapRoutes } from './features/phonebook-ldap/routes.ts';
 import { PhonebookLdapService } from './features/phonebook-ldap/service.ts';
 import { InboundRoutesService } from './features/routes/inbound.ts';
@@ -158,6 +160,17 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
   const scans = new ScanService(database.db, jobs, { dataDir: config.dataDir, log: app.log });
   const reboots = new RebootService(database.db, { ami: () => pbx.ami, log: app.log });
   await app.register(phoneActionsRoutes(scans, reboots, config.rps));
+  await app.register(
+    phoneConfigRoutes(
+      new PhoneConfigService({
+        db: database.db,
+        scans,
+        provisioning: () => provisioningRef,
+        syncPhones: (macs) => devicesService.syncPhones(macs),
+        registered: () => pbx.live.registeredAccounts(),
+      }),
+    ),
+  );
   // Delayed reboots stored before a restart fire at their time; a scan stops with the server.
   app.addHook('onReady', () => reboots.start());
   app.addHook('onClose', async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normalizeMac } from './devices.ts';
 import { IPV4_PATTERN } from './gateways.ts';
 
 /** Phone actions (contract api-core §13) and network discovery (api-admin §3.1, §3.3). */
@@ -103,3 +104,65 @@ export const RPS_PROVIDER_OF_VENDOR: Readonly<Record<string, string>> = {
 export const rpsRequestSchema = z
   .object({ url: z.string().trim().min(1, 'A provisioning URL is required').max(1024).url('Must be a URL') })
   .meta({ id: 'RpsRequest' });
+
+// ----------------------------------------------------------------------------- old-mode phone configuration
+
+/** GET /devices/phones/manufacturers: vendor → names of the models a phone of that vendor can be given. */
+export const phoneManufacturersSchema = z.record(z.string(), z.array(z.string())).meta({ id: 'PhoneManufacturers' });
+export type PhoneManufacturers = z.infer<typeof phoneManufacturersSchema>;
+
+const phoneMac = z
+  .string({ error: 'A MAC address is required' })
+  .trim()
+  .max(17, 'Invalid MAC address')
+  .transform((value, ctx) => {
+    const mac = normalizeMac(value);
+    if (!mac) {
+      ctx.addIssue({ code: 'custom', message: 'Invalid MAC address' });
+      return z.NEVER;
+    }
+    return mac;
+  });
+
+/** Body of POST /devices/phones/model (old-mode device configuration: the model select of a phone). */
+export const phoneModelRequestSchema = z
+  .object({
+    mac: phoneMac,
+    vendor: z.string({ error: 'A vendor is required' }).trim().min(1, 'A vendor is required').max(64),
+    model: z.string({ error: 'A model is required' }).trim().min(1, 'A model is required').max(64),
+  })
+  .meta({ id: 'PhoneModelRequest' });
+export type PhoneModelRequest = z.input<typeof phoneModelRequestSchema>;
+
+/** Body of POST /devices/phones/provision: the phone whose configuration is prepared again. */
+export const phoneProvisionRequestSchema = z.object({ mac: phoneMac }).meta({ id: 'PhoneProvisionRequest' });
+
+export const phoneLineSchema = z
+  .object({
+    extension: z.string().nullable(),
+    mainextension: z.string().nullable(),
+    line: z.string(),
+    username: z.string().nullable(),
+    displayname: z.string().nullable(),
+    /** PBX state of the line's extension: '0' Idle (registered), '4' Unavailable. */
+    status: z.string().optional(),
+    statusText: z.string().optional(),
+  })
+  .meta({ id: 'PhoneLine' });
+
+/**
+ * One item of GET /devices/phones/list: a custom device (no MAC, model 'custom'), a scanned phone with a
+ * stored model, or an inventory phone. Secrets are not listed (GET /extensions/{ext}/credentials has them).
+ */
+export const phoneListItemSchema = z
+  .object({
+    mac: z.string().optional(),
+    ipv4: z.string().optional(),
+    type: z.string().optional(),
+    manufacturer: z.string(),
+    model: z.string().nullable(),
+    lines: z.array(phoneLineSchema),
+  })
+  .meta({ id: 'PhoneListItem' });
+export type PhoneListItem = z.infer<typeof phoneListItemSchema>;
+export const phoneListSchema = z.array(phoneListItemSchema).meta({ id: 'PhoneList' });

@@ -11,6 +11,7 @@ export const ROUTED_PATHS = [
   '/devices',
   '/devices/inventory',
   '/devices/models',
+  '/configurations/devices',
   '/configurations/groups',
   '/configurations/preferences',
   '/configurations/preferencesFreepbx',

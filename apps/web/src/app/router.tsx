@@ -46,6 +46,10 @@ const InventoryPage = lazy(() =>
   import('../features/phones/InventoryPage.tsx').then((m) => ({ default: m.InventoryPage })),
 );
 
+const ConfigDevicesPage = lazy(() =>
+  import('../features/phones/ConfigDevicesPage.tsx').then((m) => ({ default: m.ConfigDevicesPage })),
+);
+
 const ModelsPage = lazy(() => import('../features/models/ModelsPage.tsx').then((m) => ({ default: m.ModelsPage })));
 
 const PreferencesPage = lazy(() =>
@@ -82,6 +86,7 @@ export const routes = [
       { path: '/devices', element: screen(<DevicesPage />) },
       { path: '/devices/inventory', element: screen(<InventoryPage />) },
       { path: '/devices/models', element: screen(<ModelsPage />) },
+      { path: '/configurations/devices', element: screen(<ConfigDevicesPage />) },
       { path: '/configurations/groups', element: screen(<GroupsPage />) },
       { path: '/configurations/preferences', element: screen(<PreferencesPage />) },
       { path: '/configurations/preferencesFreepbx', element: screen(<PreferencesPage />) },

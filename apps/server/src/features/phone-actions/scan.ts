@@ -165,6 +165,27 @@ export class ScanService {
     return { found: devices.length };
   }
 
+  /** The phone rows of every scan on disk, in no particular order (a MAC may appear more than once). */
+  async allScannedPhones(): Promise<ScannedDevice[]> {
+    let names: string[];
+    try {
+      names = await fs.readdir(this.dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    const out: ScannedDevice[] = [];
+    for (const name of names.filter((n) => n.endsWith('.phones.scan'))) {
+      try {
+        out.push(...(JSON.parse(await fs.readFile(path.join(this.dir, name), 'utf8')) as ScannedDevice[]));
+      } catch (error) {
+        // A file a scan is replacing right now, or one removed meanwhile: the next read sees the new one.
+        this.options.log?.warn({ err: error, name }, 'scan results not readable');
+      }
+    }
+    return out;
+  }
+
   /** Phones of a finished scan, with the model the inventory has or the MAC tells; undefined when none. */
   async phones(hash: string): Promise<ScannedDevice[] | undefined> {
     let list: ScannedDevice[];

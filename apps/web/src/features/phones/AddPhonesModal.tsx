@@ -17,6 +17,7 @@ import {
 import { IconPencil, IconX } from '@tabler/icons-react';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../api/client.ts';
 import {
   type ModelSummary,
   modelOptions,
@@ -31,8 +32,9 @@ import { errorText, phonesApi } from './phonesApi.ts';
 import { ScanNetwork } from './ScanNetwork.tsx';
 
 /**
- * What became of one phone: in both inventories ('added'); added, but its vendor's redirect service
- * refused it, so it must be given `url` by hand ('pushFailed'); or not added at all ('failed').
+ * What became of one phone: in both inventories ('added'); added, but its vendor's redirect service could
+ * not be reached or refused it, so it must be given `url` by hand ('pushFailed', with `push` saying which);
+ * or not added at all ('failed').
  */
 interface Result {
   id: number;
@@ -40,19 +42,31 @@ interface Result {
   outcome: 'added' | 'pushFailed' | 'failed';
   error?: string;
   url?: string;
+  push?: PushFailure;
+}
+
+/** Why a phone is not in its vendor's cloud service: the service did not answer, or said no (and why). */
+export type PushFailure = { reason: 'unreachable' } | { reason: 'refused'; detail: string };
+
+/** Tells an unreachable redirect service (our 502 'rps_unreachable', or no answer at all) from a refusal. */
+export function pushFailureOf(error: unknown): PushFailure {
+  if (error instanceof ApiError && (error.code === 'rps_unreachable' || error.status === 0)) {
+    return { reason: 'unreachable' };
+  }
+  return { reason: 'refused', detail: errorText(error) };
 }
 
 /** Pushes a new phone's first-access URL to its vendor's redirect service, when the vendor has one. */
 async function pushToRedirectService(
   phone: { mac: string; provisioning_url1: string | null; provisioning_url2: string },
   vendor: string,
-): Promise<Result['outcome']> {
-  if (!RPS_PROVIDER_OF_VENDOR[vendor] || !phone.provisioning_url1) return 'added';
+): Promise<{ outcome: Result['outcome']; push?: PushFailure }> {
+  if (!RPS_PROVIDER_OF_VENDOR[vendor] || !phone.provisioning_url1) return { outcome: 'added' };
   try {
     await phonesApi.pushToRedirectService(phone.mac, phone.provisioning_url1);
-    return 'added';
-  } catch {
-    return 'pushFailed';
+    return { outcome: 'added' };
+  } catch (error) {
+    return { outcome: 'pushFailed', push: pushFailureOf(error) };
   }
 }
 
@@ -163,8 +177,8 @@ export function AddPhonesModal({
         done.push({ id: nextId.current++, mac: phone.mac, outcome: 'failed', error: errorText(error) });
         continue;
       }
-      const outcome = await pushToRedirectService(created, phone.vendor);
-      done.push({ id: nextId.current++, mac: phone.mac, outcome, url: created.provisioning_url2 });
+      const { outcome, push } = await pushToRedirectService(created, phone.vendor);
+      done.push({ id: nextId.current++, mac: phone.mac, outcome, push, url: created.provisioning_url2 });
     }
     const added = new Set(done.filter((r) => r.outcome !== 'failed').map((r) => r.mac));
     setRows((current) => current.filter((r) => !added.has(canonicalMac(r.input) ?? '')));
@@ -380,6 +394,11 @@ export function AddPhonesModal({
                     <Stack key={r.id} gap={2}>
                       <Text size="sm" ff="monospace" fw={600}>
                         {r.mac}
+                      </Text>
+                      <Text size="sm" data-testid={`push-reason-${r.mac}`}>
+                        {r.push?.reason === 'unreachable'
+                          ? t('phones.pushUnreachable')
+                          : t('phones.pushRefused', { detail: r.push?.detail ?? '' })}
                       </Text>
                       {r.url && <CopyableUrl url={r.url} label={t('phones.provisioningUrlOf', { mac: r.mac })} />}
                     </Stack>

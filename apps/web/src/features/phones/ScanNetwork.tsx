@@ -55,10 +55,13 @@ type Outcome =
 export function ScanNetwork({
   inventory,
   onFound,
+  onScanned,
 }: {
   inventory: ReadonlySet<string>;
   /** Replaces the pending list with the phones found. */
   onFound: (phones: { input: string; model?: string }[]) => void;
+  /** Every phone the scan saw, with its address (the old-mode device screen shows them all). */
+  onScanned?: (devices: ScannedDevice[]) => void;
 }) {
   const { t } = useTranslation();
   const networks = useQuery({ queryKey: ['host-networks'], queryFn: scanApi.networks, retry: false });
@@ -142,8 +145,10 @@ export function ScanNetwork({
       return;
     }
     try {
-      const phones = phonesToAdd(await scanApi.phones(started.hash), inventory);
+      const scanned = await scanApi.phones(started.hash);
+      const phones = phonesToAdd(scanned, inventory);
       if (generation.current !== mine) return;
+      onScanned?.(scanned);
       if (phones.length === 0) {
         setOutcome({ kind: 'none' });
         return;

@@ -68,3 +68,23 @@ export function modelOptions(models: readonly ModelSummary[], vendor: string | u
   }
   return list.map((m) => ({ value: m.name, label: m.display_name || m.name }));
 }
+
+/** A MAC as the inventory shows it: upper-case pairs joined by dashes (any accepted spelling in). */
+export function displayMac(mac: string): string {
+  return canonicalMac(mac) ?? mac;
+}
+
+/** A model as the inventory shows it: its display name, or its name when the catalogue has none. */
+export function modelDisplayName(models: readonly ModelSummary[], name: string | null | undefined): string | null {
+  if (!name) return null;
+  return models.find((m) => m.name === name)?.display_name || name;
+}
+
+/** One phone in a picker, in the inventory's formats: 'AA-BB-… · vendor · model display name'. */
+export function phoneLabel(
+  phone: { mac: string; vendor?: string | null; model?: string | null },
+  models: readonly ModelSummary[],
+): string {
+  const vendor = phone.vendor || vendorOfMac(phone.mac);
+  return [displayMac(phone.mac), vendor, modelDisplayName(models, phone.model)].filter(Boolean).join(' · ');
+}

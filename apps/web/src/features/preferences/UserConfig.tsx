@@ -23,7 +23,10 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { confirmAction } from '../../components/confirm.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { deviceConfigApi } from '../phones/deviceConfigApi.ts';
+import { displayMac, type ModelSummary, modelDisplayName, phoneLabel } from '../phones/macs.ts';
 import { CopyableUrl } from '../phones/PhoneInfoModal.tsx';
+import { errorText, phonesApi } from '../phones/phonesApi.ts';
 import { preferencesApi } from './preferencesApi.ts';
 import { SaveSwitch } from './SaveSwitch.tsx';
 
@@ -43,6 +46,7 @@ function DeviceInfo({ device, onClose }: { device: UserDevice; onClose: () => vo
     queryFn: () => preferencesApi.provisioningPhone(device.mac as string),
     enabled: device.mac !== null,
   });
+  const models = useQuery({ queryKey: ['phone-models'], queryFn: phonesApi.models, retry: false });
   // The secret is read from its own call when the information opens, and never cached.
   const credentials = useQuery({
     queryKey: ['device-credentials', device.extension],
@@ -63,8 +67,12 @@ function DeviceInfo({ device, onClose }: { device: UserDevice; onClose: () => vo
     [t('preferences.info.username'), device.extension ?? ''],
     [t('preferences.info.secret'), secret],
   ];
-  if (device.mac)
-    rows.push([t('preferences.info.mac'), device.mac], [t('preferences.info.model'), device.model ?? '—']);
+  if (device.mac) {
+    rows.push(
+      [t('preferences.info.mac'), displayMac(device.mac)],
+      [t('preferences.info.model'), modelDisplayName(models.data ?? [], device.model) ?? '—'],
+    );
+  }
   const urls: [string, string][] = [];
   if (engine.data?.provisioning_url1)
     urls.push([t('preferences.info.provisioningUrl1'), engine.data.provisioning_url1]);
@@ -101,6 +109,15 @@ function DeviceInfo({ device, onClose }: { device: UserDevice; onClose: () => vo
   );
 }
 
+/**
+ * Configure and reconfigure: a phone's configuration is prepared again (its model and account), then the
+ * phone is asked to fetch it. Devices without a MAC (custom) have nothing to prepare.
+ */
+async function configureAndReconfigure(device: UserDevice): Promise<void> {
+  if (device.mac) await deviceConfigApi.provision(device.mac);
+  await preferencesApi.reconfigure(device.extension as string);
+}
+
 /** Asks a registered phone to fetch its configuration again: spinner, then a tick or a cross for 4 s. */
 function ReconfigureButton({ device }: { device: UserDevice }) {
   const { t } = useTranslation();
@@ -108,10 +125,11 @@ function ReconfigureButton({ device }: { device: UserDevice }) {
   const run = async () => {
     setState('busy');
     try {
-      await preferencesApi.reconfigure(device.extension as string);
+      await configureAndReconfigure(device);
       setState('ok');
-    } catch {
+    } catch (error) {
       setState('error');
+      notifyError(t('preferences.configureFailed', { detail: errorText(error) }));
     }
     setTimeout(() => setState('idle'), 4000);
   };
@@ -155,7 +173,10 @@ export function UserConfig({ user, onChanged }: { user: User; onChanged: () => v
     queryFn: () => preferencesApi.voicemail(main),
     enabled: configured,
   });
-  const inventory = useQuery({ queryKey: ['inventory'], queryFn: preferencesApi.inventory, enabled: configured });
+  // The PBX's phones with their links (GET /devices/phones/list): the picker offers those not linked yet.
+  const inventory = useQuery({ queryKey: ['device-phones'], queryFn: deviceConfigApi.phones, enabled: configured });
+  // Model display names, as the inventory shows them; without them the picker shows model names.
+  const models = useQuery({ queryKey: ['phone-models'], queryFn: phonesApi.models, retry: false });
   const [mobile, setMobile] = useState(user.mobile ?? '');
   const [profile, setProfile] = useState<string | null>(user.profile);
   const [chosen, setChosen] = useState<string | null>(null);
@@ -191,7 +212,7 @@ export function UserConfig({ user, onChanged }: { user: User; onChanged: () => v
   const reconfigureAll = useMutation({
     mutationFn: async () => {
       const targets = reconfigurable;
-      const results = await Promise.allSettled(targets.map((d) => preferencesApi.reconfigure(d.extension as string)));
+      const results = await Promise.allSettled(targets.map((d) => configureAndReconfigure(d)));
       const failed = targets.filter((_, i) => results[i]?.status === 'rejected').map((d) => d.extension as string);
       return { done: targets.length - failed.length, failed };
     },
@@ -217,7 +238,8 @@ export function UserConfig({ user, onChanged }: { user: User; onChanged: () => v
     else await preferencesApi.disableDevice(api, type === 'mobile' ? (softphone('mobile')?.extension ?? '') : main);
     onChanged();
   };
-  const free = (inventory.data ?? []).filter((p) => p.user_id === null && p.mac);
+  const modelList: readonly ModelSummary[] = models.data ?? [];
+  const free = (inventory.data ?? []).filter((p) => p.mac && !p.lines[0]?.extension);
   const atLimit = user.devices.length >= MAX_DEVICES_PER_USER;
 
   return (
@@ -339,10 +361,10 @@ export function UserConfig({ user, onChanged }: { user: User; onChanged: () => v
                     </Table.Td>
                     <Table.Td>{d.extension}</Table.Td>
                     <Table.Td>
-                      {d.model ?? '—'}
+                      {modelDisplayName(modelList, d.model) ?? '—'}
                       {d.mac ? (
-                        <Text size="xs" c="dimmed">
-                          {d.mac}
+                        <Text size="xs" c="dimmed" ff="monospace">
+                          {displayMac(d.mac)}
                         </Text>
                       ) : null}
                     </Table.Td>
@@ -423,7 +445,7 @@ export function UserConfig({ user, onChanged }: { user: User; onChanged: () => v
               { value: CUSTOM, label: t('preferences.newCustom') },
               ...free.map((p) => ({
                 value: p.mac as string,
-                label: `${p.mac} ${p.vendor ?? ''} ${p.model ?? ''}`.trim(),
+                label: phoneLabel({ mac: p.mac as string, vendor: p.manufacturer, model: p.model }, modelList),
               })),
             ]}
             value={chosen}

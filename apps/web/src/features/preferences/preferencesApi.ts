@@ -8,16 +8,6 @@ import { z } from 'zod';
 import { apiRequest } from '../../api/client.ts';
 
 const ok = z.unknown();
-const inventorySchema = z.array(
-  z.object({
-    mac: z.string().nullable(),
-    vendor: z.string().nullable(),
-    model: z.string().nullable(),
-    extension: z.string().nullable(),
-    user_id: z.number().nullable(),
-  }),
-);
-
 /** Calls of the per-user configuration screen (contract api-core §12–§14, api-admin §5.8–§5.10). */
 export const preferencesApi = {
   profiles: () => apiRequest('GET', '/api/cti/profiles', { schema: ctiProfileListSchema }),
@@ -48,7 +38,6 @@ export const preferencesApi = {
     }),
   disableDevice: (type: 'webrtc' | 'nethlink' | 'mobileapp', extension: string) =>
     apiRequest('DELETE', `/api/${type}/${extension}`, { schema: ok }),
-  inventory: () => apiRequest('GET', '/api/physicalextensions', { schema: inventorySchema }),
   link: (main: string, mac: string | null) =>
     apiRequest('POST', '/api/physicalextensions', {
       body: { mainextension: main, mac, clear_temporary: true },
