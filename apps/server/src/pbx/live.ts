@@ -272,7 +272,8 @@ export class PbxLive {
   async extensionStates(): Promise<Record<string, number>> {
     const snap = await this.snapshot();
     const out: Record<string, number> = {};
-    for (const account of await this.accounts()) out[account.number] = extensionStateOf(snap.states.get(account.number));
+    for (const account of await this.accounts())
+      out[account.number] = extensionStateOf(snap.states.get(account.number));
     return out;
   }
 

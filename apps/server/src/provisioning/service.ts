@@ -300,7 +300,12 @@ export class ProvisioningService {
   async getOriginal(name: string): Promise<ProvModel> {
     const shipped = SHIPPED_MODELS.get(name);
     if (shipped) {
-      return { name, display_name: shipped.display_name, variables: { ...shipped.variables }, model_url: modelUrl(name) };
+      return {
+        name,
+        display_name: shipped.display_name,
+        variables: { ...shipped.variables },
+        model_url: modelUrl(name),
+      };
     }
     if (!(await this.findModel(name))) throw notFound();
     return { name, display_name: null, variables: {}, model_url: modelUrl(name) };

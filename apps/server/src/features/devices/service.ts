@@ -425,7 +425,9 @@ export class DevicesService {
   }
 
   /** Every mailbox keyed by number, without its PIN (read one with voicemail(main)). */
-  async voicemails(): Promise<Record<string, Omit<NonNullable<Awaited<ReturnType<DevicesService['voicemail']>>>, 'pwd'>>> {
+  async voicemails(): Promise<
+    Record<string, Omit<NonNullable<Awaited<ReturnType<DevicesService['voicemail']>>>, 'pwd'>>
+  > {
     const rows = await this.db
       .selectFrom('users')
       .select(['default_extension', 'displayname', 'email'])
@@ -451,7 +453,9 @@ export class DevicesService {
    * Main extensions no device registers on: the original's "virtual" extensions (contract api-core §10.3).
    * The first device of a user takes the main number, so a user without devices has one.
    */
-  async mainExtensionsWithoutDevice(extension?: string): Promise<{ extension: string; name: string; username: string }[]> {
+  async mainExtensionsWithoutDevice(
+    extension?: string,
+  ): Promise<{ extension: string; name: string; username: string }[]> {
     let query = this.db
       .selectFrom('users')
       .leftJoin('devices', 'devices.extension', 'users.default_extension')

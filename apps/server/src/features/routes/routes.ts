@@ -169,7 +169,8 @@ export const routesRoutes =
       },
       async (request, reply) => {
         await outbound.removeTrunk(request.params.routeId, request.params.trunkId);
-        return reply.code(200).send(null);
+        // No payload at all: the original's empty body.
+        return reply.code(200).send();
       },
     );
     app.get(
