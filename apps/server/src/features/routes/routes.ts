@@ -10,6 +10,7 @@ import {
   outboundSaveSchema,
   routeLocales,
 } from '@centralino/contract';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { InboundRoutesService } from './inbound.ts';
@@ -169,8 +170,8 @@ export const routesRoutes =
       },
       async (request, reply) => {
         await outbound.removeTrunk(request.params.routeId, request.params.trunkId);
-        // No payload at all: the original's empty body.
-        return reply.code(200).send();
+        // No payload at all, the original's empty body (the typed reply would serialise null as "null").
+        return (reply as FastifyReply).code(200).send();
       },
     );
     app.get(
