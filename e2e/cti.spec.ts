@@ -18,6 +18,17 @@ test('a new group gets its permission in the profiles; enabling it clears the wa
   await expect(page.getByText('Group saved with success')).toBeVisible();
   await expect(page.getByTestId('group-Support')).toBeVisible();
 
+  // The same name again (in any case) is refused and said so, in English and Italian; nothing is saved.
+  await page.getByRole('button', { name: 'Create new group' }).click();
+  await dialog.getByLabel('Name').fill('support');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText('A group named support already exists')).toBeVisible();
+  await expect(page.getByText('Group saved with success')).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  // The API refuses it too, for clients that do not check first.
+  expect((await apiAs(page, 'POST', '/api/cti/groups', { name: 'Support' })).status).toBe(409);
+  expect((await apiAs(page, 'GET', '/api/cti/groups')).body).toHaveLength(1);
+
   await page.goto('/configurations/profiles');
   await expect(page.getByText('Some groups have not been enabled')).toBeVisible();
   await page.getByRole('button', { name: 'Base' }).click();
@@ -178,4 +189,18 @@ test('the phonebook access levels fit their card and save', async ({ page }) => 
     .sort();
   expect(on).toEqual(['phonebook_level_0', 'phonebook_level_1']);
   expect(await seriousViolations(page, ['[data-testid="macro-phonebook"]'])).toEqual([]);
+});
+
+test('a group name that exists is said so in Italian too', async ({ page }) => {
+  expect((await apiAs(page, 'POST', '/api/cti/groups', { name: 'Vendite' })).status).toBe(200);
+  await page.evaluate(() => localStorage.setItem('preferredLanguage', 'it'));
+  await page.goto('/configurations/groups');
+  await expect(page.getByTestId('group-Vendite')).toBeVisible();
+  await page.getByRole('button', { name: 'Crea nuovo gruppo' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Crea nuovo gruppo' });
+  await dialog.getByLabel('Nome').fill('VENDITE');
+  await dialog.getByRole('button', { name: 'Salva' }).click();
+  await expect(dialog.getByText('Esiste già un gruppo di nome VENDITE')).toBeVisible();
+  await expect(page.getByText('Gruppo salvato con successo')).toHaveCount(0);
+  await page.evaluate(() => localStorage.setItem('preferredLanguage', 'en'));
 });

@@ -50,33 +50,56 @@ test('create a model as a copy of a source model, then delete it', async ({ page
   await withPhones(page, ['yealink-T46']);
   await expect(page.getByTestId('model-yealink-T46')).toContainText('Yealink T46G/S/U');
 
+  // Two-part names (shipped models) are not offered as sources (spec, New model): nothing to copy yet.
   await page.getByRole('button', { name: 'Create new model' }).click();
   const dialog = page.getByRole('dialog', { name: 'New model' });
+  await expect(dialog.getByTestId('no-model-sources')).toBeVisible();
+  await dialog.getByRole('combobox', { name: 'Duplicate from' }).click();
+  await expect(page.getByRole('option', { name: 'Yealink T46G/S/U', exact: true })).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+  // A copy made through the engine API is one.
+  const base = await apiAs(page, 'GET', `${ENGINE}/models/yealink-T46`);
+  expect(
+    (
+      await apiAs(page, 'POST', `${ENGINE}/models`, {
+        name: 'yealink-T46-office',
+        display_name: 'Yealink T46G/S/U - office',
+        variables: base.body.variables,
+      })
+    ).status,
+  ).toBe(201);
+  await page.reload();
+  await expect(page.getByTestId('model-yealink-T46-office')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Create new model' }).click();
   await dialog.getByRole('button', { name: 'Create' }).click();
   await expect(dialog).toContainText('Select a source model');
   await dialog.getByRole('combobox', { name: 'Duplicate from' }).click();
-  await page.getByRole('option', { name: 'Yealink T46G/S/U' }).click();
+  await page.getByRole('option', { name: 'Yealink T46G/S/U - office' }).click();
   await dialog.getByRole('button', { name: 'Create' }).click();
   await expect(dialog).toContainText('Enter the custom part of the name');
   await dialog.getByRole('textbox', { name: 'Name' }).fill('front desk/2');
-  await expect(dialog).toContainText('Model name: yealink-T46-front_desk_2');
+  await expect(dialog).toContainText('Model name: yealink-T46-office-front_desk_2');
   await dialog.getByRole('button', { name: 'Create' }).click();
-  await expect(page.getByText('Model Yealink T46G/S/U - front desk/2 created')).toBeVisible();
+  await expect(page.getByText('Model Yealink T46G/S/U - office - front desk/2 created')).toBeVisible();
   await expect(dialog).toHaveCount(0);
 
-  const created = await apiAs(page, 'GET', `${ENGINE}/models/yealink-T46-front_desk_2`);
-  expect(created.body.display_name).toBe('Yealink T46G/S/U - front desk/2');
-  const source = await apiAs(page, 'GET', `${ENGINE}/models/yealink-T46`);
+  const created = await apiAs(page, 'GET', `${ENGINE}/models/yealink-T46-office-front_desk_2`);
+  expect(created.body.display_name).toBe('Yealink T46G/S/U - office - front desk/2');
+  const source = await apiAs(page, 'GET', `${ENGINE}/models/yealink-T46-office`);
   expect(created.body.variables).toEqual(source.body.variables);
   // The new model is listed and opened.
-  await expect(page.getByTestId('model-yealink-T46-front_desk_2')).toContainText('Yealink T46G/S/U - front desk/2');
-  const editor = page.getByTestId('model-editor-yealink-T46-front_desk_2');
+  await expect(page.getByTestId('model-yealink-T46-office-front_desk_2')).toContainText(
+    'Yealink T46G/S/U - office - front desk/2',
+  );
+  const editor = page.getByTestId('model-editor-yealink-T46-office-front_desk_2');
   await expect(editor.getByRole('button', { name: 'Line keys' })).toBeVisible();
 
   // The same name again is refused.
   await page.getByRole('button', { name: 'Create new model' }).click();
   await dialog.getByRole('combobox', { name: 'Duplicate from' }).click();
-  await page.getByRole('option', { name: 'Yealink T46G/S/U', exact: true }).click();
+  await page.getByRole('option', { name: 'Yealink T46G/S/U - office', exact: true }).click();
   await dialog.getByRole('textbox', { name: 'Name' }).fill('front desk/2');
   await dialog.getByRole('button', { name: 'Create' }).click();
   await expect(dialog).toContainText('The model name is already registered');
@@ -88,8 +111,8 @@ test('create a model as a copy of a source model, then delete it', async ({ page
   await page.getByRole('menuitem', { name: 'Delete' }).click();
   await page.getByRole('dialog', { name: 'Delete changes' }).getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByText('The model has been deleted')).toBeVisible();
-  await expect(page.getByTestId('model-yealink-T46-front_desk_2')).toHaveCount(0);
-  expect((await apiAs(page, 'GET', `${ENGINE}/models/yealink-T46-front_desk_2`)).status).toBe(404);
+  await expect(page.getByTestId('model-yealink-T46-office-front_desk_2')).toHaveCount(0);
+  expect((await apiAs(page, 'GET', `${ENGINE}/models/yealink-T46-office-front_desk_2`)).status).toBe(404);
 });
 
 test('a line key becomes the BLF of a user, is saved, and goes back to the original', async ({ page }) => {

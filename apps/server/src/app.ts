@@ -19,6 +19,7 @@ import { DirectoryService } from './features/directory/service.ts';
 import { gatewaysRoutes } from './features/gateways/routes.ts';
 import { GatewaysService } from './features/gateways/service.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import { legacyReadsRoutes } from './features/legacy-reads/routes.ts';
 import { RebootService } from './features/phone-actions/reboot.ts';
 import { phoneActionsRoutes } from './features/phone-actions/routes.ts';
 import { ScanService } from './features/phone-actions/scan.ts';
@@ -142,6 +143,7 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
   await app.register(ctiRoutes(cti));
   await app.register(trunksRoutes(new TrunksService(database.db)));
   await app.register(devicesRoutes(devicesService));
+  await app.register(legacyReadsRoutes(devicesService, pbx.live));
   await app.register(
     routesRoutes(new InboundRoutesService(database.db), new OutboundRoutesService(database.db), config.routePlannerUrl),
   );

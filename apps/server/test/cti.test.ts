@@ -53,7 +53,9 @@ describe.each(DB_KINDS)('CTI profiles and groups (%s)', (kind) => {
     expect(res.statusCode, res.body).toBe(200);
     const { id } = res.json();
     // Same name again: the same group, nothing new.
-    expect((await post('/api/cti/groups', { name: 'Support' })).json()).toEqual({ id });
+    // A name that exists is refused, in any case, and nothing changes.
+    const again = expectError(await post('/api/cti/groups', { name: 'Support' }), 409, 'group_exists');
+    expect(again.fields).toEqual({ name: 'exists' });
     expectError(await post('/api/cti/groups', { name: 'support' }), 409, 'group_exists');
     const bad = expectError(await post('/api/cti/groups', { name: 'Sales team' }), 400, 'validation');
     expect(bad.fields?.name).toBe('Only letters and numbers allowed');

@@ -30,13 +30,22 @@ describe.each(DB_KINDS)('devices of users (%s)', (kind) => {
     expectError(await call('POST', '/api/voicemails', { extension: '299', state: 'yes' }), 404, 'user_not_found');
   });
 
-  it('normalises the mobile number and refuses letters', async () => {
+  it('keeps the mobile number as typed (a leading + stays), without separators, and refuses letters', async () => {
     expect((await call('POST', '/api/mobiles', { username: 'alice', mobile: '+39 333 123 4567' })).statusCode).toBe(
       200,
     );
-    expect((await call('GET', '/api/mobiles/alice')).json()).toBe('00393331234567');
+    expect((await call('GET', '/api/mobiles/alice')).json()).toBe('+393331234567');
+    // The per-user screen fills its field from the users list: the same number comes back there.
+    expect((await alice()).mobile).toBe('+393331234567');
     expectError(await call('POST', '/api/mobiles', { username: 'alice', mobile: '333 abc' }), 400, 'validation');
+    expect((await call('GET', '/api/mobiles/alice')).json()).toBe('+393331234567');
+    expect((await call('POST', '/api/mobiles', { username: 'alice', mobile: '0039 333-123.4567' })).statusCode).toBe(
+      200,
+    );
     expect((await call('GET', '/api/mobiles/alice')).json()).toBe('00393331234567');
+    expect((await call('POST', '/api/mobiles', { username: 'alice', mobile: '+39 333 123 4567' })).statusCode).toBe(
+      200,
+    );
   });
 
   it('numbers devices N, 91N, 92N…: web phone first, then mobile app and desktop client', async () => {

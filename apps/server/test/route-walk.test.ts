@@ -1,5 +1,6 @@
 import type { HTTPMethods, RouteOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { isProtectedPath } from '../src/plugins/auth.ts';
 import { DB_KINDS, expectError, useTestApp } from './helpers.ts';
 
 /**
@@ -43,6 +44,7 @@ const SECRET_SHOWING_ROUTES: Record<string, string> = {
   'GET /api/final': 'the final report: users with their directory password and voicemail PIN, to hand out',
   'GET /api/csv/csvexport': 'the CSV export, a backup the administrator re-imports (passwords included)',
   'GET /api/users/:username/password': "one user's password, shown on request",
+  'GET /api/phones/account/:mac': "the account one phone is linked to, with its SIP secret (the older API's call)",
   'GET /api/extensions/:extension/credentials': "one device's SIP secret and web login, for its information",
   'GET /api/phonebook/ldap':
     "the PBX's own LDAP phonebook login, which the phone defaults copy into every phone's ldap_password",
@@ -101,7 +103,8 @@ describe.each(DB_KINDS)('every /api route requires a key (%s)', (kind) => {
       for (const method of methods) routes.push({ method, url: route.url, public: route.config?.public === true });
     },
   });
-  const apiRoutes = () => routes.filter((r) => r.url === '/api' || r.url.startsWith('/api/'));
+  // The API and the original product's paths kept for existing clients (/tancredi/api/v1, /freepbx/rest).
+  const apiRoutes = () => routes.filter((r) => isProtectedPath(r.url));
   const protectedRoutes = () => apiRoutes().filter((r) => !PUBLIC_API_ROUTES.includes(`${r.method} ${r.url}`));
 
   it('collects the route table', () => {
@@ -116,9 +119,17 @@ describe.each(DB_KINDS)('every /api route requires a key (%s)', (kind) => {
       'POST /api/settings/language',
       'POST /api/settings/defaultlanguage',
       'GET /api/docs/json',
+      // The original's paths, kept for existing clients and scripts.
+      'GET /tancredi/api/v1/phones',
+      'PATCH /tancredi/api/v1/models/:name',
+      'GET /freepbx/rest/lib/macAddressMap.json',
     ]) {
       expect(names).toContain(expected);
     }
+    // The whole engine API is at both paths.
+    const engine = names.filter((n) => n.includes(' /api/provisioning/v1/'));
+    expect(engine.length).toBeGreaterThanOrEqual(15);
+    for (const name of engine) expect(names).toContain(name.replace('/api/provisioning/v1/', '/tancredi/api/v1/'));
   });
 
   it('answers 401 with the error shape to every other /api route without headers or with a wrong key', async () => {
@@ -151,7 +162,11 @@ describe.each(DB_KINDS)('every /api route requires a key (%s)', (kind) => {
       checked.push(`${route.method} ${route.url}`);
     }
     expect(checked.length).toBeGreaterThanOrEqual(10);
-  });
+    // The original's paths are among those checked.
+    expect(checked).toContain('GET /tancredi/api/v1/phones');
+    expect(checked).toContain('GET /freepbx/rest/lib/macAddressMap.json');
+    // Twelve requests a route, a few hundred routes: more than the default time on a busy machine.
+  }, 120_000);
 
   it('lets the same routes through with a valid key', async () => {
     for (const route of protectedRoutes()) {
@@ -226,7 +241,10 @@ describe.each(DB_KINDS)('every /api route requires a key (%s)', (kind) => {
       await call('POST', '/api/users', { username, fullname });
     }
     await call('POST', '/api/mainextensions', { username: 'alice', extension: '201' });
+    await call('POST', '/api/mainextensions', { username: 'bob', extension: '202' });
     await call('POST', '/api/voicemails', { extension: '201', state: 'yes' });
+    await call('POST', '/api/voicemails', { extension: '202', state: 'yes' });
+    await call('POST', '/api/mobiles', { username: 'bob', mobile: '+39 333 1234567' });
     await call('POST', '/api/webrtc', { extension: '201' });
     await call('POST', '/api/mobileapp', { mainextension: '201' });
     await call('POST', '/api/provisioning/v1/phones', { mac: '00-15-65-AA-BB-CC', model: 'yealink-T46' });
@@ -280,7 +298,16 @@ describe.each(DB_KINDS)('every /api route requires a key (%s)', (kind) => {
       expect(secretFields(body), `${name} (${url})`).toEqual([]);
     }
     // The lists that hold the seeded secrets' owners are among those walked.
-    for (const expected of ['GET /api/users/:arg', 'GET /api/trunks', 'GET /api/physicalextensions']) {
+    for (const expected of [
+      'GET /api/users/:arg',
+      'GET /api/trunks',
+      'GET /api/physicalextensions',
+      // The older API's whole-system reads: mailboxes without their PINs.
+      'GET /api/voicemails',
+      'GET /api/mobiles',
+      'GET /api/mainextensions',
+      'GET /tancredi/api/v1/phones',
+    ]) {
       expect(lists).toContain(expected);
     }
     // Paged and unpaged users lists alike.
@@ -291,7 +318,14 @@ describe.each(DB_KINDS)('every /api route requires a key (%s)', (kind) => {
 
   it('answers an unknown /api path with 401 without a key and 404 with one', async () => {
     const { headers } = t;
-    for (const url of ['/api/unknown', '/api/configuration/unknown/deeper', '/api', '/%61pi/unknown']) {
+    for (const url of [
+      '/api/unknown',
+      '/api/configuration/unknown/deeper',
+      '/api',
+      '/%61pi/unknown',
+      '/tancredi/api/v1/unknown/deeper',
+      '/freepbx/rest/unknown',
+    ]) {
       expectError(await t.app.inject({ method: 'GET', url }), 401, 'unauthorized');
       expectError(await t.app.inject({ method: 'DELETE', url }), 401, 'unauthorized');
       expectError(await t.app.inject({ method: 'GET', url, headers }), 404, 'not_found');

@@ -87,10 +87,22 @@ describe.each(DB_KINDS)('outbound routes (%s)', (kind) => {
     expect((await call('DELETE', `/api/trunks/${lineB}`)).statusCode).toBe(200);
     const left = (await call('GET', '/api/outboundroutes')).json();
     expect(left.every((r: { trunks: { name: string }[] }) => r.trunks.every((x) => x.name !== 'line_b'))).toBe(true);
-    expect(
-      (await call('DELETE', `/api/outboundroutes/${left[0].route_id}/trunks/${left[0].trunks[0].trunkid}`)).statusCode,
-    ).toBe(200);
+    // The original console sends list positions (0 included): 200 with an empty body, nothing matched.
+    for (const [route, trunk] of [
+      [0, 0],
+      [0, 1],
+      [4242, left[0].trunks[0].trunkid],
+    ]) {
+      const res = await call('DELETE', `/api/outboundroutes/${route}/trunks/${trunk}`);
+      expect(res.statusCode, `${route}/${trunk}`).toBe(200);
+      expect(res.body, `${route}/${trunk}`).toBe('');
+    }
+    expect((await call('GET', '/api/outboundroutes')).json()).toEqual(left);
+    const removed = await call('DELETE', `/api/outboundroutes/${left[0].route_id}/trunks/${left[0].trunks[0].trunkid}`);
+    expect(removed.statusCode).toBe(200);
+    expect(removed.body).toBe('');
     expect((await call('GET', '/api/outboundroutes')).json()[0].trunks).toEqual([]);
+    expectError(await call('DELETE', '/api/outboundroutes/-1/trunks/x'), 400, 'validation');
   });
 
   it('adds, edits and deletes a route from the Advanced page, checking patterns', async () => {

@@ -7,6 +7,7 @@ import {
   composeModelName,
   hasOriginals,
   listedModels,
+  modelSources,
   validateNewModel,
 } from '../src/features/models/modelNames.ts';
 import {
@@ -49,6 +50,17 @@ describe('model names', () => {
     expect(listedModels(used, all).map((m) => m.name)).toEqual(['yealink-T46', 'yealink-T46-reception']);
     // A phone using it brings it in.
     expect(listedModels([all[0] as (typeof all)[0]], all).map((m) => m.name)).toContain('fanvil-X3SG-PRO');
+  });
+
+  it('offers only copies as sources of a new model: not two-part names, not fanvil-X3SG-PRO (spec, New model)', () => {
+    const listed = [
+      { name: 'fanvil-X3SG-PRO', display_name: 'Fanvil X3SG PRO' },
+      { name: 'yealink-T46', display_name: 'Yealink T46G/S/U' },
+      { name: 'yealink-T46-reception', display_name: 'Yealink T46G/S/U - reception' },
+      { name: 'snom-D785-front-desk', display_name: 'Snom D785 - front-desk' },
+    ];
+    expect(modelSources(listed).map((m) => m.name)).toEqual(['yealink-T46-reception', 'snom-D785-front-desk']);
+    expect(modelSources(listed.slice(0, 2))).toEqual([]);
   });
 
   it('only shipped models have originals to go back to', () => {

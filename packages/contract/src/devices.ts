@@ -78,10 +78,15 @@ export const mobileRequestSchema = z
   })
   .meta({ id: 'MobileRequest' });
 
-/** Stored form of a mobile number: digits only, international prefix as 00; null when empty. */
+/**
+ * Stored form of a mobile number: the digits as typed without spaces or separators, a leading + kept (the
+ * original turned it into 00, so '+39…' came back as '0039…'); null when empty. At most 20 characters.
+ */
 export function normalizeMobile(input: string): string | null {
-  const digits = input.trim().replace(/^\+/, '00').replace(/\D/g, '');
-  return digits === '' ? null : digits.slice(0, 20);
+  const trimmed = input.trim();
+  const digits = trimmed.replace(/\D/g, '');
+  if (digits === '') return null;
+  return `${trimmed.startsWith('+') ? '+' : ''}${digits}`.slice(0, 20);
 }
 
 export const deviceExtensionRequestSchema = z

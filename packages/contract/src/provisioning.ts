@@ -128,6 +128,24 @@ export function vendorOfMac(mac: string): string | undefined {
   return undefined;
 }
 
+const dashed = (hex: string) => hex.match(/../g)?.join('-') ?? hex;
+
+/**
+ * The vendor map as the original served it at /freepbx/rest/lib/macAddressMap.json (contract §5.5 map 1):
+ * vendor → inclusive ranges of dashed upper-case MACs, in the order they are matched.
+ */
+export function macAddressMap(): Record<string, { start: string; end: string }[]> {
+  return Object.fromEntries(
+    MAC_VENDOR_RANGES.map(({ vendor, ranges }) => [
+      vendor,
+      ranges.map((range) => {
+        const [start, end] = rangeBounds(range);
+        return { start: dashed(start), end: dashed(end) };
+      }),
+    ]),
+  );
+}
+
 /** Model-name prefix of a console vendor ('Yealink/Dreamwave' → 'yealink'). */
 export function modelPrefixOfVendor(vendor: string): string {
   return (vendor === 'Yealink/Dreamwave' ? 'Yealink' : vendor).toLowerCase();

@@ -30,6 +30,32 @@ export function deviceStatus(state: string | undefined): ExtensionStatus {
   }
 }
 
+/**
+ * DeviceState text → the number AMI's ExtensionState answers for a hint on that device, as Asterisk maps
+ * them (unknown counts as idle); -1 is Asterisk's "no such extension".
+ */
+export function extensionStateOf(state: string | undefined): number {
+  switch ((state ?? '').toLowerCase()) {
+    case '':
+      return -1;
+    case 'in use':
+      return 1;
+    case 'busy':
+      return 2;
+    case 'unavailable':
+    case 'invalid':
+      return 4;
+    case 'ringing':
+      return 8;
+    case 'ring+inuse':
+      return 9;
+    case 'on hold':
+      return 16;
+    default:
+      return 0;
+  }
+}
+
 /** OutboundRegistrationDetail Status → registration (contract §6.5). */
 export function registrationStatus(status: string | undefined): AstTrunk['registration'] {
   const s = (status ?? '').toLowerCase();
@@ -239,6 +265,15 @@ export class PbxLive {
     const snap = await this.snapshot();
     const out: Record<string, AstExtension> = {};
     for (const account of await this.accounts()) out[account.number] = this.toExtension(account, snap);
+    return out;
+  }
+
+  /** Every account's extension state as AMI's ExtensionState numbers it (the older API's /phones/state). */
+  async extensionStates(): Promise<Record<string, number>> {
+    const snap = await this.snapshot();
+    const out: Record<string, number> = {};
+    for (const account of await this.accounts())
+      out[account.number] = extensionStateOf(snap.states.get(account.number));
     return out;
   }
 

@@ -37,15 +37,25 @@ function routedPath(request: FastifyRequest): string {
   return request.routeOptions.url ?? decodedPath(request);
 }
 
+/**
+ * Paths that need a sign-in key: the API, and the original product's paths kept for existing clients and
+ * scripts (the provisioning engine API at /tancredi/api/v1, the MAC vendor map under /freepbx/rest).
+ */
+export const PROTECTED_PREFIXES = ['/api', '/tancredi/api', '/freepbx/rest'] as const;
+
+export function isProtectedPath(path: string): boolean {
+  return PROTECTED_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}
+
 export function isPublicRequest(request: FastifyRequest): boolean {
   if (request.routeOptions.config?.public) return true;
   // Judge the decoded path the router saw, not the raw URL: /%61pi/... reaches the /api/... routes too.
   const path = routedPath(request);
-  if (!path.startsWith('/api/') && path !== '/api') return true;
+  if (!isProtectedPath(path)) return true;
   return PUBLIC_DOCS_ASSET.test(path) && request.method === 'GET';
 }
 
-/** Every /api request must carry a valid User + Secretkey pair unless its route is public. */
+/** Every request to a protected path must carry a valid User + Secretkey pair unless its route is public. */
 export function registerAuth(app: FastifyInstance, auth: AuthService) {
   app.decorateRequest('admin', undefined);
   app.addHook('onRequest', async (request, reply) => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { decodedPath, isPublicRequest } from './auth.ts';
+import { decodedPath, isProtectedPath, isPublicRequest } from './auth.ts';
 import { sendError } from './errors.ts';
 
 /**
@@ -31,8 +31,7 @@ export async function registerSpa(app: FastifyInstance, distDir: string | undefi
 
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = decodedPath(request);
-    const isApi = pathname === '/api' || pathname.startsWith('/api/');
-    if (isApi) {
+    if (isProtectedPath(pathname)) {
       // Unknown API paths answer 404 only to authenticated callers (the auth hook already ran).
       if (!isPublicRequest(request) && !request.admin) return sendError(request, reply, 401, 'unauthorized');
       return sendError(request, reply, 404, 'not_found');

@@ -7,6 +7,9 @@ import { PhoneFiles } from './phone-files.ts';
 import { phoneFileRoutes, provisioningApiRoutes } from './routes.ts';
 import { type ProvisioningOptions, ProvisioningService } from './service.ts';
 
+/** The engine API's path in the original product. */
+export const LEGACY_PROVISIONING_API_BASE = '/tancredi/api/v1';
+
 export type { PhoneAccount } from './accounts.ts';
 export { ProvisioningService } from './service.ts';
 
@@ -35,6 +38,8 @@ export async function registerProvisioning(
   const phoneFiles = new PhoneFiles(service, files, app.log, setup.renderClock);
   app.decorate('provisioning', service);
   await app.register(provisioningApiRoutes({ service, files, phoneFiles, connectivity: setup.connectivity }));
+  // The original's path, still used by existing scripts (behind the same sign-in key, see plugins/auth.ts).
+  await app.register(provisioningApiRoutes({ service, files, phoneFiles, base: LEGACY_PROVISIONING_API_BASE }));
   await app.register(phoneFileRoutes(service, phoneFiles));
   // Fill the file cache once the server listens for phones; stop before the database closes.
   app.addHook('onListen', async () => phoneFiles.startWarming());

@@ -37,7 +37,6 @@ import type { PhoneFiles } from './phone-files.ts';
 import type { ProvisioningService } from './service.ts';
 
 const tags = ['provisioning'];
-const base = PROVISIONING_API_BASE;
 const errors = {
   400: provErrorSchema,
   401: provErrorSchema,
@@ -113,12 +112,23 @@ export interface ProvisioningRouteDeps {
   files: FileStore;
   phoneFiles: PhoneFiles;
   connectivity?: ConnectivityOptions;
+  /**
+   * Where the engine API is mounted: PROVISIONING_API_BASE, or the original's /tancredi/api/v1 for existing
+   * clients and scripts. The second mount is left out of the API document and has no connectivity check.
+   */
+  base?: string;
 }
 
 /** Engine administration API under /api/provisioning/v1 (contract §2.3–§2.7) and the connectivity check. */
 export const provisioningApiRoutes =
-  ({ service, files, connectivity }: ProvisioningRouteDeps): FastifyPluginAsyncZod =>
+  ({ service, files, connectivity, base = PROVISIONING_API_BASE }: ProvisioningRouteDeps): FastifyPluginAsyncZod =>
   async (app) => {
+    const alias = base !== PROVISIONING_API_BASE;
+    if (alias) {
+      app.addHook('onRoute', (route) => {
+        route.schema = { ...route.schema, hide: true };
+      });
+    }
     registerProblemErrors(app);
     await app.register(multipart, {
       // Keep the client's name as sent, so '../x' or 'dir/x' are refused instead of silently cut to 'x'.
@@ -229,32 +239,34 @@ export const provisioningApiRoutes =
         return reply.code(204).send(null);
       },
     );
-    app.patch(
-      '/api/provisioning/defaults',
-      {
-        schema: {
-          tags,
-          summary:
-            "The console's save of the defaults: as PATCH v1/defaults, after checking that phones reach this " +
-            'console at the provisioning URL the PBX address and encryption give (400 prov_unreachable_address ' +
-            'naming the URL tried otherwise)',
-          body: provDefaultsPatchSchema,
-          response: { 204: z.null(), ...errors },
+    // The console's own calls live at one path only.
+    if (!alias)
+      app.patch(
+        '/api/provisioning/defaults',
+        {
+          schema: {
+            tags,
+            summary:
+              "The console's save of the defaults: as PATCH v1/defaults, after checking that phones reach this " +
+              'console at the provisioning URL the PBX address and encryption give (400 prov_unreachable_address ' +
+              'naming the URL tried otherwise)',
+            body: provDefaultsPatchSchema,
+            response: { 204: z.null(), ...errors },
+          },
         },
-      },
-      async (request, reply) => {
-        const patch = { ...request.body };
-        if (typeof patch.hostname === 'string') patch.hostname = patch.hostname.trim();
-        const current = await service.getDefaults();
-        const pick = (name: 'hostname' | 'provisioning_url_scheme') =>
-          (patch[name] === undefined ? current[name] : patch[name]) ?? '';
-        const scheme = pick('provisioning_url_scheme') === 'https' ? 'https' : 'http';
-        const result = await service.checkAddress(pick('hostname'), scheme, connectivity);
-        if (!result.is_reachable) throw unreachableAddress(result);
-        await service.patchDefaults(patch);
-        return reply.code(204).send(null);
-      },
-    );
+        async (request, reply) => {
+          const patch = { ...request.body };
+          if (typeof patch.hostname === 'string') patch.hostname = patch.hostname.trim();
+          const current = await service.getDefaults();
+          const pick = (name: 'hostname' | 'provisioning_url_scheme') =>
+            (patch[name] === undefined ? current[name] : patch[name]) ?? '';
+          const scheme = pick('provisioning_url_scheme') === 'https' ? 'https' : 'http';
+          const result = await service.checkAddress(pick('hostname'), scheme, connectivity);
+          if (!result.is_reachable) throw unreachableAddress(result);
+          await service.patchDefaults(patch);
+          return reply.code(204).send(null);
+        },
+      );
 
     // -------------------------------------------------------------------------------------------- phones
     app.get(
@@ -392,6 +404,7 @@ export const provisioningApiRoutes =
     );
 
     // -------------------------------------------------------------------------------------------- check
+    if (alias) return;
     app.post(
       '/api/provisioning/connectivitycheck',
       {

@@ -292,11 +292,23 @@ export class ProvisioningService {
     return { name, display_name: model.display_name, variables, model_url: modelUrl(name) };
   }
 
-  /** The shipped version; custom models have none (the original answered an empty 200). */
-  getOriginal(name: string): ProvModel {
+  /**
+   * The shipped version. A custom model has none: it answers an empty one (no display name, no variables), as
+   * the original engine did (contract §2.4), so a client's "Reset" on it clears the model's own settings
+   * instead of failing. Only an unknown model is 404.
+   */
+  async getOriginal(name: string): Promise<ProvModel> {
     const shipped = SHIPPED_MODELS.get(name);
-    if (!shipped) throw notFound();
-    return { name, display_name: shipped.display_name, variables: { ...shipped.variables }, model_url: modelUrl(name) };
+    if (shipped) {
+      return {
+        name,
+        display_name: shipped.display_name,
+        variables: { ...shipped.variables },
+        model_url: modelUrl(name),
+      };
+    }
+    if (!(await this.findModel(name))) throw notFound();
+    return { name, display_name: null, variables: {}, model_url: modelUrl(name) };
   }
 
   private async scopeIdTaken(id: string, db: Db): Promise<boolean> {

@@ -165,7 +165,16 @@ describe.each(DB_KINDS)('provisioning engine API (%s)', (kind) => {
       expect(created.json().variables).toEqual(source.variables);
       const list = (await call('GET', `${V1}/models`)).json() as { name: string }[];
       expect(list.at(-1)?.name).toBe('snom-D785-reception');
-      expectProblem(await call('GET', `${V1}/models/snom-D785-reception/version/original`), 404, 'prov_not_found');
+      // A custom model has no shipped version: an empty one, so an older console's "Reset" on it works.
+      const original = await call('GET', `${V1}/models/snom-D785-reception/version/original`);
+      expect(original.statusCode, original.body).toBe(200);
+      expect(original.json()).toEqual({
+        name: 'snom-D785-reception',
+        display_name: null,
+        variables: {},
+        model_url: `${V1}/models/snom-D785-reception`,
+      });
+      expectProblem(await call('GET', `${V1}/models/no-such-model/version/original`), 404, 'prov_not_found');
 
       expectProblem(
         await call('POST', `${V1}/models`, { name: 'snom-D785-reception', variables: {} }),
@@ -456,5 +465,22 @@ describe.each(DB_KINDS)('provisioning engine API (%s)', (kind) => {
   it('needs a key for every engine route', async () => {
     expectError(await t.app.inject({ method: 'GET', url: `${V1}/phones` }), 401, 'unauthorized');
     expectError(await t.app.inject({ method: 'GET', url: `${V1}/defaults` }), 401, 'unauthorized');
+  });
+
+  it("answers at the original's path /tancredi/api/v1 too, for existing clients and scripts", async () => {
+    const OLD = '/tancredi/api/v1';
+    expectError(await t.app.inject({ method: 'GET', url: `${OLD}/phones` }), 401, 'unauthorized');
+    expectError(await t.app.inject({ method: 'GET', url: `${OLD}/unknown/deeper` }), 401, 'unauthorized');
+    const created = await call('POST', `${OLD}/phones`, { mac: '00:15:65:12:34:56', model: 'yealink-T46' });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.headers.location).toBe(`${OLD}/phones/00-15-65-12-34-56`);
+    // One engine behind both paths.
+    expect((await call('GET', `${V1}/phones/00-15-65-12-34-56`)).json().model).toBe('yealink-T46');
+    expect((await call('GET', `${OLD}/models`)).json()).toHaveLength(116);
+    expectProblem(await call('GET', `${OLD}/models/no-such-model`), 404, 'prov_not_found');
+    // The API document names each call once, at its own path.
+    const doc = (await call('GET', '/api/docs/json')).json() as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/tancredi'))).toEqual([]);
+    expect(Object.keys(doc.paths)).toContain(`${V1}/phones`);
   });
 });

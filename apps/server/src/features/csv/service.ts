@@ -5,6 +5,7 @@ import {
   type CsvPreviewRow,
   type CsvProblem,
   type CsvRowFailure,
+  csvColumns,
   csvMessage,
   EXTENSION_PATTERN,
   hasControlChars,
@@ -25,7 +26,7 @@ import { holdersOf, lockNumbering, type NumberHolder } from '../numbering/holder
 import { clashError, mainExtensionCandidates, mainExtensionClash } from '../numbering/rules.ts';
 import { extensionCalledBy, routeLabel } from '../routes/inbound.ts';
 import { extensionColumns, searchKey } from '../users/repository.ts';
-import { isUniqueViolation, splitName } from '../users/service.ts';
+import { isUniqueViolation, randomUserPassword, splitName } from '../users/service.ts';
 import { type CsvLine, csvField, decodeCsvFile, parseCsv, protectFormula } from './parse.ts';
 
 export const IMPORT_JOB = 'csv-import';
@@ -76,11 +77,13 @@ interface Plan {
 }
 
 const TRUE_VALUES = new Set(['true', '1', 'yes']);
+/** The export's columns: every column but the import-only NethLink (contract §15.1). */
+const EXPORT_COLUMNS = csvColumns.filter((column) => column !== 'nethlink');
 
-/** Mobile numbers as the contract stores them: digits only, international prefix as 00. */
+/** Mobile numbers as the API stores them (normalizeMobile): digits without separators, a leading + kept. */
 export function normaliseMobile(value: string): string | undefined {
-  const compact = value.replace(/[\s().-]/g, '').replace(/^\+/, '00');
-  return /^[0-9]{3,20}$/.test(compact) ? compact : undefined;
+  const compact = value.replace(/[\s().-]/g, '');
+  return /^(\+[0-9]{3,19}|[0-9]{3,20})$/.test(compact) ? compact : undefined;
 }
 
 function randomPin(): string {
@@ -128,6 +131,8 @@ export class CsvService {
       list.push(m.name);
       groupsOf.set(Number(m.user_id), list);
     }
+    // The header line first, always, so an export with no users is the import template.
+    const header = `${EXPORT_COLUMNS.join(',')}\r\n`;
     const text = rows
       .filter((r) => !isSystemAccount(r.username))
       .map((r) =>
@@ -147,7 +152,7 @@ export class CsvService {
       )
       .map((line) => `${line}\r\n`)
       .join('');
-    return Buffer.from(text, 'utf8').toString('base64');
+    return Buffer.from(header + text, 'utf8').toString('base64');
   }
 
   async preview(file: string, lang: UiLanguage): Promise<CsvPreview> {
@@ -481,7 +486,8 @@ export class CsvService {
         .insertInto('users')
         .values(
           inserts.map((r) => {
-            const password = r.password ?? null;
+            // An empty password cell still gives the new account a password, as a user added in the console gets.
+            const password = r.password ?? randomUserPassword();
             return {
               username: r.username,
               displayname: r.fullname,

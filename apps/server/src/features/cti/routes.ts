@@ -36,7 +36,7 @@ export const ctiRoutes =
       {
         schema: {
           tags,
-          summary: 'Creates a CTI group and its presence-panel permission (an existing name answers its id)',
+          summary: 'Creates a CTI group and its presence-panel permission; a name that exists (in any case) is 409',
           body: ctiGroupCreateSchema,
           response: { 200: idResult, 409: errorBodySchema, ...errors },
         },

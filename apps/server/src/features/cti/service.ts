@@ -46,19 +46,20 @@ export class CtiService {
     return rows.map((r) => ({ id: Number(r.id), name: r.name }));
   }
 
-  /** Creates a group and its presence-panel permission; an existing name answers its id unchanged. */
-  async createGroup(name: string): Promise<{ id: number; created: boolean }> {
+  /**
+   * Creates a group and its presence-panel permission. A name that exists is refused (the original answered
+   * its id and the console said 'Group saved with success' having saved nothing); so is one differing only in
+   * case, which would share the grp_ permission.
+   */
+  async createGroup(name: string): Promise<{ id: number }> {
     const groups = await this.groups();
-    const same = groups.find((g) => g.name === name);
-    if (same) return { id: same.id, created: false };
-    // Two names that differ only in case would share one grp_ permission.
     if (groups.some((g) => groupPermissionName(g.name) === groupPermissionName(name))) {
       throw new AppError(409, 'group_exists', undefined, { name: 'exists' });
     }
     try {
       const row = await this.db.insertInto('cti_groups').values({ name }).returning('id').executeTakeFirstOrThrow();
       this.changed();
-      return { id: Number(row.id), created: true };
+      return { id: Number(row.id) };
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError(409, 'group_exists', undefined, { name: 'exists' });
       throw error;

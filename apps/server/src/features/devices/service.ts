@@ -417,6 +417,76 @@ export class DevicesService {
     return user.mobile;
   }
 
+  // ---- whole-system reads of the older API (features/legacy-reads); lists carry no secrets ----
+
+  /** Every user's mobile number (null when none), by username. */
+  async mobiles(): Promise<{ mobile: string | null; username: string }[]> {
+    return this.db.selectFrom('users').select(['mobile', 'username']).orderBy('username').execute();
+  }
+
+  /** Every mailbox keyed by number, without its PIN (read one with voicemail(main)). */
+  async voicemails(): Promise<
+    Record<string, Omit<NonNullable<Awaited<ReturnType<DevicesService['voicemail']>>>, 'pwd'>>
+  > {
+    const rows = await this.db
+      .selectFrom('users')
+      .select(['default_extension', 'displayname', 'email'])
+      .where('voicemail_pin', 'is not', null)
+      .where('default_extension', 'is not', null)
+      .orderBy('extension_order')
+      .execute();
+    return Object.fromEntries(
+      rows.map((r) => [
+        r.default_extension as string,
+        {
+          mailbox: r.default_extension as string,
+          name: r.displayname,
+          email: r.email ?? '',
+          pager: '',
+          options: { attach: 'yes', saycid: 'no', envelope: 'no', delete: 'no' },
+        },
+      ]),
+    );
+  }
+
+  /**
+   * Main extensions no device registers on: the original's "virtual" extensions (contract api-core §10.3).
+   * The first device of a user takes the main number, so a user without devices has one.
+   */
+  async mainExtensionsWithoutDevice(
+    extension?: string,
+  ): Promise<{ extension: string; name: string; username: string }[]> {
+    let query = this.db
+      .selectFrom('users')
+      .leftJoin('devices', 'devices.extension', 'users.default_extension')
+      .select(['users.default_extension', 'users.displayname', 'users.username'])
+      .where('users.default_extension', 'is not', null)
+      .where('devices.id', 'is', null)
+      .orderBy('users.extension_order');
+    if (extension !== undefined) query = query.where('users.default_extension', '=', extension);
+    return (await query.execute()).map((r) => ({
+      extension: r.default_extension as string,
+      name: r.displayname,
+      username: r.username,
+    }));
+  }
+
+  /** The device that has this number, if any. */
+  async deviceOfExtension(extension: string): Promise<DeviceRow | undefined> {
+    return this.db.selectFrom('devices').selectAll().where('extension', '=', extension).executeTakeFirst();
+  }
+
+  /** The account a phone is linked to: its number and SIP secret, or {} when it is not linked. */
+  async accountOfPhone(mac: string): Promise<{ extension: string; secret: string } | Record<string, never>> {
+    const row = await this.db
+      .selectFrom('devices')
+      .select(['extension', 'secret'])
+      .where('mac', '=', mac)
+      .where('extension', 'is not', null)
+      .executeTakeFirst();
+    return row?.extension && row.secret ? { extension: row.extension, secret: row.secret } : {};
+  }
+
   async setMobile(username: string, input: string): Promise<void> {
     const result = await this.db
       .updateTable('users')

@@ -10,6 +10,7 @@ import {
   outboundSaveSchema,
   routeLocales,
 } from '@centralino/contract';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { InboundRoutesService } from './inbound.ts';
@@ -17,6 +18,7 @@ import type { OutboundRoutesService } from './outbound.ts';
 
 const tags = ['routes'];
 const id = z.coerce.number().int().min(1).max(2_147_483_647);
+const anyId = z.coerce.number().int().min(0).max(2_147_483_647);
 const ok = z.object({ success: z.literal(true) });
 
 export const routesRoutes =
@@ -160,14 +162,16 @@ export const routesRoutes =
       {
         schema: {
           tags,
-          summary: 'Takes a trunk out of a route',
-          params: z.object({ routeId: id, trunkId: id }),
-          response: { 200: ok, ...errors },
+          summary: 'Takes a trunk out of a route; 200 with an empty body even when the route does not use it',
+          // The original console sent list positions, 0 included; they match nothing (contract api-admin §2.9).
+          params: z.object({ routeId: anyId, trunkId: anyId }),
+          response: { 200: z.null(), ...errors },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         await outbound.removeTrunk(request.params.routeId, request.params.trunkId);
-        return { success: true as const };
+        // No payload at all, the original's empty body (the typed reply would serialise null as "null").
+        return (reply as FastifyReply).code(200).send();
       },
     );
     app.get(

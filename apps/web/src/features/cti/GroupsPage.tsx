@@ -1,4 +1,4 @@
-import { ctiGroupNameSchema } from '@centralino/contract';
+import { ctiGroupNameSchema, groupPermissionName } from '@centralino/contract';
 import {
   ActionIcon,
   Button,
@@ -16,6 +16,7 @@ import { IconPlus, IconTrash, IconUsersGroup } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../api/client.ts';
 import { confirmAction } from '../../components/confirm.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { StepScreen } from '../wizard/StepScreen.tsx';
@@ -23,14 +24,28 @@ import { ctiApi } from './ctiApi.ts';
 
 const PATH = '/configurations/groups';
 
-function NewGroupModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+/** True when a group of that name exists: names that differ only in case share one presence permission. */
+function groupExists(name: string, existing: readonly string[]): boolean {
+  const wanted = groupPermissionName(name.trim());
+  return existing.some((other) => groupPermissionName(other) === wanted);
+}
+
+export function NewGroupModal({
+  opened,
+  onClose,
+  existing,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  /** Names of the groups there are, to say a name is taken before sending it. */
+  existing: readonly string[];
+}) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [touched, setTouched] = useState(false);
   const parsed = ctiGroupNameSchema.safeParse(name);
-  const error =
-    touched && !parsed.success ? (name.trim() ? t('cti.groups.lettersDigits') : t('cti.groups.nameRequired')) : null;
+  const exists = parsed.success && groupExists(name, existing);
   const create = useMutation({
     mutationFn: () => ctiApi.createGroup(name.trim()),
     onSuccess: async () => {
@@ -40,15 +55,28 @@ function NewGroupModal({ opened, onClose }: { opened: boolean; onClose: () => vo
       setTouched(false);
       onClose();
     },
-    onError: (e) => notifyError(t('cti.groups.notSaved'), e),
+    onError: (e) => {
+      // Said next to the name, which is what the user has to change; other failures as a notification.
+      if (!(e instanceof ApiError && e.code === 'group_exists')) notifyError(t('cti.groups.notSaved'), e);
+    },
   });
+  const serverExists = create.error instanceof ApiError && create.error.code === 'group_exists';
+  const error = !touched
+    ? null
+    : !parsed.success
+      ? name.trim()
+        ? t('cti.groups.lettersDigits')
+        : t('cti.groups.nameRequired')
+      : exists || serverExists
+        ? t('cti.groups.exists', { name: name.trim() })
+        : null;
   return (
     <Modal opened={opened} onClose={onClose} title={t('cti.groups.create')}>
       <form
         onSubmit={(e) => {
           e.preventDefault();
           setTouched(true);
-          if (parsed.success) create.mutate();
+          if (parsed.success && !exists) create.mutate();
         }}
       >
         <Stack>
@@ -58,7 +86,10 @@ function NewGroupModal({ opened, onClose }: { opened: boolean; onClose: () => vo
             data-autofocus
             value={name}
             error={error}
-            onChange={(e) => setName(e.currentTarget.value)}
+            onChange={(e) => {
+              setName(e.currentTarget.value);
+              create.reset();
+            }}
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
@@ -134,7 +165,11 @@ export function GroupsPage() {
           ))}
         </SimpleGrid>
       )}
-      <NewGroupModal opened={creating} onClose={() => setCreating(false)} />
+      <NewGroupModal
+        opened={creating}
+        onClose={() => setCreating(false)}
+        existing={groups.data.map((group) => group.name)}
+      />
     </Stack>
   );
 

@@ -75,6 +75,11 @@ export function CreateModelModal({
   return (
     <Modal opened onClose={onClose} title={t('models.create.title')}>
       <Stack gap="md">
+        {sources.length === 0 && (
+          <Text size="sm" c="dimmed" data-testid="no-model-sources">
+            {t('models.create.noSources')}
+          </Text>
+        )}
         <Select
           label={t('models.create.source')}
           placeholder={t('models.create.sourcePlaceholder')}

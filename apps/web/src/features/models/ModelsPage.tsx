@@ -13,7 +13,7 @@ import { StepScreen } from '../wizard/StepScreen.tsx';
 import { CreateModelModal } from './CreateModelModal.tsx';
 import type { UploadVariable } from './fields.tsx';
 import { ModelEditor } from './ModelEditor.tsx';
-import { displayName, listedModels } from './modelNames.ts';
+import { displayName, listedModels, modelSources } from './modelNames.ts';
 import { modelsApi } from './modelsApi.ts';
 
 const PATH = '/devices/models';
@@ -170,7 +170,7 @@ export function ModelsPage() {
           </Accordion>
           {creating && (
             <CreateModelModal
-              sources={list}
+              sources={modelSources(list)}
               existing={all.data}
               onClose={() => setCreating(false)}
               onCreated={(name) => {

@@ -36,6 +36,14 @@ export function listedModels(used: readonly ModelSummary[], all: readonly ModelS
   );
 }
 
+/**
+ * The models 'Create new model' offers to copy: the listed ones except those of two parts or fewer and
+ * fanvil-X3SG-PRO (spec, "New model"), i.e. only models that are themselves copies.
+ */
+export function modelSources(listed: readonly ModelSummary[]): ModelSummary[] {
+  return listed.filter((model) => isCustomName(model.name));
+}
+
 export function displayName(model: ModelSummary): string {
   return model.display_name || model.name;
 }
