@@ -31,7 +31,7 @@ export function freePort(): Promise<number> {
 }
 
 export async function waitForHealth(url: string, child: ChildProcess, output: () => string) {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output()}`);
     try {
