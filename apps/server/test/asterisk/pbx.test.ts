@@ -408,6 +408,39 @@ describe.skipIf(skipReason !== '')('a real Asterisk configured by the console', 
     await seen(phones.desk, 'INVITE', 3);
   });
 
+  it("refuses a number through a route the caller's CTI profile lacks, and reaches the trunk once allowed", async () => {
+    const [bob] = await api<{ id: number }[]>('GET', '/api/users/false?search=bob');
+    const permissions = await api<{ outbound_routes: { route_id: number; name: string }[] }>(
+      'GET',
+      '/api/cti/permissions',
+    );
+    const national = permissions.outbound_routes.find((r) => r.name === 'national');
+    expect(national).toBeDefined();
+    const base = await api<{ id: number; name: string; macro_permissions: unknown }>('GET', '/api/cti/profiles/1');
+    const allow = (permission: boolean) =>
+      api('POST', `/api/cti/profiles/${base.id}`, {
+        name: base.name,
+        macro_permissions: base.macro_permissions,
+        outbound_routes_permissions: [{ route_id: national?.route_id, permission }],
+      });
+    await api('POST', `/api/cti/profiles/users/${bob?.id}`, { profile_id: base.id });
+    await allow(false);
+    expect((await applied()).last?.ok).toBe(true);
+    const invites = () => [count(provider1.requests(), 'INVITE'), count(provider2.requests(), 'INVITE')];
+    const before = invites();
+    const refused = await call('0612345678');
+    expect(final(refused)).toBeGreaterThanOrEqual(400);
+    // Neither provider was offered the call.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(invites()).toEqual(before);
+
+    await allow(true);
+    expect((await applied()).last?.ok).toBe(true);
+    const allowed = await call('0612345678');
+    expect(final(allowed)).toBe(200);
+    await seen(provider2, 'INVITE', (before[1] ?? 0) + 1);
+  });
+
   it('logged no warning or error in Asterisk during the whole run', () => {
     const problems = lab
       .messages()
