@@ -11,8 +11,14 @@ test('local directory: install, add a user, give an extension, refuse a duplicat
   const bar = page.getByTestId('step-bar');
   await expect(bar.getByRole('button', { name: 'Next' })).toBeDisabled();
 
+  // Configure Provider carries its documentation before it is chosen.
+  await expect(page.getByRole('link', { name: 'How to connect a directory' })).toHaveAttribute(
+    'href',
+    '/help/directory.en.html',
+  );
   await page.getByRole('button', { name: 'Local directory' }).click();
   await expect(page.getByText('The local directory is ready.')).toBeVisible();
+  await expect(page.getByTestId('install-percent')).toHaveText('100% complete');
   await page.getByRole('button', { name: 'Next' }).first().click();
 
   await expect(page).toHaveURL(/\/extensions$/);
@@ -32,6 +38,21 @@ test('local directory: install, add a user, give an extension, refuse a duplicat
     await dialog.getByRole('button', { name: 'Add user' }).click();
     await expect(page.getByText(new RegExp(`User ${username} created\\. Password: [a-zA-Z0-9]{8}`))).toBeVisible();
   }
+  // The notification just shown leaves the controls of a dialog usable (it once covered the close button).
+  await page.getByRole('button', { name: 'Add user' }).first().click();
+  await page.getByRole('dialog', { name: 'Add user' }).locator('.mantine-Modal-close').click({ timeout: 3000 });
+  await expect(page.getByRole('dialog', { name: 'Add user' })).toHaveCount(0);
+
+  // A name the server refused stops being flagged once it is changed.
+  await page.getByRole('button', { name: 'Add user' }).first().click();
+  const again = page.getByRole('dialog', { name: 'Add user' });
+  await again.getByLabel('Username').fill('alice');
+  await again.getByLabel('Full name').fill('Alice Again');
+  await again.getByRole('button', { name: 'Add user' }).click();
+  await expect(again.getByText('already exists')).toBeVisible();
+  await again.getByLabel('Username').fill('alice2');
+  await expect(again.getByText('already exists')).toHaveCount(0);
+  await again.getByRole('button', { name: 'Cancel' }).click();
 
   // Both fields are required; nothing is sent without them.
   await page.getByRole('button', { name: 'Add user' }).first().click();
@@ -185,10 +206,6 @@ test.describe('external directory', () => {
     await signIn(page);
     await page.getByRole('button', { name: 'Configure Provider' }).click();
     const form = page.getByTestId('directory-form');
-    await expect(form.getByRole('link', { name: 'How to connect a directory' })).toHaveAttribute(
-      'href',
-      '/help/directory.en.html',
-    );
     await form.getByLabel('Host').fill(settings.host);
     await form.getByLabel('Port').fill(String(settings.port));
     await form.getByLabel('Bind DN').fill(settings.bindDn);
