@@ -18,7 +18,8 @@ test('a gateway added by hand is saved, its file downloaded, then deleted', asyn
   await dialog.getByRole('combobox', { name: 'Vendor' }).click();
   await page.getByRole('option', { name: 'Patton' }).click();
   await dialog.getByRole('combobox', { name: 'Model' }).click();
-  await page.getByRole('option', { name: 'TRINITY Analogico 2 Porte FXO | TRI_FXO_2' }).click();
+  // Model descriptions are in the console's language (the catalogue's own are Italian).
+  await page.getByRole('option', { name: 'TRINITY Analog 2 FXO ports | TRI_FXO_2' }).click();
   const mac = dialog.getByRole('textbox', { name: 'MAC address' });
   await expect(mac).toHaveAttribute('placeholder', '00:11:22:AA:BB:CC');
   await mac.fill('00:a0:ba:0b:1c:2d');
@@ -32,6 +33,8 @@ test('a gateway added by hand is saved, its file downloaded, then deleted', asyn
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog.getByText('Enter a valid IPv4 address')).toBeVisible();
   await dialog.getByRole('textbox', { name: 'Device IP' }).fill('192.0.2.10');
+  // Corrected: no longer flagged, before Save is pressed again.
+  await expect(dialog.getByText('Enter a valid IPv4 address')).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Save' }).click();
 
   await expect(dialog).toHaveCount(0);
@@ -40,13 +43,21 @@ test('a gateway added by hand is saved, its file downloaded, then deleted', asyn
   expect(trunks.map((t) => t.name)).toEqual(['Patton_0b1c2d_fxo_0', 'Patton_0b1c2d_fxo_1']);
 
   const item = page.getByTestId('gateway-00:A0:BA:0B:1C:2D');
-  await expect(item).toContainText('TRINITY Analogico 2 Porte FXO');
+  await expect(item).toContainText('TRINITY Analog 2 FXO ports');
   await expect(item.getByRole('img', { name: 'Configured and Not Connected' })).toBeVisible();
   const detail = page.getByTestId('gateway-detail');
   await expect(detail).toContainText('192.0.2.10');
   await expect(detail).toContainText('0721100001');
+  await expect(detail.getByRole('heading', { name: 'Patton TRINITY Analog 2 FXO ports' })).toBeVisible();
   // Not reachable now: no push offered.
   await expect(detail.getByRole('button', { name: 'Push config' })).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Interface language' }).click();
+  await page.getByRole('menuitem', { name: 'Italiano' }).click();
+  await expect(item).toContainText('TRINITY Analogico 2 Porte FXO');
+  await page.getByRole('button', { name: "Lingua dell'interfaccia" }).click();
+  await page.getByRole('menuitem', { name: 'English' }).click();
+  await expect(item).toContainText('TRINITY Analog 2 FXO ports');
 
   const downloading = page.waitForEvent('download');
   await detail.getByRole('button', { name: 'Download config' }).click();

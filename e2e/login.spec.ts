@@ -20,6 +20,49 @@ test('a wrong password shows Cannot login and keeps the user out', async ({ page
   await expect(alert).toContainText('Incorrect username or password');
   await expect(page).toHaveURL(/\/login$/);
   expect(await page.evaluate(() => localStorage.getItem('secretkey'))).toBeNull();
+  // Only the failure is reported: the password stays as typed, not flagged as missing.
+  await expect(page.getByRole('textbox', { name: 'Password', exact: true })).toHaveValue('not-the-password');
+  await expect(page.getByText('This field is required')).toHaveCount(0);
+});
+
+test('opening the console signed out asks the server nothing that needs a key', async ({ page }) => {
+  const refused: string[] = [];
+  const consoleErrors: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() === 401) refused.push(response.url());
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(refused).toEqual([]);
+  expect(consoleErrors).toEqual([]);
+});
+
+test('signing out keeps the interface language and the local preferences', async ({ page }) => {
+  await signIn(page);
+  await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
+  await page.evaluate(() => localStorage.setItem('hideInventoryHelp', 'true'));
+  await page.getByRole('button', { name: 'Interface language' }).click();
+  await page.getByRole('menuitem', { name: 'Italiano' }).click();
+  await expect(page.getByRole('heading', { name: 'Utenti', exact: true })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Account' }).click();
+  await page.getByRole('menuitem', { name: 'Esci' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Accedi' })).toBeVisible();
+  expect(
+    await page.evaluate(() => [
+      localStorage.getItem('secretkey'),
+      localStorage.getItem('preferredLanguage'),
+      localStorage.getItem('hideInventoryHelp'),
+    ]),
+  ).toEqual([null, 'it', 'true']);
 });
 
 test('signing in survives a reload; logout forgets the key', async ({ page, server }) => {

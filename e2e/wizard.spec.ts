@@ -26,6 +26,11 @@ test('the wizard starts at step 0, moves with the step bar and survives reloads 
   await expect(bar).toContainText('15% complete');
   expect((await apiAs(page, 'GET', '/api/configuration/wizard')).body).toEqual([{ step: 2, status: 'true' }]);
 
+  // The lines step shows its sub-steps: 1 Physical (here), 2 VoIP.
+  const lines = page.getByRole('navigation', { name: 'Steps of the lines' });
+  await expect(lines.getByRole('listitem')).toHaveText(['1Physical', '2VoIP']);
+  await expect(lines.getByRole('link', { name: 'Physical' })).toHaveAttribute('aria-current', 'step');
+
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Physical lines' })).toBeVisible();
 
@@ -126,5 +131,44 @@ test.describe('old provisioning mode', () => {
     await expect(page).toHaveURL(/\/admin\/languages$/);
     await expect(bar).toContainText('Step 10 of 11');
     await expect(bar).toContainText('91% complete');
+
+    await page.goto('/configurations');
+    await expect(page).toHaveURL(/\/configurations\/preferencesFreepbx$/);
   });
+});
+
+test('the parent screens show their step bars and /configurations opens the user configuration', async ({ page }) => {
+  await signIn(page);
+  await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
+
+  await page.goto('/trunks');
+  await expect(page).toHaveURL(/\/trunks$/);
+  await expect(page.getByRole('heading', { name: 'Lines', exact: true })).toBeVisible();
+  const lines = page.getByRole('navigation', { name: 'Steps of the lines' });
+  await expect(lines.getByRole('listitem')).toHaveText(['1Physical', '2VoIP']);
+  await lines.getByRole('link', { name: 'VoIP' }).click();
+  await expect(page).toHaveURL(/\/trunks\/voip$/);
+
+  await page.goto('/routes');
+  await expect(page.getByRole('heading', { name: 'Routes', exact: true })).toBeVisible();
+  const routes = page.getByRole('navigation', { name: 'Steps of the routes' });
+  await expect(routes.getByRole('listitem')).toHaveText(['1Inbound', '2Outbound']);
+  await routes.getByRole('link', { name: 'Outbound' }).click();
+  await expect(page).toHaveURL(/\/routes\/outbound$/);
+  await expect(
+    page.getByRole('navigation', { name: 'Steps of the routes' }).getByRole('link', { name: 'Outbound' }),
+  ).toHaveAttribute('aria-current', 'step');
+
+  await page.goto('/configurations');
+  await expect(page).toHaveURL(/\/configurations\/preferences$/);
+  await expect(page.getByRole('heading', { name: 'User configuration' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Interface language' }).click();
+  await page.getByRole('menuitem', { name: 'Italiano' }).click();
+  await page.goto('/routes');
+  await expect(page.getByRole('heading', { name: 'Rotte', exact: true })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Passi delle rotte' }).getByRole('listitem')).toHaveText([
+    '1In ingresso',
+    '2In uscita',
+  ]);
 });

@@ -26,8 +26,10 @@ export interface GatewayModel {
   n_isdn_trunks: number;
   n_fxo_trunks: number;
   n_fxs_ext: number;
-  /** As in the original's data (Italian, shown as-is, '(sic)' errors kept). */
+  /** As in the original's data (Italian, '(sic)' errors kept): what the API answers and the Italian console shows. */
   description: string;
+  /** What the English console shows (the model numbers the Italian copies wrongly are right here). */
+  descriptionEn: string;
   family: GatewayFamily;
   /** SIP over TLS (port 5061) with SRTP instead of UDP on 5060. */
   tls: boolean;
@@ -40,59 +42,61 @@ type Row = [
   tech: GatewayTech,
   counts: [number, number, number, number],
   description: string,
+  descriptionEn: string,
 ];
 
 /**
  * Every model of contract §3.15: the 25 of the newest catalogue keep their ids; the 21 models only the
  * legacy catalogue had get ids from 47 on, in the contract's order. Counts are [PRI, ISDN, FXO, FXS].
  */
+// biome-ignore format: one model per line reads as a table
 const rows: Row[] = [
-  [11, 'Patton', 'TRI_FXO_2', 'fxo', [0, 0, 2, 0], 'TRINITY Analogico 2 Porte FXO'],
-  [12, 'Patton', 'TRI_FXO_4', 'fxo', [0, 0, 4, 0], 'TRINITY Analogico 4 Porte FXO'],
-  [13, 'Patton', 'TRI_FXO_8', 'fxo', [0, 0, 8, 0], 'TRINITY Analogico 8 Porte FXO'],
-  [16, 'Patton', 'TRI_ISDN_1', 'isdn', [0, 1, 0, 0], 'TRINITY ISDN 1 Porta'],
-  [17, 'Patton', 'TRI_ISDN_2', 'isdn', [0, 2, 0, 0], 'TRINITY ISDN 2 Porte'],
-  [18, 'Patton', 'TRI_ISDN_4', 'isdn', [0, 4, 0, 0], 'TRINITY ISDN 4 Porte'],
-  [19, 'Patton', 'TRI_PRI_1', 'pri', [1, 0, 0, 0], 'TRINITY PRI 1 Porta'],
-  [20, 'Patton', 'TRI_PRI_2', 'pri', [2, 0, 0, 0], 'TRINITY PRI 2 Porte'],
-  [21, 'Patton', 'TRI_PRI_4', 'pri', [4, 0, 0, 0], 'TRINITY PRI 4 Porte'],
-  [31, 'Grandstream', 'ht801', 'fxs', [0, 0, 0, 1], 'HT801 SIP 1 Porta FXS'],
-  [32, 'Grandstream', 'ht801TLS', 'fxs', [0, 0, 0, 1], 'HT801 SIP TLS 1 Porta FXS'],
-  [33, 'Grandstream', 'ht802', 'fxs', [0, 0, 0, 2], 'HT802 SIP 2 Porte FXS'],
-  [34, 'Grandstream', 'ht802TLS', 'fxs', [0, 0, 0, 2], 'HT802 SIP TLS 2 Porte FXS'],
-  [35, 'Grandstream', 'ht812', 'fxs', [0, 0, 0, 2], 'HT812 SIP 2 Porte FXS'],
-  [36, 'Grandstream', 'ht812TLS', 'fxs', [0, 0, 0, 2], 'HT812 SIP TLS 2 Porte FXS'],
-  [37, 'Grandstream', 'ht814', 'fxs', [0, 0, 0, 4], 'HT814 SIP 4 Porte FXS'],
-  [38, 'Grandstream', 'ht814TLS', 'fxs', [0, 0, 0, 4], 'HT814 SIP TLS 4 Porte FXS'],
-  [39, 'Grandstream', 'gxw4216', 'fxs', [0, 0, 0, 16], 'GXW4216 SIP 16 Porte FXS'],
-  [40, 'Grandstream', 'gxw4216TLS', 'fxs', [0, 0, 0, 16], 'GXW4216 SIP TLS 16 Porte FXS'],
-  [41, 'Grandstream', 'gxw4224', 'fxs', [0, 0, 0, 24], 'GXW4224 SIP 24 Porte FXS'],
-  [42, 'Grandstream', 'gxw4224TLS', 'fxs', [0, 0, 0, 24], 'GXW4224 SIP TLS 24 Porte FXS'],
-  [43, 'Grandstream', 'gxw4232', 'fxs', [0, 0, 0, 32], 'GXW4216 SIP 32 Porte FXS'],
-  [44, 'Grandstream', 'gxw4232TLS', 'fxs', [0, 0, 0, 32], 'GXW4232 SIP TLS 32 Porte FXS'],
-  [45, 'Grandstream', 'gxw4248', 'fxs', [0, 0, 0, 48], 'GXW4216 SIP 48 Porte FXS'],
-  [46, 'Grandstream', 'gxw4248TLS', 'fxs', [0, 0, 0, 48], 'GXW4216 SIP TLS 48 Porte FXS'],
-  [47, 'Patton', '4552', 'isdn', [0, 1, 0, 0], 'SMARTNODE ISDN 1 Porta'],
-  [48, 'Patton', '4554', 'isdn', [0, 2, 0, 0], 'SMARTNODE ISDN 2 Porte'],
-  [49, 'Patton', '4638', 'isdn', [0, 4, 0, 0], 'SMARTNODE ISDN 4 Porte'],
-  [50, 'Patton', '4661', 'isdn', [0, 8, 0, 0], 'SMARTNODE ISDN 8 Porte'],
-  [51, 'Patton', '4112fxs', 'fxs', [0, 0, 0, 2], 'SMARTNODE Analogico 2 Porte FXS'],
-  [52, 'Patton', '4112fxo', 'fxo', [0, 0, 2, 0], 'SMARTNODE Analogico 2 Porte FXO'],
-  [53, 'Patton', '4114fxs', 'fxs', [0, 0, 0, 4], 'SMARTNODE Analogico 4 Porte FXS'],
-  [54, 'Patton', '4114fxo', 'fxo', [0, 0, 4, 0], 'SMARTNODE Analogico 4 Porte FXO'],
-  [55, 'Patton', '4526fxs', 'fxs', [0, 0, 0, 6], 'SMARTNODE Analogico 6 Porte FXS'],
-  [56, 'Patton', '4118fxs', 'fxs', [0, 0, 0, 8], 'SMARTNODE Analogico 8 Porte FXS'],
-  [57, 'Patton', '4970', 'pri', [1, 0, 0, 0], 'SMARTNODE PRI 1 Porta'],
-  [58, 'Patton', '4970_4', 'pri', [4, 0, 0, 0], 'SMARTNODE PRI 4 Porte'],
-  [59, 'Sangoma', 'Vega_50_24fxs', 'fxs', [0, 0, 0, 24], 'Vega 3000 FXS 24 Porte'],
-  [60, 'Sangoma', 'Vega_60_4fxo', 'fxo', [0, 0, 4, 0], 'Vega 60 FXO 4 Porte'],
-  [61, 'Sangoma', 'Vega_60_2isdn', 'isdn', [0, 2, 0, 0], 'Vega 60 ISDN 2 Porte'],
-  [62, 'Sangoma', 'Vega_60_4isdn', 'isdn', [0, 4, 0, 0], 'Vega 60 ISDN 4 Porte'],
-  [63, 'Sangoma', 'Vega_100_1pri', 'pri', [1, 0, 0, 0], 'Vega 100 PRI 1 Porta'],
-  [64, 'Sangoma', 'Vega_200_2pri', 'pri', [2, 0, 0, 0], 'Vega 200 PRI 2 Porte'],
-  [65, 'Mediatrix', 'M4401', 'isdn', [0, 1, 0, 0], '4401 ISDN 1 Porta'],
-  [66, 'Mediatrix', 'M4402', 'isdn', [0, 2, 0, 0], '4402 ISDN 2 Porte'],
-  [67, 'Mediatrix', 'M4404', 'isdn', [0, 4, 0, 0], '4404 ISDN 4 Porte'],
+  [11, 'Patton', 'TRI_FXO_2', 'fxo', [0, 0, 2, 0], 'TRINITY Analogico 2 Porte FXO', 'TRINITY Analog 2 FXO ports'],
+  [12, 'Patton', 'TRI_FXO_4', 'fxo', [0, 0, 4, 0], 'TRINITY Analogico 4 Porte FXO', 'TRINITY Analog 4 FXO ports'],
+  [13, 'Patton', 'TRI_FXO_8', 'fxo', [0, 0, 8, 0], 'TRINITY Analogico 8 Porte FXO', 'TRINITY Analog 8 FXO ports'],
+  [16, 'Patton', 'TRI_ISDN_1', 'isdn', [0, 1, 0, 0], 'TRINITY ISDN 1 Porta', 'TRINITY ISDN 1 port'],
+  [17, 'Patton', 'TRI_ISDN_2', 'isdn', [0, 2, 0, 0], 'TRINITY ISDN 2 Porte', 'TRINITY ISDN 2 ports'],
+  [18, 'Patton', 'TRI_ISDN_4', 'isdn', [0, 4, 0, 0], 'TRINITY ISDN 4 Porte', 'TRINITY ISDN 4 ports'],
+  [19, 'Patton', 'TRI_PRI_1', 'pri', [1, 0, 0, 0], 'TRINITY PRI 1 Porta', 'TRINITY PRI 1 port'],
+  [20, 'Patton', 'TRI_PRI_2', 'pri', [2, 0, 0, 0], 'TRINITY PRI 2 Porte', 'TRINITY PRI 2 ports'],
+  [21, 'Patton', 'TRI_PRI_4', 'pri', [4, 0, 0, 0], 'TRINITY PRI 4 Porte', 'TRINITY PRI 4 ports'],
+  [31, 'Grandstream', 'ht801', 'fxs', [0, 0, 0, 1], 'HT801 SIP 1 Porta FXS', 'HT801 SIP 1 FXS port'],
+  [32, 'Grandstream', 'ht801TLS', 'fxs', [0, 0, 0, 1], 'HT801 SIP TLS 1 Porta FXS', 'HT801 SIP TLS 1 FXS port'],
+  [33, 'Grandstream', 'ht802', 'fxs', [0, 0, 0, 2], 'HT802 SIP 2 Porte FXS', 'HT802 SIP 2 FXS ports'],
+  [34, 'Grandstream', 'ht802TLS', 'fxs', [0, 0, 0, 2], 'HT802 SIP TLS 2 Porte FXS', 'HT802 SIP TLS 2 FXS ports'],
+  [35, 'Grandstream', 'ht812', 'fxs', [0, 0, 0, 2], 'HT812 SIP 2 Porte FXS', 'HT812 SIP 2 FXS ports'],
+  [36, 'Grandstream', 'ht812TLS', 'fxs', [0, 0, 0, 2], 'HT812 SIP TLS 2 Porte FXS', 'HT812 SIP TLS 2 FXS ports'],
+  [37, 'Grandstream', 'ht814', 'fxs', [0, 0, 0, 4], 'HT814 SIP 4 Porte FXS', 'HT814 SIP 4 FXS ports'],
+  [38, 'Grandstream', 'ht814TLS', 'fxs', [0, 0, 0, 4], 'HT814 SIP TLS 4 Porte FXS', 'HT814 SIP TLS 4 FXS ports'],
+  [39, 'Grandstream', 'gxw4216', 'fxs', [0, 0, 0, 16], 'GXW4216 SIP 16 Porte FXS', 'GXW4216 SIP 16 FXS ports'],
+  [40, 'Grandstream', 'gxw4216TLS', 'fxs', [0, 0, 0, 16], 'GXW4216 SIP TLS 16 Porte FXS', 'GXW4216 SIP TLS 16 FXS ports'],
+  [41, 'Grandstream', 'gxw4224', 'fxs', [0, 0, 0, 24], 'GXW4224 SIP 24 Porte FXS', 'GXW4224 SIP 24 FXS ports'],
+  [42, 'Grandstream', 'gxw4224TLS', 'fxs', [0, 0, 0, 24], 'GXW4224 SIP TLS 24 Porte FXS', 'GXW4224 SIP TLS 24 FXS ports'],
+  [43, 'Grandstream', 'gxw4232', 'fxs', [0, 0, 0, 32], 'GXW4216 SIP 32 Porte FXS', 'GXW4232 SIP 32 FXS ports'],
+  [44, 'Grandstream', 'gxw4232TLS', 'fxs', [0, 0, 0, 32], 'GXW4232 SIP TLS 32 Porte FXS', 'GXW4232 SIP TLS 32 FXS ports'],
+  [45, 'Grandstream', 'gxw4248', 'fxs', [0, 0, 0, 48], 'GXW4216 SIP 48 Porte FXS', 'GXW4248 SIP 48 FXS ports'],
+  [46, 'Grandstream', 'gxw4248TLS', 'fxs', [0, 0, 0, 48], 'GXW4216 SIP TLS 48 Porte FXS', 'GXW4248 SIP TLS 48 FXS ports'],
+  [47, 'Patton', '4552', 'isdn', [0, 1, 0, 0], 'SMARTNODE ISDN 1 Porta', 'SMARTNODE ISDN 1 port'],
+  [48, 'Patton', '4554', 'isdn', [0, 2, 0, 0], 'SMARTNODE ISDN 2 Porte', 'SMARTNODE ISDN 2 ports'],
+  [49, 'Patton', '4638', 'isdn', [0, 4, 0, 0], 'SMARTNODE ISDN 4 Porte', 'SMARTNODE ISDN 4 ports'],
+  [50, 'Patton', '4661', 'isdn', [0, 8, 0, 0], 'SMARTNODE ISDN 8 Porte', 'SMARTNODE ISDN 8 ports'],
+  [51, 'Patton', '4112fxs', 'fxs', [0, 0, 0, 2], 'SMARTNODE Analogico 2 Porte FXS', 'SMARTNODE Analog 2 FXS ports'],
+  [52, 'Patton', '4112fxo', 'fxo', [0, 0, 2, 0], 'SMARTNODE Analogico 2 Porte FXO', 'SMARTNODE Analog 2 FXO ports'],
+  [53, 'Patton', '4114fxs', 'fxs', [0, 0, 0, 4], 'SMARTNODE Analogico 4 Porte FXS', 'SMARTNODE Analog 4 FXS ports'],
+  [54, 'Patton', '4114fxo', 'fxo', [0, 0, 4, 0], 'SMARTNODE Analogico 4 Porte FXO', 'SMARTNODE Analog 4 FXO ports'],
+  [55, 'Patton', '4526fxs', 'fxs', [0, 0, 0, 6], 'SMARTNODE Analogico 6 Porte FXS', 'SMARTNODE Analog 6 FXS ports'],
+  [56, 'Patton', '4118fxs', 'fxs', [0, 0, 0, 8], 'SMARTNODE Analogico 8 Porte FXS', 'SMARTNODE Analog 8 FXS ports'],
+  [57, 'Patton', '4970', 'pri', [1, 0, 0, 0], 'SMARTNODE PRI 1 Porta', 'SMARTNODE PRI 1 port'],
+  [58, 'Patton', '4970_4', 'pri', [4, 0, 0, 0], 'SMARTNODE PRI 4 Porte', 'SMARTNODE PRI 4 ports'],
+  [59, 'Sangoma', 'Vega_50_24fxs', 'fxs', [0, 0, 0, 24], 'Vega 3000 FXS 24 Porte', 'Vega 3000 FXS 24 ports'],
+  [60, 'Sangoma', 'Vega_60_4fxo', 'fxo', [0, 0, 4, 0], 'Vega 60 FXO 4 Porte', 'Vega 60 FXO 4 ports'],
+  [61, 'Sangoma', 'Vega_60_2isdn', 'isdn', [0, 2, 0, 0], 'Vega 60 ISDN 2 Porte', 'Vega 60 ISDN 2 ports'],
+  [62, 'Sangoma', 'Vega_60_4isdn', 'isdn', [0, 4, 0, 0], 'Vega 60 ISDN 4 Porte', 'Vega 60 ISDN 4 ports'],
+  [63, 'Sangoma', 'Vega_100_1pri', 'pri', [1, 0, 0, 0], 'Vega 100 PRI 1 Porta', 'Vega 100 PRI 1 port'],
+  [64, 'Sangoma', 'Vega_200_2pri', 'pri', [2, 0, 0, 0], 'Vega 200 PRI 2 Porte', 'Vega 200 PRI 2 ports'],
+  [65, 'Mediatrix', 'M4401', 'isdn', [0, 1, 0, 0], '4401 ISDN 1 Porta', '4401 ISDN 1 port'],
+  [66, 'Mediatrix', 'M4402', 'isdn', [0, 2, 0, 0], '4402 ISDN 2 Porte', '4402 ISDN 2 ports'],
+  [67, 'Mediatrix', 'M4404', 'isdn', [0, 4, 0, 0], '4404 ISDN 4 Porte', '4404 ISDN 4 ports'],
 ];
 
 function familyOf(manufacturer: string, model: string): GatewayFamily {
@@ -103,7 +107,7 @@ function familyOf(manufacturer: string, model: string): GatewayFamily {
 }
 
 export const gatewayModels: readonly GatewayModel[] = rows.map(
-  ([id, manufacturer, model, tech, [pri, isdn, fxo, fxs], description]) => ({
+  ([id, manufacturer, model, tech, [pri, isdn, fxo, fxs], description, descriptionEn]) => ({
     id,
     manufacturer,
     model,
@@ -113,6 +117,7 @@ export const gatewayModels: readonly GatewayModel[] = rows.map(
     n_fxo_trunks: fxo,
     n_fxs_ext: fxs,
     description,
+    descriptionEn,
     family: familyOf(manufacturer, model),
     // TRINITY trunks register over TLS in the original's templates; Grandstream has TLS twins of each model.
     tls: model.startsWith('TRI_') || model.endsWith('TLS'),
@@ -121,6 +126,16 @@ export const gatewayModels: readonly GatewayModel[] = rows.map(
 
 export function gatewayModel(id: number): GatewayModel | undefined {
   return gatewayModels.find((m) => m.id === id);
+}
+
+/**
+ * Description of a gateway model in the console's language; the API keeps answering the original's Italian
+ * text, so a model the catalogue does not know shows that text.
+ */
+export function gatewayModelDescription(id: number | null | undefined, fallback: string, language: string): string {
+  const model = id == null ? undefined : gatewayModel(id);
+  if (!model) return fallback;
+  return language.startsWith('it') ? model.description : model.descriptionEn;
 }
 
 /** Vendors whose devices are gateways, by MAC prefix (contract §3.2); Sangoma is confirmed by a web probe. */

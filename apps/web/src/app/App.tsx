@@ -30,7 +30,8 @@ export function App() {
     <MantineProvider theme={theme} defaultColorScheme="auto">
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
-          <Notifications position="top-right" />
+          {/* Bottom right: at the top they covered the close button of an open dialog. */}
+          <Notifications position="bottom-right" />
           <AuthProvider>
             <RouterProvider router={router} />
           </AuthProvider>

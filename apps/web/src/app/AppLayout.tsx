@@ -96,8 +96,10 @@ export function AppLayout() {
   const { t } = useTranslation();
   const auth = useAuth();
   const location = useLocation();
-  const engine = useEngine();
-  const wizard = useWizardState();
+  // Nothing is asked before sign-in: those calls could only answer 401.
+  const signedIn = auth.status === 'signedIn';
+  const engine = useEngine(signedIn);
+  const wizard = useWizardState(signedIn);
   const [opened, { toggle, close }] = useDisclosure(false);
 
   if (auth.status === 'checking') {

@@ -41,6 +41,11 @@ const OutboundRoutesPage = lazy(() =>
   import('../features/routes/OutboundRoutesPage.tsx').then((m) => ({ default: m.OutboundRoutesPage })),
 );
 
+const SubStepsPage = lazy(() => import('../features/wizard/SubSteps.tsx').then((m) => ({ default: m.SubStepsPage })));
+const ConfigurationsRedirect = lazy(() =>
+  import('../features/wizard/SubSteps.tsx').then((m) => ({ default: m.ConfigurationsRedirect })),
+);
+
 const DevicesPage = lazy(() => import('../features/phones/DevicesPage.tsx').then((m) => ({ default: m.DevicesPage })));
 const InventoryPage = lazy(() =>
   import('../features/phones/InventoryPage.tsx').then((m) => ({ default: m.InventoryPage })),
@@ -79,13 +84,16 @@ export const routes = [
       { path: '/', element: screen(<HomeOrWizard />) },
       { path: '/users', element: screen(<UsersPage />) },
       { path: '/extensions', element: screen(<ExtensionsPage />) },
+      { path: '/trunks', element: screen(<SubStepsPage group="trunks" />) },
       { path: '/trunks/physical', element: screen(<PhysicalTrunksPage />) },
       { path: '/trunks/voip', element: screen(<VoipTrunksPage />) },
+      { path: '/routes', element: screen(<SubStepsPage group="routes" />) },
       { path: '/routes/inbound', element: screen(<InboundRoutesPage />) },
       { path: '/routes/outbound', element: screen(<OutboundRoutesPage />) },
       { path: '/devices', element: screen(<DevicesPage />) },
       { path: '/devices/inventory', element: screen(<InventoryPage />) },
       { path: '/devices/models', element: screen(<ModelsPage />) },
+      { path: '/configurations', element: screen(<ConfigurationsRedirect />) },
       { path: '/configurations/devices', element: screen(<ConfigDevicesPage />) },
       { path: '/configurations/groups', element: screen(<GroupsPage />) },
       { path: '/configurations/preferences', element: screen(<PreferencesPage />) },

@@ -112,7 +112,8 @@ export class GatewaysService {
     const pbx = defaultPbxAddress();
     const out: GatewayManufacturers = {};
     for (const m of gatewayModels) {
-      const { family: _family, ...rest } = m;
+      // The answer stays the original's (Italian descriptions); the console translates by model id.
+      const { family: _family, descriptionEn: _en, ...rest } = m;
       const list = out[m.manufacturer] ?? [];
       list.push({ ...rest, proxy: `sip:${pbx}:5060;lr`, ipv4_green: pbx });
       out[m.manufacturer] = list;

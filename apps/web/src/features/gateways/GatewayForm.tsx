@@ -1,4 +1,10 @@
-import { type GatewayCreate, type GatewayManufacturers, gatewayCreateSchema, type User } from '@centralino/contract';
+import {
+  type GatewayCreate,
+  type GatewayManufacturers,
+  gatewayCreateSchema,
+  gatewayModelDescription,
+  type User,
+} from '@centralino/contract';
 import { Button, Divider, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -121,9 +127,12 @@ export function GatewayForm({
   onSubmit: (body: GatewayCreate) => void;
   onCancel?: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [values, setValues] = useState(initial);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  // Checked live once Save was tried, like the console's other forms: a corrected field stops being red.
+  const [tried, setTried] = useState(false);
+  const checked = toRequest(values, t);
+  const errors: Record<string, string> = tried && 'errors' in checked ? checked.errors : {};
   const set = (patch: Partial<GatewayFormValues>) => setValues((v) => ({ ...v, ...patch }));
   const models = values.vendor ? (catalogue[values.vendor] ?? []) : [];
   const userOptions = users.map((u) => ({
@@ -136,12 +145,8 @@ export function GatewayForm({
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
-        const result = toRequest(values, t);
-        if ('errors' in result) setErrors(result.errors);
-        else {
-          setErrors({});
-          onSubmit(result.body);
-        }
+        setTried(true);
+        if ('body' in checked) onSubmit(checked.body);
       }}
     >
       <Stack gap="sm">
@@ -162,7 +167,10 @@ export function GatewayForm({
         <Select
           label={t('gateways.form.model')}
           withAsterisk
-          data={models.map((m) => ({ value: String(m.id), label: `${m.description} | ${m.model}` }))}
+          data={models.map((m) => ({
+            value: String(m.id),
+            label: `${gatewayModelDescription(m.id, m.description, i18n.language)} | ${m.model}`,
+          }))}
           value={values.model}
           error={errors.model}
           disabled={!values.vendor}

@@ -1,4 +1,10 @@
-import { type Gateway, type GatewayCreate, gatewayDownloadName, stepOfPath } from '@centralino/contract';
+import {
+  type Gateway,
+  type GatewayCreate,
+  gatewayDownloadName,
+  gatewayModelDescription,
+  stepOfPath,
+} from '@centralino/contract';
 import {
   Alert,
   Badge,
@@ -61,6 +67,10 @@ function StatusIcon({ gateway }: { gateway: Gateway }) {
 
 const key = (g: Gateway) => g.mac;
 
+/** The model's description in the console's language (the API answers the original's Italian). */
+const modelDescription = (g: Gateway, language: string) =>
+  gatewayModelDescription(g.model_id, g.description ?? '', language);
+
 /** Read-only view of a configured gateway, with its actions. */
 function ConfiguredGateway({
   gateway,
@@ -71,7 +81,7 @@ function ConfiguredGateway({
   onBanner: (banner: Banner) => void;
   onDeleted: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const failed = (error: unknown) =>
     onBanner({
@@ -111,7 +121,7 @@ function ConfiguredGateway({
     onError: failed,
   });
   const rows: [string, string][] = [
-    [t('gateways.form.model'), gateway.description ?? ''],
+    [t('gateways.form.model'), modelDescription(gateway, i18n.language)],
     [t('gateways.form.deviceIp'), gateway.ipv4_new],
     [t('gateways.form.mac'), gateway.mac],
     [t('gateways.form.netmask'), gateway.netmask_green],
@@ -132,7 +142,9 @@ function ConfiguredGateway({
     <Stack gap="sm" data-testid="gateway-detail">
       <Group gap="xs">
         <StatusIcon gateway={gateway} />
-        <Title order={3}>{gateway.name}</Title>
+        <Title order={3}>
+          {gateway.description ? `${gateway.manufacturer} ${modelDescription(gateway, i18n.language)}` : gateway.name}
+        </Title>
       </Group>
       <Table withRowBorders={false} verticalSpacing={4}>
         <Table.Tbody>
@@ -183,7 +195,7 @@ function ConfiguredGateway({
 
 /** Physical lines: gateways on the network and configured ones, their files and pushes. */
 export function PhysicalTrunksPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const engine = useEngine();
   const wizard = useWizardState();
@@ -223,7 +235,7 @@ export function PhysicalTrunksPage() {
   }
   const list = gateways.data;
   const current = list.find((g) => key(g) === selected);
-  const description = (g: Gateway) => g.description ?? '';
+  const description = (g: Gateway) => modelDescription(g, i18n.language);
 
   const body = (
     <Stack gap="md">
@@ -271,7 +283,7 @@ export function PhysicalTrunksPage() {
                       <Stack gap={0} style={{ minWidth: 0 }}>
                         <Group gap={6}>
                           <Text fw={600}>{g.manufacturer}</Text>
-                          {g.description && <Badge variant="light">{g.description}</Badge>}
+                          {g.description && <Badge variant="light">{description(g)}</Badge>}
                         </Group>
                         <Text size="sm" c="dimmed">
                           {g.ipv4 || g.ipv4_new} · {g.mac}

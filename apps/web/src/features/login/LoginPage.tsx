@@ -34,7 +34,7 @@ export function LoginPage() {
       await auth.login(username, password);
       navigate('/', { replace: true });
     } catch (error) {
-      setPassword('');
+      // The password stays as typed (the show/hide toggle reveals a typo); only the failure is reported.
       if (error instanceof ApiError && error.status !== 401) {
         setFailure({ title: error.body.title, detail: error.body.detail });
       } else {

@@ -64,7 +64,11 @@ export function AddUserModal({
             data-autofocus
             value={username}
             error={fieldError('username') ?? serverError}
-            onChange={(e) => setUsername(e.currentTarget.value)}
+            onChange={(e) => {
+              setUsername(e.currentTarget.value);
+              // The server's refusal was about the name as it was: a changed name is not refused yet.
+              if (create.isError) create.reset();
+            }}
           />
           <TextInput
             label={t('addUser.fullname')}

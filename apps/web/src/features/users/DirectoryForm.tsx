@@ -48,9 +48,23 @@ function fieldErrors(settings: LdapSettings): FieldErrors {
   return out;
 }
 
+/** How to connect a directory, in the console's language; shown with the Configure Provider choice. */
+export function DirectoryHelpLink() {
+  const { t, i18n } = useTranslation();
+  const href = `/help/directory.${i18n.language?.startsWith('it') ? 'it' : 'en'}.html`;
+  return (
+    <Anchor href={href} target="_blank" rel="noreferrer" size="sm">
+      <Group gap={4} component="span">
+        <IconBook size={16} />
+        {t('directory.documentation')}
+      </Group>
+    </Anchor>
+  );
+}
+
 /** Connection to an existing LDAP server or Active Directory, with a test before saving. */
 export function DirectoryForm({ initial, onSaved }: { initial?: LdapSettings; onSaved: () => void }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [settings, setSettings] = useState<LdapSettings>(initial ?? EMPTY);
   const [testUser, setTestUser] = useState('');
   const [showErrors, setShowErrors] = useState(false);
@@ -78,7 +92,6 @@ export function DirectoryForm({ initial, onSaved }: { initial?: LdapSettings; on
     if (valid) action();
   };
   const failure = (test.error ?? save.error) as ApiError | Error | null;
-  const helpHref = `/help/directory.${i18n.language?.startsWith('it') ? 'it' : 'en'}.html`;
 
   return (
     <Stack gap="md" data-testid="directory-form">
@@ -92,12 +105,6 @@ export function DirectoryForm({ initial, onSaved }: { initial?: LdapSettings; on
             { value: 'ad', label: t('directory.presets.ad') },
           ]}
         />
-        <Anchor href={helpHref} target="_blank" rel="noreferrer">
-          <Group gap={4}>
-            <IconBook size={16} />
-            {t('directory.documentation')}
-          </Group>
-        </Anchor>
       </Group>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TextInput

@@ -21,7 +21,7 @@ import { useNavigate } from 'react-router';
 import { api } from '../../api/endpoints.ts';
 import { useEngine, useWizardMove, useWizardState } from '../wizard/useWizard.ts';
 import { WizardFrame } from '../wizard/WizardFrame.tsx';
-import { DirectoryForm } from './DirectoryForm.tsx';
+import { DirectoryForm, DirectoryHelpLink } from './DirectoryForm.tsx';
 import { usersApi } from './usersApi.ts';
 
 const PATH = '/users';
@@ -144,6 +144,9 @@ export function UsersPage() {
             ) : installed ? (
               <Stack gap="xs">
                 <Progress value={100} color="teal" aria-label={t('users.local.progress', { percent: 100 })} />
+                <Text size="xs" c="dimmed" data-testid="install-percent">
+                  {t('users.local.progress', { percent: 100 })}
+                </Text>
                 <Text size="sm" c="teal">
                   {t('users.local.done')}
                 </Text>
@@ -159,7 +162,7 @@ export function UsersPage() {
                   animated
                   aria-label={t('users.local.progress', { percent: install.progress })}
                 />
-                <Text size="xs" c="dimmed">
+                <Text size="xs" c="dimmed" data-testid="install-percent">
                   {t('users.local.progress', { percent: install.progress })}
                 </Text>
               </Stack>
@@ -185,6 +188,7 @@ export function UsersPage() {
             <Text size="sm" c="dimmed">
               {t('users.provider.description')}
             </Text>
+            <DirectoryHelpLink />
             {choice !== 'provider' && (
               <Button variant="default" disabled={install.progress !== null} onClick={() => setChoice('provider')}>
                 {t('users.provider.button')}

@@ -4,16 +4,18 @@ import { useNavigate } from 'react-router';
 import { api } from '../../api/endpoints.ts';
 import { isRouted } from '../../app/paths.ts';
 
-export function useEngine() {
+/** `enabled` false waits (the frame asks before it knows whether anyone is signed in). */
+export function useEngine(enabled = true) {
   return useQuery({
     queryKey: ['provisioning-engine'],
     queryFn: api.provisioningEngine,
     staleTime: Number.POSITIVE_INFINITY,
+    enabled,
   });
 }
 
-export function useWizardState() {
-  return useQuery({ queryKey: ['wizard'], queryFn: api.wizard, select: currentWizard });
+export function useWizardState(enabled = true) {
+  return useQuery({ queryKey: ['wizard'], queryFn: api.wizard, select: currentWizard, enabled });
 }
 
 /** Where a step lives in the console: its own screen once built, otherwise the wizard frame at /. */
