@@ -54,8 +54,6 @@ test('create a model as a copy of a source model, then delete it', async ({ page
   await page.getByRole('button', { name: 'Create new model' }).click();
   const dialog = page.getByRole('dialog', { name: 'New model' });
   await expect(dialog.getByTestId('no-model-sources')).toBeVisible();
-  await dialog.getByRole('combobox', { name: 'Duplicate from' }).click();
-  await expect(page.getByRole('option', { name: 'Yealink T46G/S/U', exact: true })).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Cancel' }).click();
 
   // A copy made through the engine API is one.
