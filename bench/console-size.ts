@@ -84,7 +84,10 @@ async function startServerPatiently(tries = 3) {
   }
 }
 
-const server = await startServerPatiently();
+// CONSOLE_URL measures a console already running (e.g. one started by hand), built from this tree.
+const server = process.env.CONSOLE_URL
+  ? { url: process.env.CONSOLE_URL.replace(/\/$/, ''), stop: async () => undefined }
+  : await startServerPatiently();
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'],
