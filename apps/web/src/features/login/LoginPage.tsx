@@ -6,6 +6,7 @@ import { Navigate, useNavigate } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { useAuth } from '../../app/auth.tsx';
 import { LanguageMenu } from '../../app/LanguageMenu.tsx';
+import { preloadSignedIn } from '../../app/lazyLayout.tsx';
 
 export function LoginPage() {
   const { t } = useTranslation();
@@ -30,6 +31,7 @@ export function LoginPage() {
     if (username.trim() === '' || password === '') return;
     setBusy(true);
     setFailure(null);
+    preloadSignedIn();
     try {
       await auth.login(username, password);
       navigate('/', { replace: true });
