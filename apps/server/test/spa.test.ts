@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DB_KINDS, expectError, useTestApp } from './helpers.ts';
 
@@ -13,6 +14,12 @@ function makeWebDist(): string {
   fs.writeFileSync(path.join(dir, 'index.html'), INDEX_HTML);
   fs.writeFileSync(path.join(dir, 'assets', 'app.js'), APP_JS);
   fs.writeFileSync(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  // As the web build writes them (apps/web/precompress.ts).
+  for (const file of ['index.html', 'assets/app.js']) {
+    const raw = fs.readFileSync(path.join(dir, file));
+    fs.writeFileSync(path.join(dir, `${file}.br`), zlib.brotliCompressSync(raw));
+    fs.writeFileSync(path.join(dir, `${file}.gz`), zlib.gzipSync(raw, { level: 9 }));
+  }
   return dir;
 }
 
@@ -41,6 +48,41 @@ describe.each(DB_KINDS)('web app serving (%s)', (kind) => {
     const icon = await t.app.inject({ method: 'GET', url: '/favicon.svg' });
     expect(icon.statusCode).toBe(200);
     expect(icon.headers['cache-control']).toBe('no-cache');
+  });
+
+  it.each([
+    ['br, gzip', 'br'],
+    ['gzip', 'gzip'],
+  ])('sends the precompressed copy to a browser accepting %s', async (accepted, encoding) => {
+    const decode = encoding === 'br' ? zlib.brotliDecompressSync : zlib.gunzipSync;
+    const asset = await t.app.inject({
+      method: 'GET',
+      url: '/assets/app.js',
+      headers: { 'accept-encoding': accepted },
+    });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['content-encoding']).toBe(encoding);
+    expect(asset.headers.vary).toMatch(/accept-encoding/i);
+    expect(asset.headers['content-type']).toMatch(/javascript/);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(decode(asset.rawPayload).toString()).toBe(APP_JS);
+
+    const page = await t.app.inject({ method: 'GET', url: '/users', headers: { 'accept-encoding': accepted } });
+    expect(page.headers['content-encoding']).toBe(encoding);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(decode(page.rawPayload).toString()).toBe(INDEX_HTML);
+  });
+
+  it('sends the file as it is to a client that accepts no compression', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/assets/app.js',
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.headers.vary).toMatch(/accept-encoding/i);
+    expect(res.body).toBe(APP_JS);
   });
 
   it.each(['/missing.js', '/assets/missing.js', '/assets/app.js.map'])(

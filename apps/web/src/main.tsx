@@ -1,12 +1,16 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import './i18n/index.ts';
 import { App } from './app/App.tsx';
+import { i18nReady } from './i18n/index.ts';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('missing #root');
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+// The language's catalogue is a chunk of its own (i18n/index.ts): the first paint waits for it, so no
+// screen ever shows untranslated keys.
+void i18nReady.finally(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 
-export const AUTH_USER_HEADER = 'user';
-export const AUTH_KEY_HEADER = 'secretkey';
+export { AUTH_KEY_HEADER, AUTH_USER_HEADER, STORED_CREDENTIALS_KEY } from './constants.ts';
 
 export const loginRequestSchema = z
   .object({
@@ -22,8 +21,7 @@ export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
 export const successSchema = z.object({ success: z.literal(true) }).meta({ id: 'Success' });
 
-/** What the browser keeps in localStorage under this key. */
-export const STORED_CREDENTIALS_KEY = 'secretkey';
+/** What the browser keeps in localStorage (under STORED_CREDENTIALS_KEY). */
 export const storedCredentialsSchema = z.object({ user: z.string().min(1), secretkey: z.string().min(1) });
 export type StoredCredentials = z.infer<typeof storedCredentialsSchema>;
 

@@ -17,6 +17,10 @@ export async function registerSpa(app: FastifyInstance, distDir: string | undefi
       root: distDir,
       wildcard: false,
       index: false,
+      // The web build writes a .br and a .gz copy of every text file (apps/web/precompress.ts): the
+      // browser gets the best one it accepts, with Content-Encoding and Vary: Accept-Encoding, and no
+      // request pays for compressing. (JSON answers of the API are another matter.)
+      preCompressed: true,
       // Hashed assets never change; index.html must always be fresh.
       setHeaders: (reply, filePath) => {
         reply.header(

@@ -1,9 +1,7 @@
 import {
   finalReportSchema,
   type LanguageRequest,
-  type LoginRequest,
   languagesResponseSchema,
-  loginResponseSchema,
   provisioningEngineSchema,
   userProviderSchema,
   type WizardUpdate,
@@ -16,10 +14,6 @@ import { apiRequest } from './client.ts';
 const success = z.object({ success: z.literal(true) }).loose();
 
 export const api = {
-  login: (body: LoginRequest) =>
-    apiRequest('POST', '/api/login', { body, schema: loginResponseSchema, allowUnauthorized: true }),
-  checkLogin: () => apiRequest('GET', '/api/login', { schema: success, allowUnauthorized: true }),
-  logout: () => apiRequest('GET', '/api/logout', { schema: success, allowUnauthorized: true }),
   wizard: () => apiRequest('GET', '/api/configuration/wizard', { schema: wizardStateListSchema }),
   saveWizard: (body: WizardUpdate) =>
     apiRequest('POST', '/api/configuration/wizard', { body, schema: wizardStateSchema }),

@@ -1,12 +1,10 @@
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
+import './signInStyles.ts';
 import { createTheme, MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { ApiError } from '../api/client.ts';
+import { NotificationsHost } from '../components/notificationsHost.tsx';
 import { AuthProvider } from './auth.tsx';
 import { createAppRouter } from './router.tsx';
 
@@ -26,16 +24,14 @@ export function App() {
       }),
   );
   const [router] = useState(createAppRouter);
+  // Modals live in the signed-in frame (SignedInLayout.tsx); notifications load on demand.
   return (
     <MantineProvider theme={theme} defaultColorScheme="auto">
       <QueryClientProvider client={queryClient}>
-        <ModalsProvider>
-          {/* Bottom right: at the top they covered the close button of an open dialog. */}
-          <Notifications position="bottom-right" />
-          <AuthProvider>
-            <RouterProvider router={router} />
-          </AuthProvider>
-        </ModalsProvider>
+        <NotificationsHost />
+        <AuthProvider>
+          <RouterProvider router={router} />
+        </AuthProvider>
       </QueryClientProvider>
     </MantineProvider>
   );

@@ -1,34 +1,43 @@
-import { UI_LANGUAGES } from '@centralino/contract';
-import { Button, Menu } from '@mantine/core';
+import { UI_LANGUAGES } from '@centralino/contract/constants';
+import { Button, type ButtonProps } from '@mantine/core';
 import { IconLanguage } from '@tabler/icons-react';
+import { type ComponentPropsWithRef, type ComponentType, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { changeUiLanguage, type UiLanguage } from '../i18n/index.ts';
+import type { UiLanguage } from '../i18n/index.ts';
+import type { LanguageMenuPopupProps } from './LanguageMenuPopup.tsx';
+
+// The menu itself (Mantine's Menu, its popover and focus trap) is a chunk of its own, fetched when the
+// pointer or the focus reaches the button and shown on the first click: the sign-in page does not
+// download it otherwise (docs/architecture.md, "What loads before sign-in").
+const loadPopup = () => import('./LanguageMenuPopup.tsx');
+
+export type LanguageButtonProps = ButtonProps & ComponentPropsWithRef<'button'>;
 
 /** Switches the language of this console (not of the PBX), remembered in the browser. */
 export function LanguageMenu() {
   const { t, i18n } = useTranslation();
   const current = (i18n.resolvedLanguage ?? 'en') as UiLanguage;
+  const [Popup, setPopup] = useState<ComponentType<LanguageMenuPopupProps> | null>(null);
+
+  const buttonProps: LanguageButtonProps = {
+    variant: 'subtle',
+    size: 'compact-sm',
+    leftSection: <IconLanguage size={16} />,
+    // The name holds the visible text too (WCAG 2.5.3, label in name).
+    'aria-label': `${t('nav.interfaceLanguage')}: ${t(`uiLanguages.${current}`)}`,
+    children: t(`uiLanguages.${current}`),
+  };
+  if (Popup) return <Popup current={current} languages={UI_LANGUAGES} buttonProps={buttonProps} />;
+
+  const prefetch = () => void loadPopup().catch(() => undefined);
   return (
-    <Menu position="bottom-end">
-      <Menu.Target>
-        <Button
-          variant="subtle"
-          size="compact-sm"
-          leftSection={<IconLanguage size={16} />}
-          // The name holds the visible text too (WCAG 2.5.3, label in name).
-          aria-label={`${t('nav.interfaceLanguage')}: ${t(`uiLanguages.${current}`)}`}
-        >
-          {t(`uiLanguages.${current}`)}
-        </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>{t('nav.interfaceLanguage')}</Menu.Label>
-        {UI_LANGUAGES.map((lang) => (
-          <Menu.Item key={lang} onClick={() => changeUiLanguage(lang)} disabled={lang === current}>
-            {t(`uiLanguages.${lang}`)}
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+    <Button
+      {...buttonProps}
+      aria-haspopup="menu"
+      aria-expanded={false}
+      onPointerEnter={prefetch}
+      onFocus={prefetch}
+      onClick={() => void loadPopup().then((module) => setPopup(() => module.LanguageMenuPopup))}
+    />
   );
 }

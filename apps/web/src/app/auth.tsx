@@ -3,7 +3,7 @@ import { createContext, type ReactNode, useCallback, useContext, useEffect, useM
 import { useTranslation } from 'react-i18next';
 import { setUnauthorizedListener } from '../api/client.ts';
 import { forgetCredentials, readCredentials, storeCredentials } from '../api/credentials.ts';
-import { api } from '../api/endpoints.ts';
+import { sessionApi as api } from '../api/session.ts';
 import { notifyError } from '../components/notify.ts';
 
 type AuthStatus = 'checking' | 'signedOut' | 'signedIn';

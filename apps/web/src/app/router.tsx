@@ -2,7 +2,8 @@ import { Center, Loader } from '@mantine/core';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { LoginPage } from '../features/login/LoginPage.tsx';
-import { AppLayout } from './AppLayout.tsx';
+// The signed-in frame loads after sign-in (lazyLayout.tsx).
+import { AppLayout } from './lazyLayout.tsx';
 
 // Screens behind the login load on demand, so the login page downloads only what it shows.
 const HomeOrWizard = lazy(() =>

@@ -1,9 +1,16 @@
-import { notifications } from '@mantine/notifications';
+import type { NotificationData } from '@mantine/notifications';
 import { ApiError } from '../api/client.ts';
 import i18n from '../i18n/index.ts';
+import { requestNotifications } from './notificationsHost.tsx';
+
+/** Shows a notification; Mantine's notifications are downloaded the first time (see notificationsHost). */
+function show(data: NotificationData) {
+  requestNotifications();
+  void import('@mantine/notifications').then(({ notifications }) => notifications.show(data));
+}
 
 export function notifySuccess(title: string, message?: string) {
-  notifications.show({ color: 'teal', title, message: message ?? '', autoClose: 4000 });
+  show({ color: 'teal', title, message: message ?? '', autoClose: 4000 });
 }
 
 /** Shows a failure; the server's own (already localised) explanation when it gave one. */
@@ -14,5 +21,5 @@ export function notifyError(title: string, error?: unknown) {
       : error instanceof Error
         ? error.message
         : i18n.t('errors.internal.detail');
-  notifications.show({ color: 'red', title, message, autoClose: 8000 });
+  show({ color: 'red', title, message, autoClose: 8000 });
 }

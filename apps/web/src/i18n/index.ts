@@ -1,8 +1,6 @@
-import { DEFAULT_UI_LANGUAGE, PREFERRED_LANGUAGE_KEY, UI_LANGUAGES } from '@centralino/contract';
-import i18n from 'i18next';
+import { DEFAULT_UI_LANGUAGE, PREFERRED_LANGUAGE_KEY, UI_LANGUAGES } from '@centralino/contract/constants';
+import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import en from './en.json';
-import it from './it.json';
 
 export type UiLanguage = (typeof UI_LANGUAGES)[number];
 
@@ -27,14 +25,39 @@ export function changeUiLanguage(lang: UiLanguage) {
   void i18n.changeLanguage(lang);
 }
 
-void i18n.use(initReactI18next).init({
-  resources: { en: { translation: en }, it: { translation: it } },
-  lng: initialLanguage(),
-  fallbackLng: 'en',
-  supportedLngs: [...UI_LANGUAGES],
-  interpolation: { escapeValue: false },
-  returnNull: false,
-});
+/**
+ * One language at a time: each catalogue is its own chunk, fetched when that language is first shown
+ * (i18next waits for it in changeLanguage, react-i18next suspends until it is there). Both catalogues
+ * have the same keys (a test checks), so no fallback language is loaded next to the current one.
+ */
+const catalogues: Record<UiLanguage, () => Promise<{ default: Record<string, unknown> }>> = {
+  en: () => import('./en.json'),
+  it: () => import('./it.json'),
+};
+
+const catalogueBackend: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, _namespace, callback) {
+    if (!isUiLanguage(language)) return callback(null, {});
+    catalogues[language]().then(
+      (module) => callback(null, module.default),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
+    );
+  },
+};
+
+/** Resolves once the first language is loaded. */
+export const i18nReady = i18n
+  .use(catalogueBackend)
+  .use(initReactI18next)
+  .init({
+    lng: initialLanguage(),
+    fallbackLng: false,
+    supportedLngs: [...UI_LANGUAGES],
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
 
 i18n.on('languageChanged', (lang) => {
   if (typeof document !== 'undefined') document.documentElement.lang = lang;

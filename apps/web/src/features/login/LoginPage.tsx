@@ -1,4 +1,3 @@
-import { loginRequestSchema } from '@centralino/contract';
 import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
@@ -7,6 +6,7 @@ import { Navigate, useNavigate } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { useAuth } from '../../app/auth.tsx';
 import { LanguageMenu } from '../../app/LanguageMenu.tsx';
+import { preloadSignedIn } from '../../app/lazyLayout.tsx';
 
 export function LoginPage() {
   const { t } = useTranslation();
@@ -26,10 +26,12 @@ export function LoginPage() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
-    // Same schema as the server: nothing is sent when it would be refused anyway.
-    if (!loginRequestSchema.safeParse({ username, password }).success) return;
+    // Only what the form shows is checked here: this page loads no zod (docs/architecture.md). The server
+    // checks the rest with loginRequestSchema, and its localised refusal is shown below.
+    if (username.trim() === '' || password === '') return;
     setBusy(true);
     setFailure(null);
+    preloadSignedIn();
     try {
       await auth.login(username, password);
       navigate('/', { replace: true });

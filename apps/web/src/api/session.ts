@@ -1,0 +1,32 @@
+import type { LoginRequest, LoginResponse } from '@centralino/contract';
+import { type AnswerSchema, apiRequest } from './client.ts';
+
+// The sign-in page's calls. They live apart from endpoints.ts, and check their answers by hand rather
+// than with the contract's zod schemas, so that the page loads no zod (docs/architecture.md, "What loads
+// before sign-in"); the server still validates the request with loginRequestSchema.
+
+function answerError(): Error {
+  return new Error('unexpected answer from the server');
+}
+
+const loginAnswer: AnswerSchema<LoginResponse> = {
+  parse(value) {
+    const { user, secretkey } = (value ?? {}) as Record<string, unknown>;
+    if (typeof user !== 'string' || typeof secretkey !== 'string') throw answerError();
+    return { user, secretkey };
+  },
+};
+
+const successAnswer: AnswerSchema<{ success: true }> = {
+  parse(value) {
+    if ((value as { success?: unknown } | undefined)?.success !== true) throw answerError();
+    return { success: true };
+  },
+};
+
+export const sessionApi = {
+  login: (body: LoginRequest) =>
+    apiRequest('POST', '/api/login', { body, schema: loginAnswer, allowUnauthorized: true }),
+  checkLogin: () => apiRequest('GET', '/api/login', { schema: successAnswer, allowUnauthorized: true }),
+  logout: () => apiRequest('GET', '/api/logout', { schema: successAnswer, allowUnauthorized: true }),
+};
