@@ -28,7 +28,8 @@ export function changeUiLanguage(lang: UiLanguage) {
 /**
  * One language at a time: each catalogue is its own chunk, fetched when that language is first shown
  * (i18next waits for it in changeLanguage, react-i18next suspends until it is there). Both catalogues
- * have the same keys (a test checks), so no fallback language is loaded next to the current one.
+ * have the same keys (a test checks); English stays the fallback all the same, so an Italian page also
+ * loads the English catalogue (13 kB gzip) and a key missing in Italian still reads in English.
  */
 const catalogues: Record<UiLanguage, () => Promise<{ default: Record<string, unknown> }>> = {
   en: () => import('./en.json'),
@@ -53,7 +54,7 @@ export const i18nReady = i18n
   .use(initReactI18next)
   .init({
     lng: initialLanguage(),
-    fallbackLng: false,
+    fallbackLng: 'en',
     supportedLngs: [...UI_LANGUAGES],
     interpolation: { escapeValue: false },
     returnNull: false,
