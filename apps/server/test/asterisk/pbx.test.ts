@@ -442,10 +442,13 @@ describe.skipIf(skipReason !== '')('a real Asterisk configured by the console', 
   });
 
   it('logged no warning or error in Asterisk during the whole run', () => {
+    // The lab installs no sound files, so the refused call's announcement cannot be played; that is
+    // the only complaint allowed.
+    const missingPrompt = /cannot-complete-as-dialed/;
     const problems = lab
       .messages()
       .split('\n')
-      .filter((l) => /\b(WARNING|ERROR)\[/.test(l));
+      .filter((l) => /\b(WARNING|ERROR)\[/.test(l) && !missingPrompt.test(l));
     expect(problems).toEqual([]);
     // Reloads found every transport unchanged.
     expect(lab.messages()).not.toMatch(/is not fully reloadable/);
