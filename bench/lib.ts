@@ -8,6 +8,7 @@ import { freePort } from '../e2e/server.ts';
 // The benchmarks start the built server exactly as the browser tests do; on a shared, overloaded machine a
 // start may take longer than the browser tests' 20 s.
 export { freePort, startServer } from '../e2e/server.ts';
+
 process.env.SERVER_START_TIMEOUT_MS ??= '120000';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
