@@ -36,7 +36,27 @@ const VENDORS = [
   { oui: '000b82', model: null, file: (m: string) => `cfg${m}.xml`, ua: 'Grandstream GXP2170 1.0.11.23' },
 ];
 
-const server = await startServer({ ADMIN_PASSWORD: PASSWORD, LOGIN_RATE_LIMIT: '1000', TFTP_PORT: '0' });
+// At info, as installed: phone files are counted, not logged per request (the API calls of the set-up are).
+const server = await startServer({
+  ADMIN_PASSWORD: PASSWORD,
+  LOGIN_RATE_LIMIT: '1000',
+  TFTP_PORT: '0',
+  LOG_LEVEL: 'info',
+});
+const warms = () => server.output().split('phone files ready in memory').length - 1;
+let warmsSeen = 0;
+/** Call right after the last change: the server renders again a second after the changes stop. */
+const changed = () => {
+  warmsSeen = warms();
+};
+/** Waits for the server's 'phone files ready in memory' that follows the last change. */
+async function warmed() {
+  const count = warms;
+  const started = performance.now();
+  while (count() <= warmsSeen && performance.now() - started < 300_000) await new Promise((r) => setTimeout(r, 100));
+  warmsSeen = count();
+  console.log(`  phone files ready in memory (${((performance.now() - started) / 1000).toFixed(1)} s waited)`);
+}
 const staticRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'centralino-static-'));
 // nginx workers run as an unprivileged user: the tree must be readable by others.
 fs.chmodSync(staticRoot, 0o755);
@@ -85,13 +105,15 @@ try {
     });
     await Promise.all(batch);
   }
+  changed();
   console.log(`  created in ${((performance.now() - created) / 1000).toFixed(1)} s`);
 
   const url = server.url;
   const tok1Paths = phones.map((p) => ({ path: `/provisioning/${p.tok1}/${p.file}`, ua: p.ua }));
   const tok2Paths = phones.map((p) => ({ path: `/provisioning/${p.tok2}/${p.file}`, ua: p.ua }));
-  // The server renders every phone's files in the background once the phones exist (two per phone while tok1 lives).
-  await new Promise((r) => setTimeout(r, 2000 + PHONES * 4));
+  // The server renders every phone's files in the background once the phones exist (two per phone while tok1
+  // lives) and logs when it is done.
+  await warmed();
 
   // The same bytes as static files for nginx.
   for (const p of phones) {
@@ -105,7 +127,10 @@ try {
   for (let i = 0; i < PHONES; i += 32) {
     await Promise.all(
       phones.slice(i, i + 32).map(async (p, j) => {
-        await api(`${v1}/phones/${encodeURIComponent(macs[i + j] as string)}/tok1`, 'POST', headers);
+        await api(`${v1}/phones/${encodeURIComponent(macs[i + j] as string)}/tok1`, 'POST', {
+          User: headers.User,
+          Secretkey: headers.Secretkey,
+        });
         const phone = (await api(`${v1}/phones/${encodeURIComponent(macs[i + j] as string)}`, 'GET', headers)) as {
           tok1: string;
         };
@@ -113,12 +138,13 @@ try {
       }),
     );
   }
+  changed();
   for (let i = 0; i < PHONES; i++) {
     const p = phones[i] as (typeof phones)[number];
     (tok1Paths[i] as { path: string }).path = `/provisioning/${p.tok1}/${p.file}`;
   }
   // Each phone's files are rendered again in the background after its change.
-  await new Promise((r) => setTimeout(r, 3000 + PHONES * 4));
+  await warmed();
 
   const nginx1 = await startNginx({ staticRoot, workers: SERVER_PROCESSES });
   const nginxN = await startNginx({ staticRoot, workers: os.availableParallelism() });

@@ -308,10 +308,12 @@ export class PhoneFiles {
   private async warm() {
     if (this.warming) return this.scheduleWarm();
     this.warming = true;
+    const started = performance.now();
     try {
       await this.cache.refresh();
       const epoch = this.cache.epoch;
-      for (const row of await this.service.allPhones()) {
+      const rows = await this.service.allPhones();
+      for (const row of rows) {
         if (this.stopped) return;
         // Something changed meanwhile: start over once things are quiet.
         if (this.cache.epoch !== epoch) return this.scheduleWarm();
@@ -328,6 +330,10 @@ export class PhoneFiles {
         // Let phone requests in between renders.
         await new Promise((resolve) => setImmediate(resolve));
       }
+      this.log.info(
+        { phones: rows.length, ms: Math.round(performance.now() - started) },
+        'phone files ready in memory',
+      );
     } catch (error) {
       if (!this.stopped) this.log.warn({ err: error }, 'warming the provisioning cache failed');
     } finally {
