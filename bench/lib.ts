@@ -214,9 +214,55 @@ export async function wrk(run: WrkRun): Promise<WrkResult> {
   }
 }
 
-export const fmtWrk = (name: string, r: WrkResult, width = 44) =>
+// ------------------------------------------------------------------------------------------------ CPU time
+
+/** Processes listening on a TCP port of this machine (ss -ltnp), with their children (nginx's workers). */
+export function pidsOnPort(port: number): number[] {
+  const out = spawnSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' }).stdout;
+  const pids = new Set([...out.matchAll(/pid=(\d+)/g)].map((m) => Number(m[1])));
+  for (const pid of [...pids]) {
+    try {
+      for (const child of fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)) {
+        if (child) pids.add(Number(child));
+      }
+    } catch {
+      // gone, or not ours
+    }
+  }
+  return [...pids];
+}
+
+/** CPU time (user + system, all threads) the processes used so far, in ms (Linux /proc, 10 ms ticks). */
+export function cpuMs(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // exited
+    }
+  }
+  return ticks * 10;
+}
+
+/**
+ * wrk against `url` while counting the server's CPU time: on a machine shared with other work, CPU time per
+ * request is the figure that does not depend on how much of a core the server happened to get.
+ */
+export async function wrkWithCpu(run: WrkRun): Promise<WrkResult & { cpuUsPerRequest: number }> {
+  const pids = pidsOnPort(Number(new URL(run.url).port));
+  const before = cpuMs(pids);
+  const result = await wrk(run);
+  const used = cpuMs(pids) - before;
+  return { ...result, cpuUsPerRequest: (used * 1000) / Math.max(1, result.requests) };
+}
+
+export const fmtWrk = (name: string, r: WrkResult & { cpuUsPerRequest?: number }, width = 44) =>
   `  ${name.padEnd(width)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(2)} ms   p95 ${r.p95.toFixed(2)} ms` +
-  `   p99 ${r.p99.toFixed(2)} ms   ${r.errors} errors`;
+  `   p99 ${r.p99.toFixed(2)} ms   ${r.errors} errors` +
+  (r.cpuUsPerRequest === undefined ? '' : `   ${r.cpuUsPerRequest.toFixed(1)} µs CPU/req`);
 
 // ------------------------------------------------------------------------------------------------ nginx
 

@@ -8,7 +8,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ceiling, fmtWrk, median, type Nginx, startNginx, startServer, type WrkResult, wrk, wrkBinary } from './lib.ts';
+import {
+  ceiling,
+  fmtWrk,
+  median,
+  type Nginx,
+  startNginx,
+  startServer,
+  type WrkResult,
+  wrk,
+  wrkBinary,
+  wrkWithCpu,
+} from './lib.ts';
 
 wrkBinary();
 const PASSWORD = 'bench-password-1';
@@ -177,20 +188,21 @@ try {
     if (nginxOnceN) print(`nginx (${nginxN?.workers} workers), once each`, nginxOnceN);
 
     // Steady state: alternate with nginx so that load from elsewhere on the machine hits both alike.
-    const ours: WrkResult[] = [];
-    const theirs: WrkResult[] = [];
-    const theirsN: WrkResult[] = [];
+    type Measured = Awaited<ReturnType<typeof wrkWithCpu>>;
+    const ours: Measured[] = [];
+    const theirs: Measured[] = [];
+    const theirsN: Measured[] = [];
     for (let round = 1; round <= 3; round++) {
-      const r = await wrk({ url, connections: CONNECTIONS, paths: tok2Paths, duration: SECONDS });
+      const r = await wrkWithCpu({ url, connections: CONNECTIONS, paths: tok2Paths, duration: SECONDS });
       print(`steady state, tok2, ${SECONDS} s, round ${round}`, r);
       ours.push(r);
       if (nginx1) {
-        const n = await wrk({ url: nginx1.url, connections: CONNECTIONS, paths: tok2Paths, duration: SECONDS });
+        const n = await wrkWithCpu({ url: nginx1.url, connections: CONNECTIONS, paths: tok2Paths, duration: SECONDS });
         print(`nginx (${SERVER_PROCESSES} worker), round ${round}`, n);
         theirs.push(n);
       }
       if (nginxN) {
-        const n = await wrk({ url: nginxN.url, connections: CONNECTIONS, paths: tok2Paths, duration: SECONDS });
+        const n = await wrkWithCpu({ url: nginxN.url, connections: CONNECTIONS, paths: tok2Paths, duration: SECONDS });
         print(`nginx (${nginxN.workers} workers), round ${round}`, n);
         theirsN.push(n);
       }
@@ -211,6 +223,9 @@ try {
       `  steady state (median of 3): ${mid(ours).toFixed(0)} req/s, p99 ${p99(ours).toFixed(1)} ms; ratio ` +
         `${theirs.length ? `${(mid(ours) / mid(theirs)).toFixed(2)}×` : 'n/a'} (nginx 1 worker ${mid(theirs).toFixed(0)} req/s), ` +
         `${theirsN.length ? `${(mid(ours) / mid(theirsN)).toFixed(2)}×` : 'n/a'} (nginx ${nginxN?.workers ?? '?'} workers ${mid(theirsN).toFixed(0)} req/s)`,
+      `  CPU time per steady-state request (median; does not depend on the share of a core each got): ` +
+        `server ${median(ours.map((r) => r.cpuUsPerRequest)).toFixed(1)} µs, nginx ${median(theirs.map((r) => r.cpuUsPerRequest)).toFixed(1)} µs ` +
+        `(ratio ${(median(theirs.map((r) => r.cpuUsPerRequest)) / median(ours.map((r) => r.cpuUsPerRequest))).toFixed(2)}×)`,
       `  after a change (every file rendered on demand): ${afterChange.rps.toFixed(0)} req/s, p99 ${afterChange.p99.toFixed(1)} ms`,
       `  ceiling (wrk vs nginx in-memory answer): ${top ? `${top.rps.toFixed(0)} req/s` : 'n/a'}; targets: ratio ≥ 0.5, p99 < 50 ms`,
     );
