@@ -120,7 +120,9 @@ init = function(args)
   if list and list ~= "" then
     for line in io.lines(list) do
       local p, agent = line:match("^([^\\t]*)\\t?(.*)$")
+      -- A headers table given to wrk.format replaces wrk.headers (-H): copy them in.
       local h = {}
+      for name, value in pairs(wrk.headers) do h[name] = value end
       if agent ~= "" then h["User-Agent"] = agent end
       reqs[#reqs + 1] = wrk.format("GET", p, h)
     end
