@@ -11,7 +11,6 @@ import { devices } from './0009_devices.ts';
 import { phoneReboots } from './0010_phone_reboots.ts';
 import { groupDestinations } from './0011_group_destinations.ts';
 import { loginThrottle } from './0012_login_throttle.ts';
-import { usersSearch } from './0013_users_search.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -27,5 +26,4 @@ export const migrations: Record<string, Migration> = {
   '0010_phone_reboots': phoneReboots,
   '0011_group_destinations': groupDestinations,
   '0012_login_throttle': loginThrottle,
-  '0013_users_search': usersSearch,
 };

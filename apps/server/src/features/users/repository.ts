@@ -1,5 +1,5 @@
 import { type FinalReportRow, NO_EXTENSION, type User, type UserListQuery } from '@centralino/contract';
-import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, UsersTable } from '../../db/schema.ts';
 
 export type UserRow = Selectable<UsersTable>;
@@ -41,29 +41,13 @@ export function toUser(row: UserRow): User {
   };
 }
 
-/**
- * SQLite's trigram table (migration 0013) answers a LIKE of three characters or more without wildcards of the
- * user's own; anything shorter, or with % _ or a backslash, is scanned for.
- */
-const TRIGRAM_SEARCH = /^[^%_\\]{3,}$/;
-
 export class UsersRepository {
-  private readonly sqlite: boolean;
-
-  constructor(readonly db: Kysely<Database>) {
-    this.sqlite = !(db.getExecutor().adapter instanceof PostgresAdapter);
-  }
+  constructor(readonly db: Kysely<Database>) {}
 
   /** The users a query's search and filter select. */
   private selected(query: UserListQuery) {
     let base = this.db.selectFrom('users');
-    if (query.search && this.sqlite && TRIGRAM_SEARCH.test(query.search)) {
-      const pattern = `%${query.search.toLowerCase()}%`;
-      base = base.where(sql<boolean>`id in (select rowid from users_search where search_key like ${pattern})`);
-    } else if (query.search) {
-      // PostgreSQL's trigram index (pg_trgm) serves this LIKE as it is.
-      base = base.where(sql<boolean>`search_key like ${containsPattern(query.search)} escape '\\'`);
-    }
+    if (query.search) base = base.where(sql<boolean>`search_key like ${containsPattern(query.search)} escape '\\'`);
     if (query.filter === 'configured') base = base.where('extension_order', '<', UNCONFIGURED_ORDER);
     if (query.filter === 'unconfigured') base = base.where('extension_order', '=', UNCONFIGURED_ORDER);
     return base;
