@@ -1,8 +1,15 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../e2e/server.ts';
 
-// The benchmarks start the built server exactly as the browser tests do.
-export { startServer } from '../e2e/server.ts';
+// The benchmarks start the built server exactly as the browser tests do; on a shared, overloaded machine a
+// start may take longer than the browser tests' 20 s.
+export { freePort, startServer } from '../e2e/server.ts';
+
+process.env.SERVER_START_TIMEOUT_MS ??= '120000';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -12,7 +19,13 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.max(0, index)] as number;
 }
 
-/** Sends `total` requests with `concurrency` in flight; returns latencies (ms) and throughput. */
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/**
+ * Sends `total` requests with `concurrency` in flight from this Node process; returns latencies (ms) and
+ * throughput. Only for requests too few or too slow to saturate anything (imports, cold starts): a Node
+ * client tops out near 25k req/s on this kind of machine, so throughput figures come from wrk (below).
+ */
 export async function load(
   total: number,
   concurrency: number,
@@ -42,4 +55,308 @@ export async function load(
     rps: total / seconds,
     errors,
   };
+}
+
+// ------------------------------------------------------------------------------------------------ wrk
+
+/** The load generator: wrk (C, epoll), so that the client is not the limit (Debian: apt-get install wrk). */
+export function wrkBinary(): string {
+  const found = spawnSync('sh', ['-c', 'command -v wrk || ls /usr/bin/wrk 2>/dev/null'], { encoding: 'utf8' });
+  const binary = found.stdout.trim().split('\n')[0];
+  if (!binary) {
+    console.error('wrk is not installed: the benchmarks use it as their load generator. Install it with');
+    console.error('  sudo apt-get install wrk      (Debian/Ubuntu; or build https://github.com/wg/wrk)');
+    process.exit(2);
+  }
+  return binary;
+}
+
+export interface WrkResult {
+  requests: number;
+  seconds: number;
+  rps: number;
+  /** Latency percentiles in ms. */
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  /** Non-2xx/3xx answers plus socket errors and timeouts. */
+  errors: number;
+}
+
+export interface WrkRun {
+  url: string;
+  connections: number;
+  /** Seconds (ignored when `once` is set). */
+  duration?: number;
+  threads?: number;
+  /** Request paths (with an optional user agent each), spread round-robin over the connections. */
+  paths?: { path: string; ua?: string }[];
+  /** Fetch every path exactly once, then stop (first fetches). */
+  once?: boolean;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Every request is prepared once (wrk.format at init), so the Lua side costs next to nothing per request; a
+ * thread starts at its own offset in the list. `done` prints the figures as one JSON line.
+ */
+const WRK_LUA = `
+local reqs = {}
+local i = 0
+local once = false
+local remaining = 0
+local threads = {}
+
+setup = function(thread)
+  table.insert(threads, thread)
+  thread:set("id", #threads)
+end
+
+init = function(args)
+  local list, ua = args[1], nil
+  once = args[2] == "once"
+  local nthreads = tonumber(args[3]) or 1
+  if list and list ~= "" then
+    for line in io.lines(list) do
+      local p, agent = line:match("^([^\\t]*)\\t?(.*)$")
+      -- A headers table given to wrk.format replaces wrk.headers (-H): copy them in.
+      local h = {}
+      for name, value in pairs(wrk.headers) do h[name] = value end
+      if agent ~= "" then h["User-Agent"] = agent end
+      reqs[#reqs + 1] = wrk.format("GET", p, h)
+    end
+  end
+  if #reqs == 0 then reqs[1] = wrk.format("GET", wrk.path) end
+  if once then
+    -- Each thread takes its share of the list, one request per path.
+    local first = math.floor((id - 1) * #reqs / nthreads)
+    local last = math.floor(id * #reqs / nthreads)
+    local mine = {}
+    for k = first + 1, last do mine[#mine + 1] = reqs[k] end
+    reqs = mine
+    remaining = #reqs
+  else
+    i = math.floor((id - 1) * #reqs / nthreads)
+  end
+end
+
+request = function()
+  i = i % #reqs + 1
+  return reqs[i]
+end
+
+if ONCE then
+  response = function(status, headers, body)
+    remaining = remaining - 1
+    if remaining == 0 then
+      -- wrk itself would run for the whole duration: the parent times this line and stops it.
+      io.write("WRK_THREAD_DONE\\n")
+      io.flush()
+      wrk.thread:stop()
+    end
+  end
+end
+
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('WRK_JSON {"requests":%d,"us":%d,"errors":%d,"p50":%f,"p95":%f,"p99":%f,"max":%f}\\n',
+    summary.requests, summary.duration, e.connect + e.read + e.write + e.status + e.timeout,
+    latency:percentile(50) / 1000, latency:percentile(95) / 1000, latency:percentile(99) / 1000, latency.max / 1000))
+end
+`;
+
+/** Runs wrk once (in a child process, so the event loop of this one stays free). */
+export async function wrk(run: WrkRun): Promise<WrkResult> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'centralino-wrk-'));
+  try {
+    const threads = run.threads ?? 1;
+    // In "once" mode a request may not be sent after the last path: more connections than paths would repeat some.
+    const paths = run.paths ?? [];
+    const connections = run.once ? Math.min(run.connections, Math.max(threads, paths.length)) : run.connections;
+    const script = path.join(dir, 'bench.lua');
+    fs.writeFileSync(script, WRK_LUA.replace('if ONCE then', `if ${run.once ? 'true' : 'false'} then`));
+    const list = path.join(dir, 'paths.txt');
+    fs.writeFileSync(list, paths.map((p) => `${p.path}\t${p.ua ?? ''}`).join('\n'));
+    const args = ['-t', String(threads), '-c', String(connections), '-d', `${run.once ? 120 : (run.duration ?? 5)}s`];
+    args.push('--latency', '--timeout', '10s', '-s', script);
+    for (const [name, value] of Object.entries(run.headers ?? {})) args.push('-H', `${name}: ${value}`);
+    args.push(run.url, '--', paths.length > 0 ? list : '', run.once ? 'once' : 'loop', String(threads));
+    const started = performance.now();
+    let finished: number | undefined;
+    const child = spawn(wrkBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (run.once && finished === undefined && out.split('WRK_THREAD_DONE').length > threads) {
+        finished = performance.now();
+        child.kill('SIGINT');
+      }
+    });
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const line = out.split('\n').find((l) => l.startsWith('WRK_JSON '));
+    if (!line) throw new Error(`wrk failed (${code}):\n${out}`);
+    const r = JSON.parse(line.slice('WRK_JSON '.length)) as {
+      requests: number;
+      us: number;
+      errors: number;
+      p50: number;
+      p95: number;
+      p99: number;
+      max: number;
+    };
+    // Once: from starting wrk (a few ms to connect) to the last answer.
+    const seconds = finished !== undefined ? (finished - started) / 1000 : r.us / 1e6;
+    return { ...r, seconds, rps: r.requests / seconds };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ------------------------------------------------------------------------------------------------ CPU time
+
+/** Processes listening on a TCP port of this machine (ss -ltnp), with their children (nginx's workers). */
+export function pidsOnPort(port: number): number[] {
+  const out = spawnSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' }).stdout;
+  const pids = new Set([...out.matchAll(/pid=(\d+)/g)].map((m) => Number(m[1])));
+  for (const pid of [...pids]) {
+    try {
+      for (const child of fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)) {
+        if (child) pids.add(Number(child));
+      }
+    } catch {
+      // gone, or not ours
+    }
+  }
+  return [...pids];
+}
+
+/** CPU time (user + system, all threads) the processes used so far, in ms (Linux /proc, 10 ms ticks). */
+export function cpuMs(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // exited
+    }
+  }
+  return ticks * 10;
+}
+
+/**
+ * wrk against `url` while counting the server's CPU time: on a machine shared with other work, CPU time per
+ * request is the figure that does not depend on how much of a core the server happened to get.
+ */
+export async function wrkWithCpu(run: WrkRun): Promise<WrkResult & { cpuUsPerRequest: number }> {
+  const pids = pidsOnPort(Number(new URL(run.url).port));
+  const before = cpuMs(pids);
+  const result = await wrk(run);
+  const used = cpuMs(pids) - before;
+  return { ...result, cpuUsPerRequest: (used * 1000) / Math.max(1, result.requests) };
+}
+
+export const fmtWrk = (name: string, r: WrkResult & { cpuUsPerRequest?: number }, width = 44) =>
+  `  ${name.padEnd(width)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(2)} ms   p95 ${r.p95.toFixed(2)} ms` +
+  `   p99 ${r.p99.toFixed(2)} ms   ${r.errors} errors` +
+  (r.cpuUsPerRequest === undefined ? '' : `   ${r.cpuUsPerRequest.toFixed(1)} µs CPU/req`);
+
+// ------------------------------------------------------------------------------------------------ nginx
+
+/** Debian's nginx (nginx-light is enough), or undefined with a note on how to get it. */
+export function nginxBinary(): string | undefined {
+  const found = spawnSync('sh', ['-c', 'command -v nginx || ls /usr/sbin/nginx 2>/dev/null'], { encoding: 'utf8' });
+  const binary = found.stdout.trim().split('\n')[0];
+  if (!binary) {
+    console.log('  nginx is not installed (sudo apt-get install nginx-light): no comparison with static serving');
+  }
+  return binary || undefined;
+}
+
+export interface Nginx {
+  url: string;
+  workers: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * nginx as a child process with its own config in a temp dir: `/provisioning/` serves `staticRoot` (the
+ * same bytes the server sends), and `/ceiling` answers a 2-byte body from memory, the most any server can do
+ * on this machine with this generator.
+ */
+export async function startNginx(options: { staticRoot?: string; workers: number }): Promise<Nginx | undefined> {
+  const binary = nginxBinary();
+  if (!binary) return undefined;
+  const port = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'centralino-nginx-'));
+  fs.chmodSync(dir, 0o755);
+  const conf = path.join(dir, 'nginx.conf');
+  const files = options.staticRoot
+    ? `location /provisioning/ { alias ${options.staticRoot}/; add_header Cache-Control private; }`
+    : '';
+  fs.writeFileSync(
+    conf,
+    `worker_processes ${options.workers};
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  default_type text/plain;
+  types { text/xml xml; text/plain cfg; }
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  keepalive_requests 1000000;
+  open_file_cache max=10000 inactive=60s;
+  sendfile on;
+  server {
+    listen 127.0.0.1:${port};
+    location = /ceiling { return 200 "ok"; }
+    ${files}
+  }
+}
+`,
+  );
+  const child: ChildProcess = spawn(binary, ['-c', conf, '-p', dir], { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    try {
+      await (await fetch(`${url}/ceiling`)).arrayBuffer();
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return {
+    url,
+    workers: options.workers,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGQUIT');
+        await exited;
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** What wrk reaches against nginx's in-memory 2-byte answer: the generator's ceiling on this machine now. */
+export async function ceiling(connections: number, seconds = 3): Promise<WrkResult | undefined> {
+  const nginx = await startNginx({ workers: 1 });
+  if (!nginx) return undefined;
+  try {
+    return await wrk({ url: `${nginx.url}/ceiling`, connections, duration: seconds });
+  } finally {
+    await nginx.stop();
+  }
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import { pbxLastApplyFailed, vendorOfMac } from '@centralino/contract';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
@@ -44,6 +45,7 @@ import { PbxEngine } from './pbx/engine.ts';
 import { networkRoutes } from './pbx/network-routes.ts';
 import { pbxRoutes } from './pbx/routes.ts';
 import { registerAuth } from './plugins/auth.ts';
+import { registerCompression } from './plugins/compress.ts';
 import { registerErrorHandler } from './plugins/errors.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
@@ -81,6 +83,16 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
     bodyLimit: 1024 * 1024,
     // Cast: a union here makes TypeScript pick the HTTP/2 overload of Fastify().
     trustProxy: config.trustProxy as boolean,
+    // Our own server, so that phones' requests answered from memory skip Fastify (provisioning phoneFront);
+    // the timeouts are Fastify's defaults, which it sets only on servers it makes itself.
+    serverFactory: (handler) => {
+      const server = http.createServer((req, res) => {
+        if (!app.phoneFront(req, res)) handler(req, res);
+      });
+      server.keepAliveTimeout = 72_000;
+      server.requestTimeout = 0;
+      return server;
+    },
   }).withTypeProvider<ZodTypeProvider>();
   if (onRoute) app.addHook('onRoute', onRoute);
 
@@ -90,6 +102,7 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
     reply.header('x-request-id', request.id);
   });
   registerSecurityHeaders(app);
+  registerCompression(app);
 
   const auth = new AuthService(database.db, config.sessionIdleMinutes * 60_000, now);
 
@@ -189,6 +202,7 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
   const provisioning = await registerProvisioning(app, {
     db: database.db,
     dataDir: config.dataDir,
+    warmAfter: () => pbx.applier.idle(),
     serverHost: defaultServerHost(config.host),
     listeners: () => {
       const address = app.server.listening ? app.server.address() : null;

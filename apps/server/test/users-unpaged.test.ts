@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
 import { extensionColumns, searchKey, UsersRepository } from '../src/features/users/repository.ts';
 import { UNPAGED_CHUNK } from '../src/features/users/service.ts';
@@ -78,5 +79,50 @@ describe.each(DB_KINDS)('the unpaged users list (%s)', (kind) => {
     expect((await get('/api/users/false?search=user0100')).json()).toHaveLength(10);
     expect((await get('/api/users/false?search=nobody')).json()).toEqual([]);
     expect((await get('/api/users/true')).json()).toHaveLength(USERS);
+  });
+
+  it('finds a name fragment anywhere, as before, also after renames and deletions', async () => {
+    const names = async (search: string) =>
+      ((await get(`/api/users/false?search=${encodeURIComponent(search)}`)).json() as { username: string }[]).map(
+        (u) => u.username,
+      );
+    const all = Array.from({ length: USERS }, (_, i) => `user${String(i).padStart(5, '0')}`);
+    expect(await names('r0012')).toEqual(all.filter((u) => u.includes('r0012')));
+    expect(await names('USER 12')).toEqual(all.filter((_, i) => `user ${i}`.includes('user 12')));
+    expect(await names('12')).toEqual(
+      all.filter((u, i) => `${u} user ${i} ${i % 2 === 0 ? 1000 + i : ''}`.includes('12')),
+    );
+    expect(await names('r_0')).toEqual([]);
+    await t.database.db
+      .updateTable('users')
+      .set({ displayname: 'Zebedee Quux', search_key: searchKey('user00007', 'Zebedee Quux', null) })
+      .where('username', '=', 'user00007')
+      .execute();
+    await t.database.db.deleteFrom('users').where('username', '=', 'user00009').execute();
+    expect(await names('zebedee')).toEqual(['user00007']);
+    expect(await names('user 7')).not.toContain('user00007');
+    expect(await names('user00009')).toEqual([]);
+  });
+
+  it('compresses the list for a client that accepts it: brotli first, gzip otherwise, streamed or not', async () => {
+    const plain = await get('/api/users/false?limit=50');
+    const asked = (encoding: string, url = '/api/users/false?limit=50') =>
+      t.app.inject({ method: 'GET', url, headers: { ...t.headers, 'accept-encoding': encoding } });
+    const br = await asked('gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    const gzip = await asked('gzip;q=1, br;q=0');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+    const streamed = await asked('gzip', '/api/users/false');
+    expect(streamed.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(zlib.gunzipSync(streamed.rawPayload).toString())).toHaveLength(USERS - 1);
+    // Small answers go as they are; so does everything for a client that accepts no compression.
+    expect(
+      (await asked('br', '/api/users/false?limit=1&search=user00001')).headers['content-encoding'],
+    ).toBeUndefined();
+    expect((await asked('identity')).headers['content-encoding']).toBeUndefined();
   });
 });

@@ -45,8 +45,6 @@ export interface ApplierOptions {
   /** Group Asterisk runs as: owner of the files written (null or absent: the process's own). */
   gid?: number | null;
   log?: { error(obj: object, msg: string): void; info(obj: object, msg: string): void };
-  /** Changes that arrive within this window are applied together (ms). */
-  debounceMs?: number;
 }
 
 const MAX_ISSUES_SHOWN = 20;
@@ -175,14 +173,16 @@ const APPLY_LOCK = 7_205_310_001;
 /**
  * Single-flight apply queue: markDirty() records that the configuration changed and returns at
  * once; one apply runs at a time and at most one more is queued behind it, however many changes
- * arrive meanwhile. An apply renders everything, validates it, writes only changed files, and
+ * arrive meanwhile. An idle applier starts at once (on the next turn of the event loop, so the
+ * writes of one tick go together): changes are coalesced only while they come faster than applies
+ * finish, never by a fixed wait. An apply renders everything, validates it, writes only changed files, and
  * reloads only the affected modules.
  */
 export class PbxApplier {
   private readonly pipeline: ApplyPipeline;
   private running: Promise<void> | undefined;
   private queued = false;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: NodeJS.Immediate | undefined;
   private closed = false;
 
   constructor(private readonly options: ApplierOptions) {
@@ -219,10 +219,10 @@ export class PbxApplier {
     if (this.closed) return;
     this.queued = true;
     if (this.running || this.timer) return;
-    this.timer = setTimeout(() => {
+    this.timer = setImmediate(() => {
       this.timer = undefined;
       this.start();
-    }, this.options.debounceMs ?? 100);
+    });
   }
 
   private start(): void {
@@ -240,7 +240,7 @@ export class PbxApplier {
   async idle(): Promise<void> {
     for (;;) {
       if (this.timer) {
-        clearTimeout(this.timer);
+        clearImmediate(this.timer);
         this.timer = undefined;
         this.start();
       }

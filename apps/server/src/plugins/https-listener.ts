@@ -118,8 +118,9 @@ export async function selfSignedPair(options: {
 }
 
 /**
- * Serves the same application over TLS on a second port: requests go through Fastify's own router,
- * so every route, hook and the authentication behave exactly as on the plain listener. The caller
+ * Serves the same application over TLS on a second port: requests go through Fastify's own router
+ * (after the phone files it answers from memory, as the plain listener does), so every route, hook
+ * and the authentication behave exactly as on the plain listener. The caller
  * closes it (closeHttps) before closing the app.
  */
 export async function listenHttps(
@@ -127,7 +128,9 @@ export async function listenHttps(
   options: { port: number; host: string; cert: Buffer; key: Buffer },
 ): Promise<https.Server> {
   await app.ready();
-  const server = https.createServer({ cert: options.cert, key: options.key }, (req, res) => app.routing(req, res));
+  const server = https.createServer({ cert: options.cert, key: options.key }, (req, res) => {
+    if (!app.phoneFront(req, res)) app.routing(req, res);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

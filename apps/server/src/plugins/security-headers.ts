@@ -21,7 +21,7 @@ export const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 /** A year, as the HSTS guidance recommends once HTTPS works; only ever sent over TLS. */
-const HSTS = 'max-age=31536000';
+export const HSTS = 'max-age=31536000';
 
 export function registerSecurityHeaders(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply) => {

@@ -3,6 +3,8 @@ import type { Database } from '../db/schema.ts';
 
 export interface CachedFile {
   body: string;
+  /** The body as sent, encoded once when rendered. */
+  bytes: Buffer;
   contentType: string;
   /** Marker: this phone's file depends on the user agent; look under the key with the agent. */
   byAgent?: boolean;
@@ -21,6 +23,11 @@ const CHECK_INTERVAL_MS = 1000;
 export class PhoneFileCache {
   private readonly files = new Map<string, CachedFile>();
   private readonly keysByMac = new Map<string, Set<string>>();
+  /**
+   * The answers phones get most, by request (`token\nfilename`, token '' for token-less files): a steady-state
+   * token's or a token-less file, ready to write without resolving anything (see PhoneFiles.fromMemory).
+   */
+  private readonly hot = new Map<string, { mac: string; file: CachedFile }>();
   /** tok2 → MAC only: tok1 is checked against the database, since using tok2 retires it. */
   readonly tok2 = new Map<string, string>();
   /** MAC → first-access token still alive, for phones whose tok2 is cached (retired on first tok2 use). */
@@ -32,7 +39,7 @@ export class PhoneFileCache {
   private checking: Promise<void> | undefined;
   /** Bumped whenever something is dropped: a render that started earlier must not be stored. */
   epoch = 0;
-  /** Called after everything was dropped (the file warmer starts over). */
+  /** Called after everything, or one phone's files, were dropped (the file warmer renders them again). */
   onClear: () => void = () => {};
 
   constructor(
@@ -43,6 +50,7 @@ export class PhoneFileCache {
   clear() {
     this.epoch++;
     this.files.clear();
+    this.hot.clear();
     this.keysByMac.clear();
     this.tok2.clear();
     this.tok1Alive.clear();
@@ -53,9 +61,13 @@ export class PhoneFileCache {
   private dropMac(mac: string) {
     this.epoch++;
     this.tok1Alive.delete(mac);
-    for (const key of this.keysByMac.get(mac) ?? []) this.files.delete(key);
+    for (const key of this.keysByMac.get(mac) ?? []) {
+      this.files.delete(key);
+      this.hot.delete(key);
+    }
     this.keysByMac.delete(mac);
     for (const [token, owner] of this.tok2) if (owner === mac) this.tok2.delete(token);
+    this.onClear();
   }
 
   /**
@@ -89,6 +101,24 @@ export class PhoneFileCache {
 
   get(key: string): CachedFile | undefined {
     return this.files.get(key);
+  }
+
+  /** False when refresh() is due: only then may something another process changed still be in here. */
+  get fresh(): boolean {
+    return this.clock() - this.checkedAt < CHECK_INTERVAL_MS;
+  }
+
+  getHot(request: string): { mac: string; file: CachedFile } | undefined {
+    return this.hot.get(request);
+  }
+
+  /** Remembers the answer to a request (see `hot`); dropped with the phone's files. */
+  setHot(mac: string, request: string, file: CachedFile, epoch: number) {
+    if (epoch !== this.epoch || this.files.size + this.hot.size >= MAX_ENTRIES) return;
+    this.hot.set(request, { mac, file });
+    const keys = this.keysByMac.get(mac) ?? new Set<string>();
+    this.keysByMac.set(mac, keys);
+    keys.add(request);
   }
 
   /** Stores a render unless something was dropped since it started (`epoch` read before loading data). */

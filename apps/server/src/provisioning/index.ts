@@ -1,10 +1,11 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { ConnectivityOptions } from './connectivity.ts';
 import { FileStore } from './files.ts';
 import { PhoneFiles } from './phone-files.ts';
-import { phoneFileRoutes, provisioningApiRoutes } from './routes.ts';
+import { phoneFileFront, phoneFileRoutes, provisioningApiRoutes } from './routes.ts';
 import { type ProvisioningOptions, ProvisioningService } from './service.ts';
 
 /** The engine API's path in the original product. */
@@ -17,6 +18,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The provisioning engine (the PBX side calls setPhoneAccounts on it). */
     provisioning: ProvisioningService;
+    /**
+     * Answers a phone's request from memory before Fastify sees it (true), or leaves it to Fastify (false).
+     * Each listener calls it first: the plain one (buildApp's serverFactory) and the HTTPS one.
+     */
+    phoneFront: (req: IncomingMessage, res: ServerResponse) => boolean;
   }
 }
 
@@ -26,7 +32,14 @@ export interface ProvisioningSetup extends ProvisioningOptions {
   connectivity?: ConnectivityOptions;
   /** Clock for rendered files (time-zone offsets); tests pin it. */
   renderClock?: () => Date;
+  /**
+   * Resolves when the start-up work that must not wait for the phone-file warmer is done (the first PBX apply);
+   * the warmer starts then, or after WARM_WAIT_MS at the latest.
+   */
+  warmAfter?: () => Promise<unknown>;
 }
+
+const WARM_WAIT_MS = 5000;
 
 /** Registers the engine API, the phone-file routes and `app.provisioning`; answers the service. */
 export async function registerProvisioning(
@@ -37,12 +50,25 @@ export async function registerProvisioning(
   const files = new FileStore(setup.db, setup.dataDir, () => service.filesChanged());
   const phoneFiles = new PhoneFiles(service, files, app.log, setup.renderClock);
   app.decorate('provisioning', service);
+  app.decorate('phoneFront', phoneFileFront(phoneFiles));
   await app.register(provisioningApiRoutes({ service, files, phoneFiles, connectivity: setup.connectivity }));
   // The original's path, still used by existing scripts (behind the same sign-in key, see plugins/auth.ts).
   await app.register(provisioningApiRoutes({ service, files, phoneFiles, base: LEGACY_PROVISIONING_API_BASE }));
   await app.register(phoneFileRoutes(service, phoneFiles));
-  // Fill the file cache once the server listens for phones; stop before the database closes.
-  app.addHook('onListen', async () => phoneFiles.startWarming());
+  // Fill the file cache once the server listens for phones and the start-up apply is done (rendering 2,000 phones'
+  // files alongside it would make it slower); stop before the database closes.
+  app.addHook('onListen', async () => {
+    const waited = setup.warmAfter?.() ?? Promise.resolve();
+    let timer: NodeJS.Timeout | undefined;
+    const cap = new Promise((resolve) => {
+      timer = setTimeout(resolve, WARM_WAIT_MS);
+      timer.unref();
+    });
+    void Promise.race([waited.catch(() => {}), cap]).then(() => {
+      clearTimeout(timer);
+      phoneFiles.startWarming();
+    });
+  });
   app.addHook('onClose', () => phoneFiles.stop());
   return service;
 }

@@ -15,6 +15,20 @@ const MAX_AGENT = 200;
 const RETIRE_DELAY_MS = 20;
 /** Quiet time after a change before the warmer renders every phone's file again. */
 const REWARM_DELAY_MS = 1000;
+/** Phone requests are counted, not logged one by one (a storm is thousands a second); the counts are logged this often. */
+const COUNTS_EVERY_MS = 60_000;
+
+/** What phones asked for since the last summary in the log. */
+export interface PhoneFileCounts {
+  /** Configuration files sent (from memory or rendered). */
+  files: number;
+  /** Of those, answered from ready bytes without looking anything up. */
+  fromMemory: number;
+  /** Requests with a token nobody has (a phone reset to an old URL, or someone guessing). */
+  unknownToken: number;
+  /** The last user agent that came with an unknown token. */
+  lastUnknownAgent?: string;
+}
 
 /** The configuration file name a phone of this MAC asks for (the first rule that takes one). */
 function configFileName(mac: string): { filename: string; rule: FileRule } | undefined {
@@ -38,6 +52,8 @@ export class PhoneFiles {
   private warmTimer: NodeJS.Timeout | undefined;
   private warming = false;
   private stopped = true;
+  private counts: PhoneFileCounts = { files: 0, fromMemory: 0, unknownToken: 0 };
+  private countsTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly service: ProvisioningService,
@@ -86,11 +102,7 @@ export class PhoneFiles {
     await this.cache.refresh();
     const mac = this.cache.tok2.get(token);
     if (mac) {
-      const tok1 = this.cache.tok1Alive.get(mac);
-      if (tok1) {
-        this.cache.tok1Alive.delete(mac);
-        this.retireLater(mac, tok1);
-      }
+      this.usedTok2(mac);
       return { mac, kind: 'tok2' };
     }
     const found = await this.service.phoneByToken(token);
@@ -107,17 +119,40 @@ export class PhoneFiles {
 
   // -------------------------------------------------------------------------------------------- files
 
+  /**
+   * The file for a steady-state token (or token-less, `token` ''), when this exact request was answered before
+   * and nothing changed since: no parsing, no lookup, no await. Undefined sends the request the long way
+   * (configFile / tokenlessFile), which gives the same answer and remembers it. First-access tokens always go
+   * the long way: whether one is still alive is asked of the database, which every server process shares.
+   */
+  fromMemory(token: string, filename: string): CachedFile | undefined {
+    if (!this.cache.fresh) return undefined;
+    const hit = this.cache.getHot(`${token}\n${filename}`);
+    if (!hit) return undefined;
+    if (token !== '') this.usedTok2(hit.mac);
+    this.counted(true);
+    return hit.file;
+  }
+
   async configFile(token: string, filename: string, userAgent: string): Promise<CachedFile | undefined> {
     const match = matchFileRule(filename);
     if (!match) return undefined;
+    const epoch = this.cache.epoch;
     const phone = await this.resolve(token);
     if (!phone) {
-      this.log.info({ filename, userAgent }, 'provisioning request with an unknown token');
+      this.counts.unknownToken++;
+      this.counts.lastUnknownAgent = userAgent.slice(0, MAX_AGENT);
+      this.scheduleCounts();
       return undefined;
     }
     // A file name that carries a MAC must be this phone's: another phone's token does not open it.
     if (match.mac && match.mac !== phone.mac) return undefined;
-    return this.render(phone.mac, phone.row, filename, match.rule, phone.kind === 'tok2', false, userAgent);
+    const file = await this.render(phone.mac, phone.row, filename, match.rule, phone.kind === 'tok2', false, userAgent);
+    if (file) {
+      this.counted(false);
+      if (phone.kind === 'tok2') this.remember(phone.mac, token, filename, file, epoch);
+    }
+    return file;
   }
 
   /** Token-less bootstrap: the phone comes from the MAC in the file name, credentials are blanked. */
@@ -125,7 +160,52 @@ export class PhoneFiles {
     const match = matchFileRule(filename);
     if (!match?.mac) return undefined;
     await this.cache.refresh();
-    return this.render(match.mac, undefined, filename, match.rule, false, true, userAgent);
+    const epoch = this.cache.epoch;
+    const file = await this.render(match.mac, undefined, filename, match.rule, false, true, userAgent);
+    if (file) {
+      this.counted(false);
+      this.remember(match.mac, '', filename, file, epoch);
+    }
+    return file;
+  }
+
+  /** Files that depend on the user agent are not kept by request: the agent would have to be part of the key. */
+  private remember(mac: string, token: string, filename: string, file: CachedFile, epoch: number) {
+    if (this.cache.get(`${mac}\n${filename}\n${token === '' ? '1b' : '2'}`)?.byAgent) return;
+    this.cache.setHot(mac, `${token}\n${filename}`, file, epoch);
+  }
+
+  /** A steady-state token was used: the phone's first-access token goes (contract §4.3). */
+  private usedTok2(mac: string) {
+    const tok1 = this.cache.tok1Alive.get(mac);
+    if (tok1) {
+      this.cache.tok1Alive.delete(mac);
+      this.retireLater(mac, tok1);
+    }
+  }
+
+  private counted(fromMemory: boolean) {
+    this.counts.files++;
+    if (fromMemory) this.counts.fromMemory++;
+    this.scheduleCounts();
+  }
+
+  private scheduleCounts() {
+    if (this.countsTimer) return;
+    this.countsTimer = setTimeout(() => this.logCounts(), COUNTS_EVERY_MS);
+    this.countsTimer.unref();
+  }
+
+  private logCounts() {
+    this.countsTimer = undefined;
+    const counts = this.counts;
+    this.counts = { files: 0, fromMemory: 0, unknownToken: 0 };
+    this.log.info({ ...counts, seconds: COUNTS_EVERY_MS / 1000 }, 'phone files served');
+  }
+
+  /** What phones asked for since the last summary (tests, the log at shutdown). */
+  get requestCounts(): Readonly<PhoneFileCounts> {
+    return this.counts;
   }
 
   private async render(
@@ -169,9 +249,9 @@ export class PhoneFiles {
         accountExtras: parseStoredAccounts(row.accounts),
         now: this.clock(),
       });
-      const file = { body, contentType: rule.contentType };
+      const file = { body, bytes: Buffer.from(body), contentType: rule.contentType };
       if (TEMPLATES[template]?.file === 'fallback') {
-        this.cache.set(mac, key, { body: '', contentType: '', byAgent: true }, epoch);
+        this.cache.set(mac, key, { body: '', bytes: Buffer.alloc(0), contentType: '', byAgent: true }, epoch);
         this.cache.set(mac, agentKey, file, epoch);
       } else {
         this.cache.set(mac, key, file, epoch);
@@ -208,6 +288,10 @@ export class PhoneFiles {
     this.stopped = true;
     if (this.warmTimer) clearTimeout(this.warmTimer);
     this.warmTimer = undefined;
+    if (this.countsTimer) {
+      clearTimeout(this.countsTimer);
+      this.logCounts();
+    }
     await this.flush().catch(() => {});
   }
 
@@ -224,21 +308,32 @@ export class PhoneFiles {
   private async warm() {
     if (this.warming) return this.scheduleWarm();
     this.warming = true;
+    const started = performance.now();
     try {
       await this.cache.refresh();
       const epoch = this.cache.epoch;
-      for (const row of await this.service.allPhones()) {
+      const rows = await this.service.allPhones();
+      for (const row of rows) {
         if (this.stopped) return;
         // Something changed meanwhile: start over once things are quiet.
         if (this.cache.epoch !== epoch) return this.scheduleWarm();
         const file = configFileName(row.mac);
         if (!file) continue;
         this.cache.tok2.set(row.tok2, row.mac);
-        if (row.tok1 && !this.retireQueue.has(row.mac)) this.cache.tok1Alive.set(row.mac, row.tok1);
-        await this.render(row.mac, row, file.filename, file.rule, true, false, '');
+        const steady = await this.render(row.mac, row, file.filename, file.rule, true, false, '');
+        if (steady) this.remember(row.mac, row.tok2, file.filename, steady, epoch);
+        // A phone still waiting for its first access gets that file (tok1) from memory too.
+        if (row.tok1 && !this.retireQueue.has(row.mac)) {
+          this.cache.tok1Alive.set(row.mac, row.tok1);
+          await this.render(row.mac, row, file.filename, file.rule, false, false, '');
+        }
         // Let phone requests in between renders.
         await new Promise((resolve) => setImmediate(resolve));
       }
+      this.log.info(
+        { phones: rows.length, ms: Math.round(performance.now() - started) },
+        'phone files ready in memory',
+      );
     } catch (error) {
       if (!this.stopped) this.log.warn({ err: error }, 'warming the provisioning cache failed');
     } finally {

@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
 import {
   connectivityCheckRequestSchema,
   connectivityCheckResultSchema,
@@ -31,6 +33,8 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../errors.ts';
 import { errorBody, sendError } from '../plugins/errors.ts';
+import { CONTENT_SECURITY_POLICY, HSTS } from '../plugins/security-headers.ts';
+import type { CachedFile } from './cache.ts';
 import { type ConnectivityOptions, unreachableAddress } from './connectivity.ts';
 import type { FileStore } from './files.ts';
 import type { PhoneFiles } from './phone-files.ts';
@@ -423,14 +427,74 @@ export const provisioningApiRoutes =
 
 const noStore = { 'cache-control': 'private', 'x-content-type-options': 'nosniff' };
 
+/**
+ * Headers of a phone file: as the security-headers hook gives every answer, plus no caching by proxies.
+ * Built once per content type, since the raw handler (phoneFileFront) writes them without Fastify.
+ */
+const PHONE_FILE_HEADERS = {
+  ...noStore,
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+};
+
+/**
+ * The raw-HTTP path for the requests of a provisioning storm: GET /provisioning/{token}/{filename} and
+ * GET /provisioning/{filename} that PhoneFiles can answer from memory are written here, before Fastify (whose
+ * routing, hooks, request id and logging cost several times the write itself). Anything else, including
+ * every first-access token, unknown token and error, answers false and goes through the routes below, which
+ * give the same answers and fill the memory this reads.
+ */
+export function phoneFileFront(phoneFiles: PhoneFiles): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const PREFIX = '/provisioning/';
+  // Every header of a file's answer, flat as writeHead takes them, made once per file (and listener kind).
+  const plain = new WeakMap<CachedFile, string[]>();
+  const overTls = new WeakMap<CachedFile, string[]>();
+  const headOf = (file: CachedFile, tls: boolean) => {
+    const heads = tls ? overTls : plain;
+    let head = heads.get(file);
+    if (!head) {
+      head = Object.entries({ ...PHONE_FILE_HEADERS, 'content-type': file.contentType }).flat();
+      head.push('content-length', String(file.bytes.length));
+      if (tls) head.push('strict-transport-security', HSTS);
+      heads.set(file, head);
+    }
+    return head;
+  };
+  return (req, res) => {
+    const url = req.url;
+    if (req.method !== 'GET' || url === undefined || !url.startsWith(PREFIX)) return false;
+    // Query strings, encoded characters and deeper paths take the long way.
+    if (url.includes('?') || url.includes('%')) return false;
+    const slash = url.indexOf('/', PREFIX.length);
+    let token = '';
+    let filename: string;
+    if (slash === -1) filename = url.slice(PREFIX.length);
+    else {
+      if (url.indexOf('/', slash + 1) !== -1) return false;
+      token = url.slice(PREFIX.length, slash);
+      filename = url.slice(slash + 1);
+    }
+    const file = filename === '' ? undefined : phoneFiles.fromMemory(token, filename);
+    if (!file) return false;
+    // Phones do not use the Date header; leaving it out saves a write per answer.
+    res.sendDate = false;
+    res.writeHead(200, headOf(file, (req.socket as TLSSocket).encrypted === true));
+    res.end(file.bytes);
+    return true;
+  };
+}
+
 /** What phones fetch, without login: the token in the path is the credential (contract §4.1). */
 export const phoneFileRoutes =
   (service: ProvisioningService, phoneFiles: PhoneFiles): FastifyPluginAsyncZod =>
   async (app) => {
+    // Phones are counted (PhoneFiles logs the counts), not logged one request at a time.
     const config = { public: true };
+    const logLevel = 'warn';
     const userAgent = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? '';
 
-    app.get('/provisioning/check/ping', { config, schema: { hide: true } }, async () => {
+    app.get('/provisioning/check/ping', { config, logLevel, schema: { hide: true } }, async () => {
       // Stable per installation, so a check can tell this PBX from another answering on the same name.
       return service.pingMark();
     });
@@ -439,6 +503,7 @@ export const phoneFileRoutes =
       '/provisioning/:token/:filetype/:filename',
       {
         config,
+        logLevel,
         schema: {
           hide: true,
           params: z.object({ token: z.string(), filetype: z.string(), filename: z.string() }),
@@ -460,23 +525,24 @@ export const phoneFileRoutes =
       '/provisioning/:token/:filename',
       {
         config,
+        logLevel,
         schema: { hide: true, params: z.object({ token: z.string(), filename: z.string() }) },
       },
       async (request, reply) => {
         const { token, filename } = request.params;
         const file = await phoneFiles.configFile(token, filename, userAgent(request.headers['user-agent']));
         if (!file) return sendError(request, reply, 404, 'not_found');
-        return reply.headers(noStore).type(file.contentType).send(file.body);
+        return reply.headers(noStore).type(file.contentType).send(file.bytes);
       },
     );
 
     app.get(
       '/provisioning/:filename',
-      { config, schema: { hide: true, params: z.object({ filename: z.string() }) } },
+      { config, logLevel, schema: { hide: true, params: z.object({ filename: z.string() }) } },
       async (request, reply) => {
         const file = await phoneFiles.tokenlessFile(request.params.filename, userAgent(request.headers['user-agent']));
         if (!file) return sendError(request, reply, 404, 'not_found');
-        return reply.headers(noStore).type(file.contentType).send(file.body);
+        return reply.headers(noStore).type(file.contentType).send(file.bytes);
       },
     );
   };

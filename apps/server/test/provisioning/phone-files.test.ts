@@ -142,6 +142,47 @@ describe.each(DB_KINDS)('files phones download (%s)', (kind) => {
     ).rejects.toMatchObject({ statusCode: 400 });
   });
 
+  it('answers a repeated fetch from memory with the same bytes and headers, and forgets it on a change', async () => {
+    const { tok1, tok2 } = await api('GET', `${V1}/phones/${YEALINK}`);
+    expect(tok1).toBeNull();
+    const path = `/provisioning/${tok2}/001565aabbcc.cfg`;
+    const first = await fetchAs(path, YEALINK_UA);
+    const firstBody = await first.text();
+    const again = await fetchAs(path, YEALINK_UA);
+    // Answered before Fastify (no request id), with the same headers otherwise.
+    expect(again.headers.get('x-request-id')).toBeNull();
+    expect(await again.text()).toBe(firstBody);
+    for (const name of ['content-type', 'cache-control', 'x-content-type-options', 'x-frame-options']) {
+      expect(again.headers.get(name), name).toBe(first.headers.get(name));
+    }
+    expect(again.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(Number(again.headers.get('content-length'))).toBe(Buffer.byteLength(firstBody));
+
+    await api('PATCH', `${V1}/phones/${YEALINK}`, { variables: { linekey_value_3: '203' } });
+    expect(await (await fetchAs(path, YEALINK_UA)).text()).toContain('linekey.3.value = 203');
+
+    // Token-less twice: still without any credential the second time.
+    await fetchAs('/provisioning/001565aabbcc.cfg', YEALINK_UA);
+    const tokenless = await fetchAs('/provisioning/001565aabbcc.cfg', YEALINK_UA);
+    expect(tokenless.headers.get('x-request-id')).toBeNull();
+    const blanked = await tokenless.text();
+    expect(blanked).not.toContain('New-Secret');
+    expect(blanked).not.toContain(tok2);
+
+    // A new first-access token: the phone's files are rendered again in the background; the steady-state
+    // token, answered from memory or not, still retires it.
+    await api('POST', `${V1}/phones/${YEALINK}/tok1`);
+    const renewed = (await api('GET', `${V1}/phones/${YEALINK}`)).tok1 as string;
+    expect((await fetchAs(`/provisioning/${renewed}/001565aabbcc.cfg`, YEALINK_UA)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await fetchAs(path, YEALINK_UA)).status).toBe(200);
+    expect((await api('GET', `${V1}/phones/${YEALINK}`)).tok1).toBeNull();
+    expect((await fetchAs(`/provisioning/${renewed}/001565aabbcc.cfg`, YEALINK_UA)).status).toBe(404);
+    // Another phone's token still does not open this phone's file, from memory or not.
+    const snom = await api('GET', `${V1}/phones/00-04-13-11-22-33`);
+    expect((await fetchAs(`/provisioning/${snom.tok2}/001565aabbcc.cfg`, YEALINK_UA)).status).toBe(404);
+  });
+
   it('serves uploaded files to phones with a valid token only', async () => {
     const upload = multipartBody('bell.wav', 'RIFF-bell-bytes');
     const res = await t.app.inject({
