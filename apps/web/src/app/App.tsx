@@ -1,16 +1,17 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { createTheme, MantineProvider } from '@mantine/core';
+import './skip-link.css';
+import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { RouterProvider } from 'react-router';
 import { ApiError } from '../api/client.ts';
 import { AuthProvider } from './auth.tsx';
 import { createAppRouter } from './router.tsx';
-
-const theme = createTheme({ primaryColor: 'blue', defaultRadius: 'md' });
+import { cssVariablesResolver, makeTheme } from './theme.ts';
 
 export function App() {
   const [queryClient] = useState(
@@ -26,8 +27,10 @@ export function App() {
       }),
   );
   const [router] = useState(createAppRouter);
+  const { t } = useTranslation();
+  const theme = useMemo(() => makeTheme(t), [t]);
   return (
-    <MantineProvider theme={theme} defaultColorScheme="auto">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto">
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
           <Notifications position="top-right" />

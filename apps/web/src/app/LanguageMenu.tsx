@@ -1,5 +1,5 @@
 import { UI_LANGUAGES } from '@centralino/contract';
-import { Button, Menu } from '@mantine/core';
+import { Button, Menu, VisuallyHidden } from '@mantine/core';
 import { IconLanguage } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { changeUiLanguage, type UiLanguage } from '../i18n/index.ts';
@@ -11,14 +11,10 @@ export function LanguageMenu() {
   return (
     <Menu position="bottom-end">
       <Menu.Target>
-        <Button
-          variant="subtle"
-          size="compact-sm"
-          leftSection={<IconLanguage size={16} />}
-          // The name holds the visible text too (WCAG 2.5.3, label in name).
-          aria-label={`${t('nav.interfaceLanguage')}: ${t(`uiLanguages.${current}`)}`}
-        >
+        <Button variant="subtle" size="compact-sm" leftSection={<IconLanguage size={16} aria-hidden />}>
+          {/* Named by what it shows, then what it is: the visible text starts the name (WCAG 2.5.3). */}
           {t(`uiLanguages.${current}`)}
+          <VisuallyHidden> ({t('nav.interfaceLanguage')})</VisuallyHidden>
         </Button>
       </Menu.Target>
       <Menu.Dropdown>

@@ -20,7 +20,9 @@ export function WizardFrame({
   const { t } = useTranslation();
   return (
     <Stack gap="lg" maw={960}>
-      <Title order={2}>{t(stepTitleKey(stepPath(engine, step)))}</Title>
+      <Title order={1} size="h2">
+        {t(stepTitleKey(stepPath(engine, step)))}
+      </Title>
       {children}
       <StepBar engine={engine} step={step} canAdvance={canAdvance} />
     </Stack>
