@@ -36,6 +36,7 @@ describe('theme contrast (WCAG AA, 4.5:1)', () => {
   it('dimmed text, errors and links on the light body, and light-variant text on its tint', () => {
     expect(contrastRatio(resolve(vars.light['--mantine-color-dimmed']), '#ffffff')).toBeGreaterThanOrEqual(4.5);
     expect(contrastRatio(resolve(vars.light['--mantine-color-error']), '#ffffff')).toBeGreaterThanOrEqual(4.5);
+    expect(contrastRatio(resolve(vars.light['--mantine-color-placeholder']), '#ffffff')).toBeGreaterThanOrEqual(4.5);
     for (const p of palettes) {
       const text = resolve(vars.light[`--mantine-color-${p}-light-color`]);
       expect(contrastRatio(text, colors[p]?.[1] ?? ''), p).toBeGreaterThanOrEqual(4.5);
@@ -46,9 +47,14 @@ describe('theme contrast (WCAG AA, 4.5:1)', () => {
     }
   });
 
+  it('placeholders on dark inputs', () => {
+    const input = colors.dark?.[6] ?? '';
+    expect(contrastRatio(resolve(vars.dark['--mantine-color-placeholder']), input)).toBeGreaterThanOrEqual(4.5);
+  });
+
   it('dimmed text, errors and links on the dark body, links inside dark alerts', () => {
     const body = colors.dark?.[7] ?? '';
-    for (const name of ['dimmed', 'error', 'anchor']) {
+    for (const name of ['dimmed', 'error', 'anchor', 'placeholder']) {
       expect(contrastRatio(resolve(vars.dark[`--mantine-color-${name}`]), body), name).toBeGreaterThanOrEqual(4.5);
     }
     for (const p of palettes) {

@@ -53,6 +53,8 @@ export const cssVariablesResolver: CSSVariablesResolver = () => {
   const light: Record<string, string> = {
     // Help text under fields and in lists.
     '--mantine-color-dimmed': shade('gray', 7),
+    // Placeholders drawn as text (FileInput, Select) are read by everyone; gray 5 is 2.1:1.
+    '--mantine-color-placeholder': readableOn(shade('gray', 6), [WHITE]),
     // Field errors; red 6 is 3.6:1 on white.
     '--mantine-color-error': readableOn(shade('red', 6), [WHITE]),
     // Links sit on white and inside alerts of every colour.
@@ -66,6 +68,8 @@ export const cssVariablesResolver: CSSVariablesResolver = () => {
     // Dark 2 is 4.2:1 on the dark body; dark 1 is 8.5:1.
     '--mantine-color-dimmed': shade('dark', 1),
     '--mantine-color-error': shade('red', 4),
+    // On the input background (dark 6) and the body (dark 7); dark 3 is 2.6:1.
+    '--mantine-color-placeholder': lightestNeeded('dark', [shade('dark', 6), DARK_BODY]),
     // Links sit on the dark body and inside alerts of every colour (their tint is shade 9 darkened by half).
     '--mantine-color-anchor': lightestNeeded('blue', [DARK_BODY, ...palettes.map((p) => darken(shade(p, 9), 0.5))]),
   };
