@@ -159,7 +159,7 @@ test('paste three MACs, fix one, add them, and read a phone’s provisioning URL
   await expect(info.getByTestId('phone-info')).toContainText('Pending');
   await expect(info.getByLabel('First-access URL', { exact: true })).toHaveText(yealink.provisioning_url1);
   await expect(info.getByLabel('Provisioning URL', { exact: true })).toHaveText(yealink.provisioning_url2);
-  await info.getByRole('button', { name: 'Close' }).click();
+  await info.getByRole('button', { name: 'Close' }).last().click();
 
   // The help stays hidden once hidden.
   await page.getByRole('button', { name: 'Hide inventory help' }).click();
@@ -269,7 +269,7 @@ test('upload a ringtone through the file modal and remove it', async ({ page }) 
   await dialog.getByRole('button', { name: 'Remove Office-ring(1).mp3' }).click();
   await expect(dialog.getByTestId('uploaded-files')).toHaveText('No files uploaded yet');
   expect((await apiAs(page, 'GET', '/api/provisioning/v1/ringtones')).body).toEqual([]);
-  await dialog.getByRole('button', { name: 'Close' }).click();
+  await dialog.getByRole('button', { name: 'Close' }).last().click();
   await expect(dialog).toHaveCount(0);
 });
 

@@ -168,7 +168,7 @@ test('CSV import previews, imports the good rows, reports the bad one; export do
   await dialog.getByRole('button', { name: 'Import 2 users' }).click();
   await expect(dialog.getByText('some users creation failed')).toBeVisible();
   await expect(dialog.getByText(/Line 4 \(bad name\):/)).toBeVisible();
-  await dialog.getByRole('button', { name: 'Close' }).click();
+  await dialog.getByRole('button', { name: 'Close' }).last().click();
 
   await expect(page.getByTestId('user-carla').getByTestId('main-extension')).toHaveText('211');
   await expect(page.getByTestId('user-dario').getByTestId('main-extension')).toHaveText('212');

@@ -1,14 +1,15 @@
 import './signInStyles.ts';
-import { createTheme, MantineProvider } from '@mantine/core';
+import './skip-link.css';
+import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { RouterProvider } from 'react-router';
 import { ApiError } from '../api/client.ts';
 import { NotificationsHost } from '../components/notificationsHost.tsx';
 import { AuthProvider } from './auth.tsx';
 import { createAppRouter } from './router.tsx';
-
-const theme = createTheme({ primaryColor: 'blue', defaultRadius: 'md' });
+import { cssVariablesResolver, makeTheme } from './theme.ts';
 
 export function App() {
   const [queryClient] = useState(
@@ -25,8 +26,10 @@ export function App() {
   );
   const [router] = useState(createAppRouter);
   // Modals live in the signed-in frame (SignedInLayout.tsx); notifications load on demand.
+  const { t } = useTranslation();
+  const theme = useMemo(() => makeTheme(t), [t]);
   return (
-    <MantineProvider theme={theme} defaultColorScheme="auto">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto">
       <QueryClientProvider client={queryClient}>
         <NotificationsHost />
         <AuthProvider>

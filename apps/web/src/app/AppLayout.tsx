@@ -1,5 +1,17 @@
 import { isPathAllowedInMode, totalSteps } from '@centralino/contract';
-import { AppShell, Badge, Burger, Center, Group, Loader, Menu, NavLink, Text, UnstyledButton } from '@mantine/core';
+import {
+  AppShell,
+  Badge,
+  Burger,
+  Center,
+  Group,
+  Loader,
+  Menu,
+  NavLink,
+  Text,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import {
   IconApi,
@@ -37,10 +49,14 @@ function UserMenu() {
   return (
     <Menu position="bottom-end">
       <Menu.Target>
-        <UnstyledButton aria-label={`${t('nav.userMenu')}: ${auth.user}`}>
+        {/* Named by what it shows, then what it is: the visible text starts the name (WCAG 2.5.3). */}
+        <UnstyledButton>
           <Group gap={6}>
-            <IconUserCircle size={20} />
-            <Text size="sm">{auth.user}</Text>
+            <IconUserCircle size={20} aria-hidden />
+            <Text size="sm">
+              {auth.user}
+              <VisuallyHidden> ({t('nav.userMenu')})</VisuallyHidden>
+            </Text>
           </Group>
         </UnstyledButton>
       </Menu.Target>
@@ -91,6 +107,26 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
   );
 }
 
+const MAIN_ID = 'main-content';
+
+/** First stop of the keyboard on every screen: jumps over the header and the menu to the screen itself. */
+function SkipLink() {
+  const { t } = useTranslation();
+  return (
+    <a
+      className="skip-link"
+      href={`#${MAIN_ID}`}
+      onClick={(event) => {
+        // Focus moves by hand: the router owns the URL, and the hash would stay in it.
+        event.preventDefault();
+        document.getElementById(MAIN_ID)?.focus();
+      }}
+    >
+      {t('nav.skipToContent')}
+    </a>
+  );
+}
+
 /** Signed-in frame: top bar always; the navigation menu only once the wizard is finished. */
 export function AppLayout() {
   const { t } = useTranslation();
@@ -114,43 +150,46 @@ export function AppLayout() {
 
   const inWizard = wizard.data?.active ?? true;
   return (
-    <AppShell
-      header={{ height: 56 }}
-      navbar={inWizard ? undefined : { width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
-      padding="lg"
-    >
-      <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between">
-          <Group gap="sm">
-            {!inWizard && (
-              <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('nav.openMenu')} />
-            )}
-            <Text fw={700} size="lg">
-              {t('app.name')}
-            </Text>
-            {inWizard && wizard.data && (
-              <Badge variant="light" data-testid="wizard-badge">
-                {t('wizard.stepOf', { step: wizard.data.step, total: totalSteps(engine.data ?? 'tancredi') })}
-              </Badge>
-            )}
+    <>
+      <SkipLink />
+      <AppShell
+        header={{ height: 56 }}
+        navbar={inWizard ? undefined : { width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+        padding="lg"
+      >
+        <AppShell.Header>
+          <Group h="100%" px="md" justify="space-between">
+            <Group gap="sm">
+              {!inWizard && (
+                <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('nav.openMenu')} />
+              )}
+              <Text fw={700} size="lg">
+                {t('app.name')}
+              </Text>
+              {inWizard && wizard.data && (
+                <Badge variant="light" data-testid="wizard-badge">
+                  {t('wizard.stepOf', { step: wizard.data.step, total: totalSteps(engine.data ?? 'tancredi') })}
+                </Badge>
+              )}
+            </Group>
+            <Group gap="sm">
+              <ApplyIndicator />
+              <LanguageMenu />
+              <UserMenu />
+            </Group>
           </Group>
-          <Group gap="sm">
-            <ApplyIndicator />
-            <LanguageMenu />
-            <UserMenu />
-          </Group>
-        </Group>
-      </AppShell.Header>
-      {!inWizard && (
-        <AppShell.Navbar p="xs">
-          <Navigation onNavigate={close} />
-        </AppShell.Navbar>
-      )}
-      <AppShell.Main>
-        <ApplyFailureBanner />
-        <ApplyWarningsBanner />
-        <Outlet />
-      </AppShell.Main>
-    </AppShell>
+        </AppShell.Header>
+        {!inWizard && (
+          <AppShell.Navbar p="xs">
+            <Navigation onNavigate={close} />
+          </AppShell.Navbar>
+        )}
+        <AppShell.Main id={MAIN_ID} tabIndex={-1}>
+          <ApplyFailureBanner />
+          <ApplyWarningsBanner />
+          <Outlet />
+        </AppShell.Main>
+      </AppShell>
+    </>
   );
 }

@@ -22,9 +22,9 @@ export function LanguageMenu() {
   const buttonProps: LanguageButtonProps = {
     variant: 'subtle',
     size: 'compact-sm',
-    leftSection: <IconLanguage size={16} />,
-    // The name holds the visible text too (WCAG 2.5.3, label in name).
-    'aria-label': `${t('nav.interfaceLanguage')}: ${t(`uiLanguages.${current}`)}`,
+    leftSection: <IconLanguage size={16} aria-hidden />,
+    // Named by what it shows, then what it is: the visible text starts the name (WCAG 2.5.3).
+    'aria-label': `${t(`uiLanguages.${current}`)} (${t('nav.interfaceLanguage')})`,
     children: t(`uiLanguages.${current}`),
   };
   if (Popup) return <Popup current={current} languages={UI_LANGUAGES} buttonProps={buttonProps} />;

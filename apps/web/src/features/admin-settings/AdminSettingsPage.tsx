@@ -117,7 +117,9 @@ export function AdminSettingsPage() {
   }
   return (
     <Stack gap="lg">
-      <Title order={2}>{t('adminSettings.title')}</Title>
+      <Title order={1} size="h2">
+        {t('adminSettings.title')}
+      </Title>
       <PasswordForm />
     </Stack>
   );

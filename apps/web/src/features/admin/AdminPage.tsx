@@ -43,7 +43,9 @@ export function AdminPage() {
   const { t } = useTranslation();
   return (
     <Stack gap="lg" maw={960}>
-      <Title order={2}>{t('admin.title')}</Title>
+      <Title order={1} size="h2">
+        {t('admin.title')}
+      </Title>
       <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
         <AreaCard
           icon={<IconUsers />}

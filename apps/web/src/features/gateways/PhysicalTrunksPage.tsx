@@ -357,7 +357,9 @@ export function PhysicalTrunksPage() {
   }
   return (
     <Stack gap="lg">
-      <Title order={2}>{t('gateways.title')}</Title>
+      <Title order={1} size="h2">
+        {t('gateways.title')}
+      </Title>
       {body}
     </Stack>
   );

@@ -21,7 +21,9 @@ export function HomePage() {
 
   return (
     <Stack gap="lg" maw={960}>
-      <Title order={2}>{t('home.title')}</Title>
+      <Title order={1} size="h2">
+        {t('home.title')}
+      </Title>
       <Text>{t('home.body')}</Text>
       <Card withBorder radius="md">
         <Group justify="space-between">

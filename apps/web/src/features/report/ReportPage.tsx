@@ -76,7 +76,9 @@ export function ReportPage() {
     <Stack gap="lg" maw={1100}>
       <Group justify="space-between" align="end">
         <div>
-          <Title order={2}>{t('report.title')}</Title>
+          <Title order={1} size="h2">
+            {t('report.title')}
+          </Title>
           <Text size="sm" c="dimmed">
             {showPassword ? t('report.descriptionLocal') : t('report.description')}
           </Text>

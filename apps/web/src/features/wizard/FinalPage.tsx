@@ -32,7 +32,9 @@ export function FinalPage() {
           <IconCheck size={40} />
         </ThemeIcon>
       )}
-      <Title order={2}>{failed ? t('final.failedTitle') : t('final.title')}</Title>
+      <Title order={1} size="h2">
+        {failed ? t('final.failedTitle') : t('final.title')}
+      </Title>
       <Text c={failed ? undefined : 'dimmed'} maw={560}>
         {failed ? t('final.failedBody') : t('final.body')}
       </Text>

@@ -41,7 +41,9 @@ export function StepScreen({
   }
   return (
     <Stack gap="lg">
-      <Title order={2}>{title}</Title>
+      <Title order={1} size="h2">
+        {title}
+      </Title>
       {children}
     </Stack>
   );

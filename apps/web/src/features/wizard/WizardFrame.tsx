@@ -23,7 +23,9 @@ export function WizardFrame({
   const group = subStepGroupOf(path);
   return (
     <Stack gap="lg" maw={960}>
-      <Title order={2}>{t(stepTitleKey(path))}</Title>
+      <Title order={1} size="h2">
+        {t(stepTitleKey(path))}
+      </Title>
       {group && <SubStepBar group={group} current={path} />}
       {children}
       <StepBar engine={engine} step={step} canAdvance={canAdvance} />
