@@ -86,7 +86,7 @@ test('a failed apply is shown on every screen until fixed, and the wizard cannot
 
   // /final never says 'configured' next to the failure.
   await page.goto('/final');
-  await expect(page.getByRole('heading', { name: 'The PBX configuration was not applied', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'The PBX configuration was not applied', level: 1 })).toBeVisible();
   await expect(page.getByText('Wizard completed')).toHaveCount(0);
 
   // The route is removed: the next apply succeeds, the banner goes and Finalise works.

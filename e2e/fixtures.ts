@@ -63,6 +63,21 @@ export async function injectAxe(page: Page): Promise<void> {
  */
 export async function seriousViolations(page: Page, selectors: string[]): Promise<string[]> {
   await injectAxe(page);
+  // A notification still fading in or out is drawn half transparent, and axe would judge its text's
+  // contrast against what shows through: wait until every one is fully shown (or gone).
+  await page
+    .waitForFunction(
+      () =>
+        [...document.querySelectorAll('.mantine-Notification-root')].every((el) => {
+          for (let node: Element | null = el; node; node = node.parentElement) {
+            if (getComputedStyle(node).opacity !== '1') return false;
+          }
+          return true;
+        }),
+      undefined,
+      { timeout: 10_000 },
+    )
+    .catch(() => undefined);
   return page.evaluate(async (wanted) => {
     type AxeResults = { violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] };
     const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<AxeResults> } }).axe;
