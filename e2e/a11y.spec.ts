@@ -194,9 +194,14 @@ const SCREENS: Screen[] = [
     modals: async (page, t) => {
       await checkModal(page, 'add phones', () => button(page, t('phones.add')).click());
       await checkModal(page, 'phone info', () => button(page, t('phones.info.open', { mac: MAC })).click());
-      // Left open: the reboot menu itself (axe: aria-required-children on its dropdown, red item contrast).
       await button(page, t('phones.reboot.menuFor', { mac: MAC })).click();
       await expect(page.getByRole('menu')).toBeVisible();
+      await expect(page.getByRole('menu')).toHaveCSS('opacity', '1');
+      // Left open: axe finds aria-required-children (critical) on Mantine's menu dropdown; all else is checked.
+      const menuFindings = (await seriousViolations(page, ['body'])).filter(
+        (v) => !v.includes('aria-required-children'),
+      );
+      expect.soft(menuFindings, 'reboot menu').toEqual([]);
       await checkModal(page, 'schedule reboot', () =>
         page.getByRole('menuitem', { name: t('phones.reboot.schedule') }).click(),
       );
@@ -335,10 +340,7 @@ test('seed data and finish the wizard', async ({ srv, secretkey }) => {
 });
 
 for (const lang of ['en', 'it'] as const) {
-  // Italian still finds: route editor contrast (.m_3d733a3a), default settings aria-prohibited-attr,
-  // inventory label-content-name-mismatch, add phones. Enable once fixed.
-  const screensTest = lang === 'en' ? test : test.fixme;
-  screensTest(`screens and their modals (${lang})`, async ({ browser, srv, secretkey }) => {
+  test(`screens and their modals (${lang})`, async ({ browser, srv, secretkey }) => {
     const t = translator(lang);
     const { context, page } = await openPage(browser, srv, secretkey, lang, 'light');
     for (const screen of SCREENS) {
@@ -354,7 +356,7 @@ for (const lang of ['en', 'it'] as const) {
 }
 
 // Not yet run to the end on this branch (time): enable after a green run.
-test.fixme('main screens in the dark scheme', async ({ browser, srv, secretkey }) => {
+test('main screens in the dark scheme', async ({ browser, srv, secretkey }) => {
   const t = translator('en');
   const { context, page } = await openPage(browser, srv, secretkey, 'en', 'dark');
   for (const screen of SCREENS.filter((s) => s.main)) {
@@ -369,7 +371,7 @@ test.fixme('main screens in the dark scheme', async ({ browser, srv, secretkey }
 });
 
 // Not yet run to the end on this branch (time): enable after a green run.
-test.fixme('keyboard: the skip link comes first and moves to the screen; the password toggle is reachable', async ({
+test('keyboard: the skip link comes first and moves to the screen; the password toggle is reachable', async ({
   browser,
   srv,
   secretkey,

@@ -75,7 +75,7 @@ export function RebootMenu({
             {t('phones.reboot.schedule')}
           </Menu.Item>
           {scheduled && (
-            <Menu.Item leftSection={<IconX size={14} />} color="red" onClick={() => cancel.mutate()}>
+            <Menu.Item leftSection={<IconX size={14} />} color="red.8" onClick={() => cancel.mutate()}>
               {t('phones.reboot.cancel')}
             </Menu.Item>
           )}
