@@ -24,6 +24,22 @@ export async function signIn(page: Page, password = ADMIN_PASSWORD) {
   await page.getByLabel('User').fill('admin');
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+  // The outcome is a screen past the login page or a refusal on it. Waited for here, with room for a loaded
+  // machine (the signed-in frame is a chunk of its own), so a spec's first check after signing in starts
+  // from a settled page; a sign-in that never finishes fails here, with what the page showed.
+  const outcome = await Promise.race([
+    page.waitForURL((url) => !url.pathname.endsWith('/login'), { timeout: 30_000 }).then(() => 'in'),
+    page
+      .getByRole('alert')
+      .first()
+      .waitFor({ timeout: 30_000 })
+      .then(() => 'refused'),
+  ]).catch(() => 'stuck');
+  if (outcome === 'stuck') {
+    throw new Error(
+      `sign-in did not finish in 30 s; the page shows: ${(await page.locator('body').textContent())?.slice(0, 500)}`,
+    );
+  }
 }
 
 /** Calls the API as the signed-in administrator of the page (same stored key as the console). */
