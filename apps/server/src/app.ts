@@ -13,6 +13,8 @@ import { csvRoutes } from './features/csv/routes.ts';
 import { CsvService } from './features/csv/service.ts';
 import { ctiRoutes } from './features/cti/routes.ts';
 import { CtiService } from './features/cti/service.ts';
+import { dashboardRoutes } from './features/dashboard/routes.ts';
+import { DashboardService } from './features/dashboard/service.ts';
 import { devicesRoutes } from './features/devices/routes.ts';
 import { DevicesService } from './features/devices/service.ts';
 import { directoryRoutes } from './features/directory/routes.ts';
@@ -127,6 +129,7 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
   const jobs = new JobRunner(database.db, app.log);
   markPbxDirtyAfterWrites(app, pbx.applier.markDirty);
   await app.register(pbxRoutes(pbx));
+  await app.register(dashboardRoutes(new DashboardService(database.db, pbx.live), pbx.live.state));
   await app.register(networkRoutes(database.db));
   // The provisioning engine is registered later; phones hear about their accounts through it once it exists.
   let provisioningRef: ProvisioningService | undefined;

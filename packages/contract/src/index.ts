@@ -1,6 +1,7 @@
 export * from './auth.ts';
 export * from './csv.ts';
 export * from './cti.ts';
+export * from './dashboard.ts';
 export * from './devices.ts';
 export * from './directory.ts';
 export * from './errors.ts';

@@ -184,6 +184,7 @@ export class PbxApplier {
   private queued = false;
   private timer: NodeJS.Immediate | undefined;
   private closed = false;
+  private readonly dirtyListeners: (() => void)[] = [];
 
   constructor(private readonly options: ApplierOptions) {
     this.pipeline = new ApplyPipeline(options.directory, { gid: options.gid });
@@ -196,6 +197,7 @@ export class PbxApplier {
   /** Called by services after a write that changes the PBX configuration. Never throws, never waits. */
   markDirty = (): void => {
     if (this.closed) return;
+    for (const listener of this.dirtyListeners) listener();
     this.options.db
       .updateTable('pbx_apply')
       .set({ generation: sql`generation + 1` })
@@ -206,6 +208,11 @@ export class PbxApplier {
     // Visible as 'pending' at once, before the counter is written.
     this.queued = true;
   };
+
+  /** Told, synchronously, of every change markDirty records (caches of what the configuration holds). */
+  onDirty(listener: () => void): void {
+    this.dirtyListeners.push(listener);
+  }
 
   /** Starts the validator's thread now (start of a large system's server), so that the first apply need not wait for it. */
   prepare(): void {

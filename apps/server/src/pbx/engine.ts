@@ -7,6 +7,7 @@ import { AmiClient, AmiError } from './ami/client.ts';
 import { field } from './ami/framing.ts';
 import { type ApplierOptions, type ExpectedObjects, PbxApplier, type PbxReloader, THREAD_FROM_USERS } from './apply.ts';
 import { PbxLive } from './live.ts';
+import { LiveState } from './live-state.ts';
 import { loadPbxModel } from './load.ts';
 import type { PbxSettings } from './model.ts';
 import { TRANSPORTS } from './render/pjsip.ts';
@@ -274,7 +275,8 @@ export class PbxEngine {
           version,
         }),
     });
-    this.live = new PbxLive(db, this.ami);
+    this.live = new PbxLive(db, this.ami, new LiveState(this.ami));
+    this.applier.onDirty(this.live.configurationChanged);
     this.ami?.on('state', (state) => log?.info({ state }, 'AMI connection'));
     this.ami?.on('event', (event) => {
       // Asterisk restarted: whatever it loaded may predate our last apply (unless that apply restarted it
@@ -326,6 +328,7 @@ export class PbxEngine {
   async close(): Promise<void> {
     await this.applier.close();
     this.reloader?.close();
+    this.live.state.close();
     await this.ami?.stop();
   }
 }

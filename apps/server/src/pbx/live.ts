@@ -2,8 +2,8 @@ import type { AstExtension, AstTrunk, CtiUserEndpoints, PresenceRequest } from '
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
-import { type AmiClient, AmiError } from './ami/client.ts';
-import { type AmiMessage, field } from './ami/framing.ts';
+import type { AmiClient } from './ami/client.ts';
+import type { LiveSnapshot, LiveState } from './live-state.ts';
 import { sendNotify } from './notify.ts';
 import { DEVICE_CODEC_LIST, WEBRTC_CODEC_LIST } from './render/pjsip.ts';
 
@@ -65,45 +65,7 @@ export function registrationStatus(status: string | undefined): AstTrunk['regist
   return 'unmonitored';
 }
 
-/**
- * An AMI list action's events. Asterisk answers an error instead of an empty list for some of them
- * (PJSIPShowContacts: 'No Contacts found', PJSIPShowEndpoints: 'No endpoints found'): that is no rows.
- */
-async function listOf(ami: AmiClient, action: string): Promise<AmiMessage[]> {
-  try {
-    return (await ami.action(action)).events;
-  } catch (error) {
-    if (error instanceof AmiError && /^No \w+ (found|configured)/i.test(error.message)) return [];
-    throw error;
-  }
-}
-
-interface Contact {
-  ip: string;
-  port: string;
-  userAgent: string;
-}
-
-/** The AOR a ContactList event belongs to (older Asterisk names it only in ObjectName, 'aor;@hash'). */
-function aorOf(event: AmiMessage): string {
-  return field(event, 'aor') ?? (field(event, 'objectname') ?? '').split(';')[0] ?? '';
-}
-
-/** ip and port of a registered contact: the Via address, else the host of its URI. */
-function contactOf(event: AmiMessage): Contact {
-  const via = field(event, 'viaaddress') ?? '';
-  let [ip = '', port = ''] = via.includes(':')
-    ? [via.slice(0, via.lastIndexOf(':')), via.slice(via.lastIndexOf(':') + 1)]
-    : [];
-  if (!ip) {
-    const match = /@([^:;>]+)(?::(\d+))?/.exec(field(event, 'uri') ?? '');
-    ip = match?.[1] ?? '';
-    port = match?.[2] ?? '';
-  }
-  return { ip, port, userAgent: field(event, 'useragent') ?? '' };
-}
-
-interface Account {
+export interface Account {
   number: string;
   main: string;
   type: string;
@@ -117,23 +79,20 @@ interface Account {
   };
 }
 
-const REGISTERED_CACHE_MS = 2000;
-
 /**
  * A trunk's status: its endpoint's device state, except that a provider that accepted our registration
  * is reachable even before Asterisk's first qualify of its contact (up to qualify_frequency after a start).
  */
-function trunkStatus(state: string | undefined, registration: AstTrunk['registration']): AstTrunk['status'] {
+export function trunkStatus(state: string | undefined, registration: AstTrunk['registration']): AstTrunk['status'] {
   const status = state === undefined ? 'unmonitored' : deviceStatus(state);
   return registration === 'registered' && (status === 'offline' || status === 'unmonitored') ? 'online' : status;
 }
 
 export class PbxLive {
-  private registeredCache: { at: number; value: Set<string> } | undefined;
-
   constructor(
     private readonly db: Kysely<Database>,
     private readonly ami: AmiClient | undefined,
+    readonly state: LiveState,
   ) {}
 
   private client(): AmiClient {
@@ -142,8 +101,33 @@ export class PbxLive {
     return ami as AmiClient;
   }
 
-  /** Every SIP account of the users: main extensions and their devices. */
-  private async accounts(): Promise<Account[]> {
+  private accountsCache: { generation: number; local: number; value: Promise<Account[]> } | undefined;
+  private localChanges = 0;
+
+  /** Told of every configuration change this process makes (the applier's markDirty). */
+  configurationChanged = (): void => {
+    this.localChanges++;
+  };
+
+  /**
+   * Every SIP account of the users: main extensions and their devices. Read once per configuration
+   * generation (the apply counter every write bumps, in the database so other processes' writes count
+   * too), not once per request: 10,000 users are 30,000 rows. Callers must not change what they get.
+   */
+  async accounts(): Promise<readonly Account[]> {
+    const row = await this.db.selectFrom('pbx_apply').select('generation').where('id', '=', 1).executeTakeFirst();
+    const generation = Number(row?.generation ?? 0);
+    const cached = this.accountsCache;
+    if (cached && cached.generation === generation && cached.local === this.localChanges) return cached.value;
+    const value = this.readAccounts();
+    this.accountsCache = { generation, local: this.localChanges, value };
+    value.catch(() => {
+      if (this.accountsCache?.value === value) this.accountsCache = undefined;
+    });
+    return value;
+  }
+
+  private async readAccounts(): Promise<Account[]> {
     const [users, devices, fxs] = await Promise.all([
       this.db
         .selectFrom('users')
@@ -199,37 +183,11 @@ export class PbxLive {
     return out;
   }
 
-  /** AstDB family as key → value, read with the CLI (DBGetTree is missing on older Asterisk). */
-  private async family(ami: AmiClient, name: string): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
-    for (const line of await ami.command(`database show ${name}`)) {
-      const match = /^\/([^/]+)\/(\S+)\s*:\s*(.*?)\s*$/.exec(line);
-      if (match && match[1] === name) out.set(match[2] as string, match[3] as string);
-    }
-    return out;
+  private snapshot(): Promise<LiveSnapshot> {
+    return this.state.current();
   }
 
-  private async snapshot() {
-    const ami = this.client();
-    const [endpoints, contacts, dnd, cf, cfb, cfu] = await Promise.all([
-      listOf(ami, 'PJSIPShowEndpoints'),
-      listOf(ami, 'PJSIPShowContacts'),
-      this.family(ami, 'DND'),
-      this.family(ami, 'CF'),
-      this.family(ami, 'CFB'),
-      this.family(ami, 'CFU'),
-    ]);
-    const states = new Map<string, string>();
-    for (const e of endpoints) states.set(field(e, 'objectname') ?? '', field(e, 'devicestate') ?? '');
-    const contactOfAor = new Map<string, Contact>();
-    for (const c of contacts) {
-      const aor = aorOf(c);
-      if (!contactOfAor.has(aor)) contactOfAor.set(aor, contactOf(c));
-    }
-    return { states, contactOfAor, dnd, cf, cfb, cfu };
-  }
-
-  private toExtension(account: Account, snap: Awaited<ReturnType<PbxLive['snapshot']>>): AstExtension {
+  private toExtension(account: Account, snap: LiveSnapshot): AstExtension {
     const n = account.number;
     const contact = snap.contactOfAor.get(n);
     const split = (value: string | undefined) =>
@@ -289,23 +247,13 @@ export class PbxLive {
    * connection (or when the PBX does not answer) the set is empty and no row claims to be registered.
    */
   async registeredAccounts(): Promise<Set<string>> {
-    const ami = this.ami;
-    if (ami?.state !== 'connected') return new Set();
-    const now = Date.now();
-    if (this.registeredCache && now - this.registeredCache.at < REGISTERED_CACHE_MS) return this.registeredCache.value;
-    try {
-      const contacts = await listOf(ami, 'PJSIPShowContacts');
-      const value = new Set<string>();
-      for (const c of contacts) {
-        const status = (field(c, 'status') ?? '').toLowerCase();
-        if (status === 'unavailable' || status === 'removed') continue;
-        value.add(aorOf(c));
-      }
-      this.registeredCache = { at: now, value };
-      return value;
-    } catch {
-      return new Set();
+    const snap = this.state.connected ? await this.state.current().catch(() => undefined) : undefined;
+    const value = new Set<string>();
+    for (const [aor, contact] of snap?.contactOfAor ?? []) {
+      const status = contact.status.toLowerCase();
+      if (status !== 'unavailable' && status !== 'removed') value.add(aor);
     }
+    return value;
   }
 
   /**
@@ -322,18 +270,11 @@ export class PbxLive {
   }
 
   async trunks(): Promise<Record<string, AstTrunk>> {
-    const ami = this.client();
-    const [rows, registrations, snap] = await Promise.all([
+    const [rows, snap] = await Promise.all([
       this.db.selectFrom('trunks').select(['name', 'codecs', 'settings']).orderBy('id').execute(),
-      listOf(ami, 'PJSIPShowRegistrationsOutbound'),
       this.snapshot(),
     ]);
-    const regByName = new Map<string, string>();
-    // The list also carries an AuthDetail per registration, named like the trunk but without a Status.
-    for (const r of registrations) {
-      if (field(r, 'event') !== 'OutboundRegistrationDetail') continue;
-      regByName.set(field(r, 'endpoint') || field(r, 'objectname') || '', field(r, 'status') ?? '');
-    }
+    const regByName = snap.registrations;
     const out: Record<string, AstTrunk> = {};
     for (const row of rows) {
       const name = row.name.replace(/[^A-Za-z0-9_-]/g, '_');
@@ -451,24 +392,30 @@ export class PbxLive {
         state = 'XA,VOICEMAIL';
         break;
     }
-    // Only keys that are there: Asterisk logs a warning for each DBDel of a missing key.
-    const present = { DND: await this.family(ami, 'DND'), CF: await this.family(ami, 'CF') };
+    // Only keys that are there: Asterisk logs a warning for each DBDel of a missing key. The snapshot is
+    // read whole first, so it holds every key.
+    const snap = await this.state.current();
+    const present = { DND: snap.dnd, CF: snap.cf };
     const del = async (key: string) => {
       const [family = '', k = ''] = key.split('/');
       if (!present[family as keyof typeof present]?.has(k)) return;
       await ami.action('DBDel', { Family: family, Key: k }).catch(() => {});
+      this.state.noteAstDb(family as 'DND' | 'CF', k, null);
     };
     for (const account of accounts) {
       const x = account.number;
       if (request.status === 'dnd') {
         await del(`CF/${x}`);
         await ami.action('DBPut', { Family: 'DND', Key: x, Val: 'YES' });
+        this.state.noteAstDb('DND', x, 'YES');
         await ami.command(`devstate change Custom:DND${x} BUSY`);
       } else {
         await del(`DND/${x}`);
         await ami.command(`devstate change Custom:DND${x} NOT_INUSE`);
-        if (forward) await ami.action('DBPut', { Family: 'CF', Key: x, Val: forward });
-        else await del(`CF/${x}`);
+        if (forward) {
+          await ami.action('DBPut', { Family: 'CF', Key: x, Val: forward });
+          this.state.noteAstDb('CF', x, forward);
+        } else await del(`CF/${x}`);
       }
     }
     await ami.command(`presencestate change CustomPresence:${main} ${state}`);

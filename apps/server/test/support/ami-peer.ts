@@ -11,6 +11,11 @@ export interface AmiPeerOptions {
   registrations?: { name: string; status: string }[];
   /** CLI output lines of a Command action; the default answers like `database show DND`. */
   command?: (command: string) => string[];
+  /**
+   * An AstDB ('FAMILY/key' → value) the peer keeps as Asterisk does: DBPut and DBDel change it, `database
+   * show` lists it, and `devstate change` announces a DeviceStateChange. Without one, the defaults above.
+   */
+  astdb?: Map<string, string>;
 }
 
 export interface AmiPeer {
@@ -19,6 +24,8 @@ export interface AmiPeer {
   commands: () => string[];
   logins: () => number;
   dropAll: () => void;
+  /** Sends an unsolicited event to every connected client, as Asterisk does when something happens. */
+  event: (fields: Record<string, string>) => void;
   listen: () => Promise<number>;
   close: () => Promise<void>;
 }
@@ -30,6 +37,32 @@ export interface AmiPeer {
  */
 export function amiPeer(options: AmiPeerOptions = {}): AmiPeer {
   const sockets = new Set<net.Socket>();
+  const broadcast = (fields: Record<string, string>) => {
+    const text = `${Object.entries(fields)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('')}\r\n`;
+    for (const s of sockets) s.write(text);
+  };
+  const astdbShow = (command: string): string[] | undefined => {
+    const db = options.astdb;
+    const family = /^database show (\S+)$/.exec(command)?.[1];
+    if (!db) return undefined;
+    if (family) {
+      const rows = [...db].filter(([k]) => k.startsWith(`${family}/`)).map(([k, v]) => `/${k} : ${v}`);
+      return [...rows, `${rows.length} results found.`];
+    }
+    const devstate = /^devstate change (\S+) (\S+)$/.exec(command);
+    if (devstate) {
+      broadcast({
+        Event: 'DeviceStateChange',
+        Privilege: 'call,all',
+        Device: devstate[1] ?? '',
+        State: devstate[2] ?? '',
+      });
+      return [`Changing ${devstate[1]} to ${devstate[2]}`];
+    }
+    return undefined;
+  };
   const actions: Record<string, string | string[]>[] = [];
   let logins = 0;
   const list = (id: string, name: string, rows: string[]) =>
@@ -107,10 +140,17 @@ export function amiPeer(options: AmiPeerOptions = {}): AmiPeer {
           );
         } else if (action === 'command') {
           const command = field(m, 'command') ?? '';
-          const output = options.command?.(command) ?? ['/DND/201 : YES', '1 results found.'];
+          const output = options.command?.(command) ?? astdbShow(command) ?? ['/DND/201 : YES', '1 results found.'];
           reply(
             `Response: Success\r\nMessage: Command output follows\r\n${output.map((l) => `Output: ${l}\r\n`).join('')}`,
           );
+        } else if (action === 'dbput' && options.astdb) {
+          options.astdb.set(`${field(m, 'family')}/${field(m, 'key')}`, field(m, 'val') ?? '');
+          reply('Response: Success\r\nMessage: Updated database successfully\r\n');
+        } else if (action === 'dbdel' && options.astdb) {
+          const key = `${field(m, 'family')}/${field(m, 'key')}`;
+          if (options.astdb.delete(key)) reply('Response: Success\r\nMessage: Key deleted successfully\r\n');
+          else reply('Response: Error\r\nMessage: Database entry not found\r\n');
         } else if (action === 'logoff') {
           reply('Response: Goodbye\r\nMessage: Thanks for all the fish.\r\n');
           queue = queue.then(() => {
@@ -127,6 +167,7 @@ export function amiPeer(options: AmiPeerOptions = {}): AmiPeer {
     commands: () =>
       actions.filter((a) => field(a, 'action')?.toLowerCase() === 'command').map((a) => field(a, 'command') ?? ''),
     logins: () => logins,
+    event: broadcast,
     dropAll: () => {
       for (const s of sockets) s.destroy();
     },
