@@ -61,7 +61,7 @@ test('a confirmation that does not match is flagged, nothing is sent and the old
   await signIn(page, NEW_PASSWORD);
   await expect(page.getByRole('alert')).toContainText('Incorrect username or password');
   await signIn(page, ADMIN_PASSWORD);
-  await expect(page.getByRole('heading', { name: 'Welcome to Centralino' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
 });
 
 test('changing the password keeps this browser signed in, signs out the others, and the new one logs in', async ({
@@ -95,7 +95,7 @@ test('changing the password keeps this browser signed in, signs out the others, 
   await signIn(page, ADMIN_PASSWORD);
   await expect(page.getByRole('alert')).toContainText('Incorrect username or password');
   await signIn(page, NEW_PASSWORD);
-  await expect(page.getByRole('heading', { name: 'Welcome to Centralino' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
 });
 
 test('the settings page is the last wizard step and Finalise leads to the final page', async ({ page }) => {

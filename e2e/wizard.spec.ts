@@ -79,12 +79,12 @@ test('the languages step sets the PBX language; finalise leads to /final and the
   expect((await apiAs(page, 'GET', '/api/configuration/wizard')).body).toEqual([{ step: 13, status: 'false' }]);
 
   await page.getByRole('button', { name: 'Go to Home' }).click();
-  await expect(page.getByRole('heading', { name: 'Welcome to Centralino' })).toBeVisible();
-  await expect(page.getByTestId('home-language')).toHaveText('German');
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
 
-  // With the wizard finished the navigation menu leads to the admin areas.
+  // With the wizard finished the navigation menu leads to the admin areas, where the system language shows.
   await page.getByRole('link', { name: 'Administration' }).click();
   await expect(page.getByRole('heading', { name: 'Administration' })).toBeVisible();
+  await expect(page.getByTestId('system-language')).toHaveText('German');
   await expect(page.getByRole('link', { name: /API documentation/ })).toHaveAttribute('href', '/api/docs');
   await page.getByRole('navigation').getByRole('link', { name: 'Languages' }).click();
   await expect(page).toHaveURL(/\/admin\/languages$/);
@@ -93,12 +93,13 @@ test('the languages step sets the PBX language; finalise leads to /final and the
 
   await page.goto('/no/such/screen');
   await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByRole('heading', { name: 'Welcome to Centralino' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
 
-  // Running the wizard again asks first; cancelling changes nothing.
+  // Running the wizard again (from the administration page) asks first; cancelling changes nothing.
+  await page.goto('/admin');
   await page.getByRole('button', { name: 'Run the setup wizard again' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
-  await expect(page.getByRole('heading', { name: 'Welcome to Centralino' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Administration' })).toBeVisible();
   await page.getByRole('button', { name: 'Run the setup wizard again' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();

@@ -24,6 +24,8 @@ export interface AmiPeer {
   commands: () => string[];
   logins: () => number;
   dropAll: () => void;
+  /** While on, connections are closed as soon as they open (Asterisk down or refusing). */
+  refuse: (on: boolean) => void;
   /** Sends an unsolicited event to every connected client, as Asterisk does when something happens. */
   event: (fields: Record<string, string>) => void;
   listen: () => Promise<number>;
@@ -69,7 +71,12 @@ export function amiPeer(options: AmiPeerOptions = {}): AmiPeer {
     `Response: Success\r\nEventList: start\r\nMessage: list follows\r\nActionID: ${id}\r\n\r\n` +
     rows.map((r) => `Event: ${name}\r\nActionID: ${id}\r\n${r}\r\n`).join('') +
     `Event: ${name}Complete\r\nActionID: ${id}\r\nEventList: Complete\r\nListItems: ${rows.length}\r\n\r\n`;
+  let refusing = false;
   const server = net.createServer((socket) => {
+    if (refusing) {
+      socket.destroy();
+      return;
+    }
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {});
@@ -168,6 +175,9 @@ export function amiPeer(options: AmiPeerOptions = {}): AmiPeer {
       actions.filter((a) => field(a, 'action')?.toLowerCase() === 'command').map((a) => field(a, 'command') ?? ''),
     logins: () => logins,
     event: broadcast,
+    refuse: (on) => {
+      refusing = on;
+    },
     dropAll: () => {
       for (const s of sockets) s.destroy();
     },

@@ -3,6 +3,7 @@ import { IconApi, IconKey, IconLanguage, IconReportAnalytics, IconUsers } from '
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { SystemCard } from './SystemCard.tsx';
 
 function AreaCard({
   icon,
@@ -79,6 +80,7 @@ export function AdminPage() {
           external
         />
       </SimpleGrid>
+      <SystemCard />
     </Stack>
   );
 }

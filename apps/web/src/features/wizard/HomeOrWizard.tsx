@@ -1,11 +1,11 @@
 import { Center, Loader, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
-import { HomePage } from '../home/HomePage.tsx';
+import { DashboardPage } from '../dashboard/DashboardPage.tsx';
 import { routeOfStep, useEngine, useWizardState } from './useWizard.ts';
 import { WizardFrame } from './WizardFrame.tsx';
 
-/** "/" is the home page once the wizard is finished; while it runs, it is the current step. */
+/** "/" is the dashboard once the wizard is finished; while it runs, it is the current step. */
 export function HomeOrWizard() {
   const { t } = useTranslation();
   const engine = useEngine();
@@ -17,7 +17,7 @@ export function HomeOrWizard() {
       </Center>
     );
   }
-  if (!wizard.data.active) return <HomePage />;
+  if (!wizard.data.active) return <DashboardPage />;
   const target = routeOfStep(engine.data, wizard.data.step);
   if (target !== '/') return <Navigate to={target} replace />;
   return (

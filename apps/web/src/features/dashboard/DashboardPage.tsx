@@ -1,0 +1,136 @@
+import { DASHBOARD_REFRESH_MS, type DashboardUser, type PbxConnection } from '@centralino/contract';
+import { Alert, Stack, Title } from '@mantine/core';
+import { IconPlugConnectedX } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { confirmAction } from '../../components/confirm.tsx';
+import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { PagedList } from '../../components/PagedList.tsx';
+import { dashboardApi } from './dashboardApi.ts';
+import { ExtensionInfoModal } from './ExtensionInfoModal.tsx';
+import { followLiveEvents } from './liveEvents.ts';
+import { TrunkCard } from './TrunkCard.tsx';
+import { UserCard } from './UserCard.tsx';
+
+const USERS = ['dashboard', 'users'] as const;
+const TRUNKS = ['dashboard', 'trunks'] as const;
+
+function NotConnectedBanner({ connection }: { connection: PbxConnection }) {
+  const { t, i18n } = useTranslation();
+  const since = connection.since
+    ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'medium' }).format(
+        new Date(connection.since),
+      )
+    : null;
+  return (
+    <Alert
+      color="red"
+      icon={<IconPlugConnectedX aria-hidden />}
+      title={since ? t('dashboard.notConnectedSince', { since }) : t('dashboard.notConnected')}
+      role="status"
+      data-testid="pbx-not-connected"
+    >
+      {t('dashboard.notConnectedBody')}
+    </Alert>
+  );
+}
+
+/**
+ * The screen an administrator keeps open: users with presence and extensions, trunks with registration.
+ * The server pushes what changed (server-sent events) and the lists reload at once; the spec's 15 s poll
+ * stays underneath in case the stream is down.
+ */
+export function DashboardPage() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [connection, setConnection] = useState<PbxConnection | null>(null);
+  const [info, setInfo] = useState<{ extension: string; type: string } | null>(null);
+
+  useEffect(() => {
+    const reload = (what: 'users' | 'trunks' | 'both') => {
+      if (what !== 'trunks') void queryClient.invalidateQueries({ queryKey: USERS });
+      if (what !== 'users') void queryClient.invalidateQueries({ queryKey: TRUNKS });
+    };
+    const poll = setInterval(() => reload('both'), DASHBOARD_REFRESH_MS);
+    const stop = followLiveEvents(({ event, data }) => {
+      if (event === 'users' || event === 'trunks') reload(event);
+      else if (event === 'pbx') {
+        setConnection(data as PbxConnection);
+        reload('both');
+      }
+    });
+    return () => {
+      clearInterval(poll);
+      stop();
+    };
+  }, [queryClient]);
+
+  const fetchUsers = useCallback(
+    async ({ search, offset, limit }: { search: string; offset: number; limit: number }) => {
+      const page = await dashboardApi.users(search, offset, limit);
+      setConnection(page.pbx);
+      return { items: page.users, total: page.total };
+    },
+    [],
+  );
+  const fetchTrunks = useCallback(
+    async ({ search, offset, limit }: { search: string; offset: number; limit: number }) => {
+      const page = await dashboardApi.trunks(search, offset, limit);
+      return { items: page.trunks, total: page.total };
+    },
+    [],
+  );
+
+  const reset = async (user: DashboardUser) => {
+    const ok = await confirmAction({
+      title: t('dashboard.resetTitle'),
+      message: t('dashboard.resetBody', { name: user.name }),
+      confirmLabel: t('dashboard.resetConfirm'),
+    });
+    if (!ok) return;
+    try {
+      await dashboardApi.setPresence({ username: user.username, status: 'online' });
+      notifySuccess(t('dashboard.resetDone', { name: user.name }));
+      await queryClient.invalidateQueries({ queryKey: USERS });
+    } catch (error) {
+      notifyError(t('dashboard.resetFailed'), error);
+    }
+  };
+
+  return (
+    <Stack gap="lg" maw={1200}>
+      <Title order={1} size="h2">
+        {t('dashboard.title')}
+      </Title>
+      {connection && !connection.connected && <NotConnectedBanner connection={connection} />}
+      <Stack component="section" gap="sm" aria-labelledby="dashboard-users">
+        <Title order={2} size="h3" id="dashboard-users">
+          {t('dashboard.users')}
+        </Title>
+        <PagedList
+          queryKey={USERS}
+          fetchPage={fetchUsers}
+          getKey={(u) => u.username}
+          renderItem={(u) => (
+            <UserCard user={u} onInfo={(extension, type) => setInfo({ extension, type })} onReset={reset} />
+          )}
+          emptyText={t('dashboard.noUsers')}
+        />
+      </Stack>
+      <Stack component="section" gap="sm" aria-labelledby="dashboard-trunks">
+        <Title order={2} size="h3" id="dashboard-trunks">
+          {t('dashboard.trunks')}
+        </Title>
+        <PagedList
+          queryKey={TRUNKS}
+          fetchPage={fetchTrunks}
+          getKey={(trunk) => trunk.name}
+          renderItem={(trunk) => <TrunkCard trunk={trunk} />}
+          emptyText={t('dashboard.noTrunks')}
+        />
+      </Stack>
+      <ExtensionInfoModal extension={info?.extension ?? null} type={info?.type ?? ''} onClose={() => setInfo(null)} />
+    </Stack>
+  );
+}
