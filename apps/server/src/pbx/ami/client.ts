@@ -11,7 +11,10 @@ export interface AmiOptions {
   actionTimeoutMs?: number;
   /** Ping interval to detect half-open connections (ms). */
   pingIntervalMs?: number;
-  /** Reconnect backoff: first delay and cap (ms). */
+  /**
+   * Reconnect backoff: first delay and cap (ms). The cap is short (5 s) because an open dashboard says
+   * 'not connected' until the next try succeeds, and a try against a local Asterisk costs nothing.
+   */
   reconnectMinMs?: number;
   reconnectMaxMs?: number;
   connectTimeoutMs?: number;
@@ -177,7 +180,7 @@ export class AmiClient extends EventEmitter {
     if (this._state === 'stopped' || this._state === 'failed') return;
     this.setState('connecting');
     const delay = this.delay;
-    this.delay = Math.min(this.delay * 2, this.options.reconnectMaxMs ?? 30_000);
+    this.delay = Math.min(this.delay * 2, this.options.reconnectMaxMs ?? 5_000);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       if (this._state === 'connecting') this.connect();
