@@ -200,6 +200,23 @@ describe('dashboard', () => {
     expect(body.total).toBe(1);
     expect(body.trunks[0]).toMatchObject({ name: 'vivavox', kind: 'voip', status: 'online', codecs: ['alaw'] });
     expect((await call('GET', '/api/dashboard/trunks?search=nothing')).json().total).toBe(0);
+    // A gateway's lines are trunks too; Asterisk monitors no registration for them.
+    const gateway = await call('POST', '/api/devices/gateways', {
+      model: 17,
+      mac: '00:a0:ba:0b:1c:2d',
+      ipv4: '127.0.0.1',
+      ipv4_new: '192.168.1.250',
+      netmask_green: '255.255.255.0',
+      gateway: '192.168.1.1',
+      ipv4_green: '192.168.1.2',
+      trunks_isdn: [{ type: 'pp' }, { type: 'pmp' }],
+      isConfigured: false,
+      manufacturer: 'Patton',
+    });
+    expect(gateway.statusCode, gateway.body).toBeLessThan(300);
+    const all = (await call('GET', '/api/dashboard/trunks')).json();
+    const line = all.trunks.find((t: { kind: string }) => t.kind === 'gateway');
+    expect(line).toMatchObject({ registration: 'unmonitored', chanType: 'pjsip' });
   });
 });
 
