@@ -15,6 +15,7 @@ import { UserCard } from './UserCard.tsx';
 
 const USERS = ['dashboard', 'users'] as const;
 const TRUNKS = ['dashboard', 'trunks'] as const;
+const RELOAD_SPACING_MS = 1000;
 
 function NotConnectedBanner({ connection }: { connection: PbxConnection }) {
   const { t, i18n } = useTranslation();
@@ -48,9 +49,21 @@ export function DashboardPage() {
   const [info, setInfo] = useState<{ extension: string; type: string } | null>(null);
 
   useEffect(() => {
+    // A busy PBX announces changes all the time: the first reloads at once, the ones after it are gathered
+    // and reload together at most once per RELOAD_SPACING_MS, so a browser asks at most once a second.
+    const due = new Set<'users' | 'trunks'>();
+    let last = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      timer = undefined;
+      last = Date.now();
+      for (const what of due) void queryClient.invalidateQueries({ queryKey: what === 'users' ? USERS : TRUNKS });
+      due.clear();
+    };
     const reload = (what: 'users' | 'trunks' | 'both') => {
-      if (what !== 'trunks') void queryClient.invalidateQueries({ queryKey: USERS });
-      if (what !== 'users') void queryClient.invalidateQueries({ queryKey: TRUNKS });
+      if (what !== 'trunks') due.add('users');
+      if (what !== 'users') due.add('trunks');
+      timer ??= setTimeout(flush, Math.max(0, last + RELOAD_SPACING_MS - Date.now()));
     };
     const poll = setInterval(() => reload('both'), DASHBOARD_REFRESH_MS);
     const stop = followLiveEvents(({ event, data }) => {
@@ -62,6 +75,7 @@ export function DashboardPage() {
     });
     return () => {
       clearInterval(poll);
+      clearTimeout(timer);
       stop();
     };
   }, [queryClient]);
