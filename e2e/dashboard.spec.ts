@@ -15,7 +15,10 @@ const peerOptions: NonNullable<Parameters<typeof amiPeer>[0]> = {
     { name: 'vivavox', state: 'Not in use' },
   ],
   contacts: [{ aor: '201', via: '192.0.2.44:5062', userAgent: 'Yealink SIP-T54W 96.86.0.100' }],
-  registrations: [{ name: 'vivavox', status: 'Registered' }],
+  registrations: [
+    { name: 'vivavox', status: 'Registered' },
+    { name: 'backup', status: 'Rejected' },
+  ],
   astdb,
 };
 const peer = amiPeer(peerOptions);
@@ -58,6 +61,16 @@ async function seed(page: Page) {
     forceCodec: true,
   });
   expect(trunk.status, JSON.stringify(trunk.body)).toBe(200);
+  const backup = await apiAs(page, 'POST', '/api/trunks', {
+    provider: 'vivavox',
+    name: 'backup',
+    username: 'u2',
+    password: 'p2',
+    phone: '0721000009',
+    codecs: ['alaw'],
+    forceCodec: true,
+  });
+  expect(backup.status, JSON.stringify(backup.body)).toBe(200);
   expect((await apiAs(page, 'POST', '/api/configuration/wizard', { status: 'false', step: 13 })).status).toBe(200);
   astdb.clear();
   astdb.set('DND/203', 'YES');
@@ -84,6 +97,15 @@ test('the dashboard shows users, presence and trunks live, and the details of an
   await expect(trunk).toContainText('Codecs: alaw, ulaw');
   await expect(trunk.getByTestId('trunk-registration')).toHaveText('Registered');
   await expect(trunk.getByTestId('trunk-status')).toHaveText('Provider online');
+  // Registered in green, a refused registration in red (and said in words, not only in colour).
+  const refused = page.getByTestId('dashboard-trunk-backup').getByTestId('trunk-registration');
+  await expect(refused).toHaveText('Registration: rejected');
+  const rgb = async (badge: typeof refused) =>
+    (await badge.evaluate((el) => getComputedStyle(el).color)).match(/\d+/g)?.map(Number) ?? [];
+  const [gr = 0, gg = 0] = await rgb(trunk.getByTestId('trunk-registration'));
+  const [rr = 0, rg = 0] = await rgb(refused);
+  expect(gg).toBeGreaterThan(gr);
+  expect(rr).toBeGreaterThan(rg);
   expect(await seriousViolations(page, ['main'])).toEqual([]);
 
   // Info on an extension no phone has registered on.

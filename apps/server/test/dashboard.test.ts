@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { field } from '../src/pbx/ami/framing.ts';
 import { useTestApp } from './helpers.ts';
 import { type AmiPeer, amiPeer } from './support/ami-peer.ts';
+import { PATTON_GATEWAY } from './support/gateway.ts';
 
 /** The dashboard over a real AMI connection to a loopback peer that keeps an AstDB and sends events. */
 const astdb = new Map<string, string>([['DND/202', 'YES']]);
@@ -202,14 +203,7 @@ describe('dashboard', () => {
     expect((await call('GET', '/api/dashboard/trunks?search=nothing')).json().total).toBe(0);
     // A gateway's lines are trunks too; Asterisk monitors no registration for them.
     const gateway = await call('POST', '/api/devices/gateways', {
-      model: 17,
-      mac: '00:a0:ba:0b:1c:2d',
-      ipv4: '127.0.0.1',
-      ipv4_new: '192.168.1.250',
-      netmask_green: '255.255.255.0',
-      gateway: '192.168.1.1',
-      ipv4_green: '192.168.1.2',
-      trunks_isdn: [{ type: 'pp' }, { type: 'pmp' }],
+      ...PATTON_GATEWAY,
       isConfigured: false,
       manufacturer: 'Patton',
     });

@@ -3,6 +3,7 @@ import net from 'node:net';
 import tftp from 'tftp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_KINDS, expectError, useTestApp } from './helpers.ts';
+import { PATTON_GATEWAY } from './support/gateway.ts';
 
 function freeTcpPort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -119,17 +120,7 @@ function fakePatton(options: { failCopy?: boolean } = {}) {
   };
 }
 
-const patton = {
-  model: 17,
-  mac: '00:a0:ba:0b:1c:2d',
-  // The device is 'now' on loopback, where nothing answers on the console port of the suite.
-  ipv4: '127.0.0.1',
-  ipv4_new: '192.168.1.250',
-  netmask_green: '255.255.255.0',
-  gateway: '192.168.1.1',
-  ipv4_green: '192.168.1.2',
-  trunks_isdn: [{ type: 'pp' }, { type: 'pmp' }],
-};
+const patton = PATTON_GATEWAY;
 
 describe.each(DB_KINDS)('gateways API (%s)', (kind) => {
   // Nothing listens on this port: configured gateways count as not connected at once.

@@ -2,6 +2,7 @@ import type { HTTPMethods, RouteOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { isProtectedPath } from '../src/plugins/auth.ts';
 import { DB_KINDS, expectError, useTestApp } from './helpers.ts';
+import { PATTON_GATEWAY } from './support/gateway.ts';
 
 /**
  * The only /api routes that answer without a key. Keep this list short and literal: a new public
@@ -265,14 +266,7 @@ describe.each(DB_KINDS)('every /api route requires a key (%s)', (kind) => {
       forceCodec: true,
     });
     await call('POST', '/api/devices/gateways', {
-      model: 17,
-      mac: '00:a0:ba:0b:1c:2d',
-      ipv4: '127.0.0.1',
-      ipv4_new: '192.168.1.250',
-      netmask_green: '255.255.255.0',
-      gateway: '192.168.1.1',
-      ipv4_green: '192.168.1.2',
-      trunks_isdn: [{ type: 'pp' }, { type: 'pmp' }],
+      ...PATTON_GATEWAY,
       isConfigured: false,
       manufacturer: 'Patton',
     });

@@ -2,7 +2,7 @@ import { DASHBOARD_REFRESH_MS, type DashboardUser, type PbxConnection } from '@c
 import { Alert, Stack, Title } from '@mantine/core';
 import { IconPlugConnectedX } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { confirmAction } from '../../components/confirm.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
@@ -16,6 +16,17 @@ import { UserCard } from './UserCard.tsx';
 const USERS = ['dashboard', 'users'] as const;
 const TRUNKS = ['dashboard', 'trunks'] as const;
 const RELOAD_SPACING_MS = 1000;
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <Stack component="section" gap="sm" aria-labelledby={id}>
+      <Title order={2} size="h3" id={id}>
+        {title}
+      </Title>
+      {children}
+    </Stack>
+  );
+}
 
 function NotConnectedBanner({ connection }: { connection: PbxConnection }) {
   const { t, i18n } = useTranslation();
@@ -118,10 +129,7 @@ export function DashboardPage() {
         {t('dashboard.title')}
       </Title>
       {connection && !connection.connected && <NotConnectedBanner connection={connection} />}
-      <Stack component="section" gap="sm" aria-labelledby="dashboard-users">
-        <Title order={2} size="h3" id="dashboard-users">
-          {t('dashboard.users')}
-        </Title>
+      <Section id="dashboard-users" title={t('dashboard.users')}>
         <PagedList
           queryKey={USERS}
           fetchPage={fetchUsers}
@@ -131,11 +139,8 @@ export function DashboardPage() {
           )}
           emptyText={t('dashboard.noUsers')}
         />
-      </Stack>
-      <Stack component="section" gap="sm" aria-labelledby="dashboard-trunks">
-        <Title order={2} size="h3" id="dashboard-trunks">
-          {t('dashboard.trunks')}
-        </Title>
+      </Section>
+      <Section id="dashboard-trunks" title={t('dashboard.trunks')}>
         <PagedList
           queryKey={TRUNKS}
           fetchPage={fetchTrunks}
@@ -143,7 +148,7 @@ export function DashboardPage() {
           renderItem={(trunk) => <TrunkCard trunk={trunk} />}
           emptyText={t('dashboard.noTrunks')}
         />
-      </Stack>
+      </Section>
       <ExtensionInfoModal extension={info?.extension ?? null} type={info?.type ?? ''} onClose={() => setInfo(null)} />
     </Stack>
   );
