@@ -80,8 +80,12 @@ export function DashboardPage() {
     const stop = followLiveEvents(({ event, data }) => {
       if (event === 'users' || event === 'trunks') reload(event);
       else if (event === 'pbx') {
-        setConnection(data as PbxConnection);
-        reload('both');
+        // Sent first thing on every stream: reload only when the connection really went up or down.
+        const next = data as PbxConnection;
+        setConnection((known) => {
+          if (known && known.connected !== next.connected) reload('both');
+          return next;
+        });
       }
     });
     return () => {
