@@ -41,7 +41,7 @@ describe('dashboard', () => {
   const t = useTestApp('sqlite', {
     env: { AMI_HOST: '127.0.0.1', AMI_PORT: String(port), AMI_USERNAME: 'centralino', AMI_SECRET: 'dash-secret' },
   });
-  const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
     t.app.inject({ method, url, headers: t.headers, ...(payload ? { payload } : {}) });
   const users = async (query = '') => {
     const res = await call('GET', `/api/dashboard/users${query}`);
@@ -211,6 +211,30 @@ describe('dashboard', () => {
     const all = (await call('GET', '/api/dashboard/trunks')).json();
     const line = all.trunks.find((t: { kind: string }) => t.kind === 'gateway');
     expect(line).toMatchObject({ registration: 'unmonitored', chanType: 'pjsip' });
+  });
+
+  it('shows a trunk added, changed or removed at the next request (the trunks are read once per change)', async () => {
+    const names = async () =>
+      (await call('GET', '/api/dashboard/trunks'))
+        .json()
+        .trunks.map((x: { name: string; codecs: string[] }) => [x.name, ...x.codecs].join(' '));
+    expect(await names()).toEqual(['vivavox alaw']);
+    const created = await call('POST', '/api/trunks', {
+      provider: 'vivavox',
+      name: 'second',
+      username: 'u2',
+      password: 'p2',
+      phone: '0721000001',
+      codecs: ['alaw'],
+      forceCodec: true,
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    expect(await names()).toEqual(['vivavox alaw', 'second alaw']);
+    const id = created.json().trunkid;
+    expect((await call('PATCH', `/api/trunks/${id}`, { codecs: ['ulaw', 'alaw'] })).statusCode).toBe(204);
+    expect(await names()).toEqual(['vivavox alaw', 'second ulaw alaw']);
+    expect((await call('DELETE', `/api/trunks/${id}`)).statusCode).toBe(200);
+    expect(await names()).toEqual(['vivavox alaw']);
   });
 });
 

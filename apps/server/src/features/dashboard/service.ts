@@ -30,6 +30,17 @@ interface UserEntry {
   haystack: string;
 }
 
+interface TrunkEntry {
+  name: string;
+  /** Lower-case name a search looks in. */
+  haystack: string;
+  kind: DashboardTrunk['kind'];
+  /** From the trunk's settings: shown until a registered contact says where the provider is. */
+  server: string;
+  serverPort: string;
+  codecs: string[];
+}
+
 /**
  * What the dashboard shows: users with their presence and extensions, trunks with their registration.
  * Everything comes from two shared copies — the accounts of the configuration (PbxLive, read once per
@@ -39,6 +50,7 @@ interface UserEntry {
  */
 export class DashboardService {
   private grouped: { from: readonly Account[]; users: UserEntry[] } | undefined;
+  private trunkList: { from: readonly Account[]; trunks: TrunkEntry[] } | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -86,34 +98,54 @@ export class DashboardService {
     };
   }
 
-  async trunksPage(query: PageQuery): Promise<DashboardTrunksPage> {
-    const [rows, snap] = await Promise.all([
-      this.db.selectFrom('trunks').select(['name', 'kind', 'codecs', 'settings']).orderBy('id').execute(),
-      this.snapshot(),
-    ]);
-    const needle = query.search?.trim().toLowerCase() ?? '';
-    const trunks: DashboardTrunk[] = [];
-    for (const row of rows) {
-      const name = row.name.replace(/[^A-Za-z0-9_-]/g, '_');
-      if (needle && !row.name.toLowerCase().includes(needle)) continue;
+  /**
+   * The trunks as the configuration has them, read and parsed once per configuration change (the accounts'
+   * generation: every write marks the configuration, trunks' too), not once per request.
+   */
+  private async trunks(): Promise<TrunkEntry[]> {
+    const accounts = await this.live.accounts();
+    if (this.trunkList?.from === accounts) return this.trunkList.trunks;
+    const rows = await this.db
+      .selectFrom('trunks')
+      .select(['name', 'kind', 'codecs', 'settings'])
+      .orderBy('id')
+      .execute();
+    const trunks = rows.map((row): TrunkEntry => {
       const settings = JSON.parse(row.settings || '{}') as Record<string, string>;
-      const contact = snap?.contactOfAor.get(name);
-      const registration = snap ? registrationStatus(snap.registrations.get(name)) : 'unknown';
-      trunks.push({
-        name,
+      return {
+        name: row.name.replace(/[^A-Za-z0-9_-]/g, '_'),
+        haystack: row.name.toLowerCase(),
         kind: row.kind === 'gateway' ? 'gateway' : 'voip',
-        chanType: 'pjsip',
-        ip: contact?.ip ?? settings.sip_server ?? '',
-        port: contact?.port ?? settings.sip_server_port ?? '',
-        status: snap ? trunkStatus(snap.states.get(name), registrationStatus(snap.registrations.get(name))) : 'unknown',
-        registration,
+        server: settings.sip_server ?? '',
+        serverPort: settings.sip_server_port ?? '',
         codecs: row.codecs.split(',').filter(Boolean),
-      });
-    }
+      };
+    });
+    this.trunkList = { from: accounts, trunks };
+    return trunks;
+  }
+
+  async trunksPage(query: PageQuery): Promise<DashboardTrunksPage> {
+    const [all, snap] = await Promise.all([this.trunks(), this.snapshot()]);
+    const needle = query.search?.trim().toLowerCase() ?? '';
+    const matching = needle ? all.filter((t) => t.haystack.includes(needle)) : all;
     return {
       pbx: this.live.state.connection(),
-      total: trunks.length,
-      trunks: trunks.slice(query.offset, query.offset + query.limit),
+      total: matching.length,
+      trunks: matching.slice(query.offset, query.offset + query.limit).map((t): DashboardTrunk => {
+        const contact = snap?.contactOfAor.get(t.name);
+        const registration = snap ? registrationStatus(snap.registrations.get(t.name)) : undefined;
+        return {
+          name: t.name,
+          kind: t.kind,
+          chanType: 'pjsip',
+          ip: contact?.ip ?? t.server,
+          port: contact?.port ?? t.serverPort,
+          status: snap && registration ? trunkStatus(snap.states.get(t.name), registration) : 'unknown',
+          registration: registration ?? 'unknown',
+          codecs: t.codecs,
+        };
+      }),
     };
   }
 }
