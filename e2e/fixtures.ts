@@ -62,14 +62,18 @@ export async function apiAs(page: Page, method: string, path: string, body?: unk
   );
 }
 
-const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+let axeSource: string | undefined;
 
 /**
- * Loads axe-core into the page. Evaluated through the debugging protocol rather than added as an inline
- * <script>: the console's Content-Security-Policy (rightly) refuses inline scripts.
+ * Loads axe-core into the page, once per document (a modal checked after its screen reuses it). Evaluated
+ * through the debugging protocol rather than added as an inline <script>: the console's
+ * Content-Security-Policy (rightly) refuses inline scripts.
  */
 export async function injectAxe(page: Page): Promise<void> {
-  await page.evaluate(fs.readFileSync(axeSource, 'utf8'));
+  if (await page.evaluate(() => 'axe' in window)) return;
+  axeSource ??= fs.readFileSync(axePath, 'utf8');
+  await page.evaluate(axeSource);
 }
 
 /**
