@@ -214,10 +214,12 @@ describe('dashboard', () => {
   });
 
   it('shows a trunk added, changed or removed at the next request (the trunks are read once per change)', async () => {
+    // The VoIP trunks (the gateway's lines of the test before stay as they are).
     const names = async () =>
       (await call('GET', '/api/dashboard/trunks'))
         .json()
-        .trunks.map((x: { name: string; codecs: string[] }) => [x.name, ...x.codecs].join(' '));
+        .trunks.filter((x: { kind: string }) => x.kind === 'voip')
+        .map((x: { name: string; codecs: string[] }) => [x.name, ...x.codecs].join(' '));
     expect(await names()).toEqual(['vivavox alaw']);
     const created = await call('POST', '/api/trunks', {
       provider: 'vivavox',
