@@ -147,8 +147,12 @@ test('inbound routes: create, edit and delete', async ({ page }) => {
   await again.getByRole('button', { name: 'Save' }).click();
   await expect(again.getByText('A route for 0721405516 already exists.')).toBeVisible();
   await again.getByRole('button', { name: 'Cancel' }).click();
+  await expect(again).toHaveCount(0);
 
   await card.getByRole('button', { name: 'Delete' }).click();
-  await page.getByRole('dialog', { name: 'Delete route' }).getByRole('button', { name: 'Delete' }).click();
+  // Clicked only once the confirmation has finished opening (a click during its entrance was lost in CI).
+  const confirm = page.getByRole('dialog', { name: 'Delete route' });
+  await expect(confirm).toHaveCSS('opacity', '1');
+  await confirm.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText('No inbound routes found')).toBeVisible();
 });
