@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { amiPeer } from '../apps/server/test/support/ami-peer.ts';
 import { ceiling, fmtWrk, median, root, startServer, type WrkResult, wrk, wrkBinary, wrkWithCpu } from './lib.ts';
+import { type Headers, post, signIn, usersCsv } from './seed.ts';
 
 wrkBinary();
 const CLIENTS = 16;
@@ -20,36 +21,8 @@ const IN_FLIGHT = 8;
 const PASSWORD = 'bench-password-1';
 const AMI_SECRET = 'bench-ami-secret';
 
-type Headers = Record<string, string>;
-
 /** The machine is shared: how busy it was, to read the figures by. */
 const load = () => `load average ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} cores`;
-
-async function signIn(url: string): Promise<Headers> {
-  const res = await fetch(`${url}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: PASSWORD }),
-  });
-  const { user, secretkey } = (await res.json()) as { user: string; secretkey: string };
-  return { User: user, Secretkey: secretkey, 'content-type': 'application/json' };
-}
-
-async function post(url: string, headers: Headers, body: unknown) {
-  const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
-  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
-function csv(from: number, count: number): string {
-  const lines = ['username,fullname,extension,password,mobile,voicemail'];
-  for (let i = from; i < from + count; i++) {
-    lines.push(
-      `user${i},Person ${i} Surname${i % 97},${10000 + i},Pw${i}x,00393331${String(i).padStart(6, '0')},${i % 3 === 0 ? 'TRUE' : ''}`,
-    );
-  }
-  return Buffer.from(lines.join('\n')).toString('base64');
-}
 
 async function importAndWait(url: string, headers: Headers, file: string): Promise<number> {
   const started = performance.now();
@@ -131,7 +104,7 @@ const server = await startServer({
 const url = server.url;
 const summary: string[] = [];
 try {
-  const headers = await signIn(url);
+  const headers = await signIn(url, PASSWORD);
   const auth = { User: headers.User as string, Secretkey: headers.Secretkey as string };
   await post(`${url}/api/configuration/mode`, headers, { mode: 'legacy' });
   await new Promise((r) => setTimeout(r, 200));
@@ -139,8 +112,8 @@ try {
   // ---------------------------------------------------------------------------------------------- seeding
   console.log(`  seeding ${USERS.toLocaleString('en')} users, a second device each, ${TRUNKS} trunks:`);
   const seedStarted = performance.now();
-  const a = await importAndWait(url, headers, csv(0, USERS / 2));
-  const b = await importAndWait(url, headers, csv(USERS / 2, USERS / 2));
+  const a = await importAndWait(url, headers, usersCsv(0, USERS / 2));
+  const b = await importAndWait(url, headers, usersCsv(USERS / 2, USERS / 2));
   console.log(
     `    CSV import 2 × 5,000 users with extensions: ${(a / 1000).toFixed(1)} s + ${(b / 1000).toFixed(1)} s`,
   );

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { ceiling, fmtWrk, load, median, startServer, type WrkResult, wrk, wrkBinary } from './lib.ts';
+import { type Headers, post, signIn, usersCsv } from './seed.ts';
 
 wrkBinary();
 const CLIENTS = 16;
@@ -14,34 +15,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 
 const PASSWORD = 'bench-password-1';
 const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-type Headers = Record<string, string>;
-
-async function signIn(url: string): Promise<Headers> {
-  const res = await fetch(`${url}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: PASSWORD }),
-  });
-  const { user, secretkey } = (await res.json()) as { user: string; secretkey: string };
-  return { User: user, Secretkey: secretkey, 'content-type': 'application/json' };
-}
-
-async function post(url: string, headers: Headers, body: unknown) {
-  const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
-  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
-function csv(from: number, count: number): string {
-  const lines = ['username,fullname,extension,password,mobile,voicemail'];
-  for (let i = from; i < from + count; i++) {
-    lines.push(
-      `user${i},Person ${i} Surname${i % 97},${10000 + i},Pw${i}x,00393331${String(i).padStart(6, '0')},${i % 3 === 0 ? 'TRUE' : ''}`,
-    );
-  }
-  return Buffer.from(lines.join('\n')).toString('base64');
-}
 
 async function importAndWait(url: string, headers: Headers, file: string): Promise<{ ms: number; status: unknown }> {
   const started = performance.now();
@@ -58,20 +31,20 @@ async function run(label: string, env: Record<string, string>) {
   console.log(`\n### ${label}`);
   const server = await startServer({ ADMIN_PASSWORD: PASSWORD, LOGIN_RATE_LIMIT: '1000', ...env });
   try {
-    const headers = await signIn(server.url);
+    const headers = await signIn(server.url, PASSWORD);
     await post(`${server.url}/api/configuration/mode`, headers, { mode: 'legacy' });
     await new Promise((r) => setTimeout(r, 200));
 
     // The measured import: 5,000 new users with extensions, passwords, mobiles, voicemail.
-    const first = await importAndWait(server.url, headers, csv(0, 5000));
+    const first = await importAndWait(server.url, headers, usersCsv(0, 5000));
     console.log(
       `  CSV import, 5,000 rows (create): ${(first.ms / 1000).toFixed(2)} s → ${JSON.stringify(first.status).slice(0, 80)}`,
     );
     // Second half to reach 10,000 users (also timed: the file is checked against 5,000 existing users).
-    const second = await importAndWait(server.url, headers, csv(5000, 5000));
+    const second = await importAndWait(server.url, headers, usersCsv(5000, 5000));
     console.log(`  CSV import, 5,000 more rows over 5,000 users: ${(second.ms / 1000).toFixed(2)} s`);
     const preview = performance.now();
-    await post(`${server.url}/api/csv/csvimport/preview`, headers, { file: csv(0, 5000) });
+    await post(`${server.url}/api/csv/csvimport/preview`, headers, { file: usersCsv(0, 5000) });
     console.log(
       `  CSV preview of 5,000 existing rows over 10,000 users: ${(performance.now() - preview).toFixed(0)} ms`,
     );
@@ -158,7 +131,7 @@ async function run(label: string, env: Record<string, string>) {
       }
       await new Promise((r) => setTimeout(r, 20));
     }
-    const relogged = await signIn(server.url);
+    const relogged = await signIn(server.url, PASSWORD);
     Object.assign(headers, relogged);
 
     const all = performance.now();
