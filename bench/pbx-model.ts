@@ -21,6 +21,9 @@ export function bigModel(): PbxModel {
       voicemail: i % 2 === 0 ? { pin: String(1000 + (i % 9000)) } : null,
       profileId: [null, 1, 2, 3][i % 4] ?? null,
       ringTime: 0,
+      callWaiting: true,
+      callGroup: '',
+      pickupGroup: '',
       groups: i % 10 === 0 ? ['sales'] : [],
       destinations: {
         busy: null,

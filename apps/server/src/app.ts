@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { pbxLastApplyFailed, vendorOfMac } from '@centralino/contract';
+import { BULK_PATH_MAX, pbxLastApplyFailed, vendorOfMac } from '@centralino/contract';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -9,6 +9,8 @@ import type { DatabaseHandle } from './db/database.ts';
 import { AppError } from './errors.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { AuthService } from './features/auth/service.ts';
+import { bulkRoutes } from './features/bulk/routes.ts';
+import { BulkService } from './features/bulk/service.ts';
 import { csvRoutes } from './features/csv/routes.ts';
 import { CsvService } from './features/csv/service.ts';
 import { ctiRoutes } from './features/cti/routes.ts';
@@ -83,6 +85,8 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
       return typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
     },
     bodyLimit: 1024 * 1024,
+    // GET /api/bulk/{exts} carries up to BULK_PATH_MAX main extensions in one parameter (the original's form).
+    maxParamLength: BULK_PATH_MAX * 7 + 16,
     // Cast: a union here makes TypeScript pick the HTTP/2 overload of Fastify().
     trustProxy: config.trustProxy as boolean,
     // Our own server, so that phones' requests answered from memory skip Fastify (provisioning phoneFront);
@@ -158,6 +162,9 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
   });
   await app.register(ctiRoutes(cti));
   await app.register(trunksRoutes(new TrunksService(database.db)));
+  await app.register(
+    bulkRoutes(new BulkService(database.db, (accounts) => pbx.live.clearCallWaitingOverrides(accounts))),
+  );
   await app.register(devicesRoutes(devicesService));
   await app.register(legacyReadsRoutes(devicesService, pbx.live));
   await app.register(

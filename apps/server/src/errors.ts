@@ -10,7 +10,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     /** Shown as the detail; defaults to the code's message in the caller's language. */
     readonly detail?: ErrorDetail,
-    readonly fields?: Record<string, string>,
+    /** Per-field problems, fixed or in the caller's language. */
+    readonly fields?: Record<string, string> | ((lang: UiLanguage) => Record<string, string>),
   ) {
     super(typeof detail === 'function' ? detail('en') : (detail ?? code));
   }

@@ -140,7 +140,7 @@ describe.each(DB_KINDS)('numbering through the API (%s)', (kind) => {
         'extension_routed',
       );
       expect(refused.detail).toBe(
-        'Inbound routes 0721405516 (Main line) send calls to extension 201: give them another destination first.',
+        'Calls go to extension 201 from: inbound route 0721405516 (Main line). Give them another destination first.',
       );
     }
     // A CSV import that renumbers her is refused on her row, with the same reason.
@@ -173,7 +173,7 @@ describe.each(DB_KINDS)('numbering through the API (%s)', (kind) => {
     const id = (sales?.[0] ?? '').split(',')[1]?.replace('cti-group-', '');
     const refused = expectError(await call('DELETE', `/api/cti/groups/${id}`), 409, 'group_routed');
     expect(refused.detail).toBe(
-      'Inbound routes 0721405599 (Sales line) send calls to group sales: give them another destination first.',
+      'Calls go to group sales from: inbound route 0721405599 (Sales line). Give them another destination first.',
     );
     // Routes stored before groups were named in the dialplan are pointed at the name by migration 0011.
     await t.database.db

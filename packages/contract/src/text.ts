@@ -27,7 +27,14 @@ export function controlCharsMessage(lang: UiLanguage): string {
 
 /** Validation messages of the shared schemas in the caller's language (unknown ones stay as they are). */
 export function localiseValidationMessage(lang: UiLanguage, message: string): string {
-  return message === CONTROL_CHARS_MESSAGE ? controlCharsMessage(lang) : message;
+  if (message === CONTROL_CHARS_MESSAGE) return controlCharsMessage(lang);
+  return (lang === 'it' ? italianMessages.get(message) : undefined) ?? message;
+}
+
+const italianMessages = new Map<string, string>();
+/** Italian for the English messages of a schema module, so the server answers them in the caller's language. */
+export function registerItalianMessages(messages: Record<string, string>): void {
+  for (const [en, it] of Object.entries(messages)) italianMessages.set(en, it);
 }
 
 /** Refuses control characters: `z.string().check(noControlChars)`. */

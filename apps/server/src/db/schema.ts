@@ -61,6 +61,17 @@ export interface UsersTable {
   mobile: string | null;
   voicemail_pin: string | null;
   profile_id: number | null;
+  /** Seconds a call rings before the no-answer destination; 0 = the system default. */
+  ring_time: Generated<number>;
+  /** 1 = a second call rings a busy user (the default); a phone's *70/*71 (AstDB CW) overrides it. */
+  call_waiting: Generated<number>;
+  /** Numeric call and pickup groups, '1,3-5' ('' = none). */
+  call_group: Generated<string>;
+  pickup_group: Generated<string>;
+  /** Destinations ('context,exten,priority') when busy, not answered, unreachable; null = voicemail or busy tone. */
+  busy_dest: string | null;
+  noanswer_dest: string | null;
+  unavailable_dest: string | null;
   /** Lower-cased username, name and extension, so search is one indexed-friendly LIKE on both databases. */
   search_key: string;
   created_at: number;

@@ -107,7 +107,7 @@ function registrationsOf(events: AmiMessage[]): Map<string, string> {
 }
 
 /** AstDB family as key → value, read with the CLI (DBGetTree is missing on older Asterisk). */
-async function family(ami: AmiClient, name: string): Promise<Map<string, string>> {
+export async function family(ami: AmiClient, name: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const line of await ami.command(`database show ${name}`)) {
     const match = /^\/([^/]+)\/(\S+)\s*:\s*(.*?)\s*$/.exec(line);

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import type { AmiClient } from './ami/client.ts';
-import type { LiveSnapshot, LiveState } from './live-state.ts';
+import { family, type LiveSnapshot, type LiveState } from './live-state.ts';
 import { sendNotify } from './notify.ts';
 import { DEVICE_CODEC_LIST, WEBRTC_CODEC_LIST } from './render/pjsip.ts';
 
@@ -419,5 +419,19 @@ export class PbxLive {
       }
     }
     await ami.command(`presencestate change CustomPresence:${main} ${state}`);
+  }
+
+  /**
+   * Takes back what phones said with *70/*71 on these accounts, so the call waiting the console just
+   * configured applies. Best effort: without a connection the phones' choice stays until they change it.
+   * Only keys that exist are deleted (Asterisk warns for each missing one). Answers how many were removed.
+   */
+  async clearCallWaitingOverrides(accounts: Iterable<string>): Promise<number> {
+    const ami = this.ami;
+    if (ami?.state !== 'connected') return 0;
+    const present = await family(ami, 'CW');
+    const wanted = [...accounts].filter((a) => present.has(a));
+    await Promise.all(wanted.map((k) => ami.action('DBDel', { Family: 'CW', Key: k }).catch(() => {})));
+    return wanted.length;
   }
 }

@@ -119,6 +119,13 @@ export async function loadPbxModel(db: Kysely<Database>, engine: EngineSettings)
           'users.mobile',
           'users.voicemail_pin',
           'users.profile_id',
+          'users.ring_time',
+          'users.call_waiting',
+          'users.call_group',
+          'users.pickup_group',
+          'users.busy_dest',
+          'users.noanswer_dest',
+          'users.unavailable_dest',
           'pbx_secrets.secret',
         ])
         .orderBy('users.extension_order')
@@ -191,9 +198,12 @@ export async function loadPbxModel(db: Kysely<Database>, engine: EngineSettings)
       mobile: r.mobile,
       voicemail: r.voicemail_pin ? { pin: r.voicemail_pin } : null,
       profileId: r.profile_id === null ? null : Number(r.profile_id),
-      ringTime: 0,
+      ringTime: Number(r.ring_time),
       groups: (userGroups.get(Number(r.id)) ?? []).map((g) => g.replace(/[^A-Za-z0-9_-]/g, '_')).sort(),
-      destinations: { busy: null, noAnswer: null, unavailable: null },
+      callWaiting: Number(r.call_waiting) === 1,
+      callGroup: r.call_group,
+      pickupGroup: r.pickup_group,
+      destinations: { busy: r.busy_dest, noAnswer: r.noanswer_dest, unavailable: r.unavailable_dest },
     };
   });
   const extensionOf = new Map(rows.map((r) => [Number(r.id), r.default_extension as string]));

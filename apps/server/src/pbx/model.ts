@@ -42,8 +42,13 @@ export interface PbxUser {
   profileId: number | null;
   /** Seconds; 0 = system default (RINGTIMER_DEFAULT). */
   ringTime: number;
-  /** Named call and pickup groups (endpoint named_call_group / named_pickup_group). */
+  /** Named call and pickup groups (endpoint named_call_group / named_pickup_group): the user's CTI groups. */
   groups: string[];
+  /** A second call rings while the user is busy, unless a phone's *71 said otherwise (AstDB CW). */
+  callWaiting: boolean;
+  /** Numeric call and pickup groups ('1,3-5', '' = none): endpoint call_group / pickup_group. */
+  callGroup: string;
+  pickupGroup: string;
   destinations: { busy: Destination | null; noAnswer: Destination | null; unavailable: Destination | null };
 }
 

@@ -5,6 +5,7 @@ import {
   errorTitles,
   localiseValidationMessage,
   pickUiLanguage,
+  type UiLanguage,
 } from '@centralino/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -14,14 +15,14 @@ export function errorBody(
   request: FastifyRequest,
   code: ErrorCode,
   detail?: ErrorDetail,
-  fields?: Record<string, string>,
+  fields?: Record<string, string> | ((lang: UiLanguage) => Record<string, string>),
 ): ErrorBody {
   const lang = pickUiLanguage(request.headers['accept-language']);
   return {
     title: errorTitles[lang][code],
     detail: (typeof detail === 'function' ? detail(lang) : detail) ?? errorDetails[lang][code],
     code,
-    ...(fields ? { fields } : {}),
+    ...(fields ? { fields: typeof fields === 'function' ? fields(lang) : fields } : {}),
   };
 }
 
@@ -31,7 +32,7 @@ export function sendError(
   status: number,
   code: ErrorCode,
   detail?: ErrorDetail,
-  fields?: Record<string, string>,
+  fields?: Record<string, string> | ((lang: UiLanguage) => Record<string, string>),
 ) {
   return reply
     .code(status)

@@ -75,7 +75,10 @@ function registerProblemErrors(app: FastifyInstance) {
       status = error.statusCode;
       code = error.code;
       detail = error.detail;
-      fields = error.fields;
+      fields =
+        typeof error.fields === 'function'
+          ? error.fields(pickUiLanguage(request.headers['accept-language']))
+          : error.fields;
     } else if (hasZodFastifySchemaValidationErrors(error)) {
       status = 400;
       code = 'validation';

@@ -70,7 +70,7 @@ describe.each(DB_KINDS)('PBX configuration apply (%s)', (kind) => {
     expect(pjsip).toMatch(/\[201-auth\]\(device-auth\)\nusername = 201\npassword = [0-9a-f]{32}\n/);
     expect(pjsip).toContain('callerid = "Alice Rossi" <201>');
     const dialplan = fs.readFileSync(path.join(status.directory, 'extensions.users.2xx.conf'), 'utf8');
-    expect(dialplan).toContain('exten => 201,1,Gosub(sub-dial-user,s,1(201,201,,201))');
+    expect(dialplan).toContain('exten => 201,1,Gosub(sub-dial-user,s,1(201,201,,201,ENABLED))');
 
     // Forcing an apply with nothing changed rewrites nothing.
     const before = fs.statSync(path.join(status.directory, 'pjsip.users.2xx.conf')).mtimeMs;

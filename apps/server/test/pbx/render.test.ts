@@ -187,6 +187,15 @@ describe('user comparison of the renderer cache', () => {
       ringTime: (u) => {
         u.ringTime = 5;
       },
+      callWaiting: (u) => {
+        u.callWaiting = false;
+      },
+      callGroup: (u) => {
+        u.callGroup = '1';
+      },
+      pickupGroup: (u) => {
+        u.pickupGroup = '1';
+      },
       groups: (u) => {
         u.groups = ['b'];
       },

@@ -12,6 +12,7 @@ import { phoneReboots } from './0010_phone_reboots.ts';
 import { groupDestinations } from './0011_group_destinations.ts';
 import { loginThrottle } from './0012_login_throttle.ts';
 import { profileRouteLinks } from './0013_profile_route_links.ts';
+import { userCallSettings } from './0014_user_call_settings.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0011_group_destinations': groupDestinations,
   '0012_login_throttle': loginThrottle,
   '0013_profile_route_links': profileRouteLinks,
+  '0014_user_call_settings': userCallSettings,
 };

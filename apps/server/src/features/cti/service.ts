@@ -13,7 +13,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import { routesToGroup } from '../routes/inbound.ts';
+import { describeReferences, groupDestination, referencesTo } from '../destinations/catalogue.ts';
 import { outboundRouteRefs } from '../routes/outbound.ts';
 import { isUniqueViolation } from '../users/service.ts';
 
@@ -70,12 +70,12 @@ export class CtiService {
     await this.db.transaction().execute(async (trx) => {
       const group = await trx.selectFrom('cti_groups').select('name').where('id', '=', id).executeTakeFirst();
       if (!group) throw new AppError(404, 'not_found');
-      const routes = await routesToGroup(trx, id);
-      if (routes.length > 0) {
+      const refs = await referencesTo(trx, [groupDestination(id)]);
+      if (refs.length > 0) {
         throw new AppError(409, 'group_routed', (lang) =>
           lang === 'it'
-            ? `Le rotte in entrata ${routes.join(', ')} inviano chiamate al gruppo ${group.name}: assegna loro prima un'altra destinazione.`
-            : `Inbound routes ${routes.join(', ')} send calls to group ${group.name}: give them another destination first.`,
+            ? `Inviano chiamate al gruppo ${group.name}: ${describeReferences(refs, lang)}. Assegna loro prima un'altra destinazione.`
+            : `Calls go to group ${group.name} from: ${describeReferences(refs, lang)}. Give them another destination first.`,
         );
       }
       await trx.deleteFrom('cti_user_groups').where('group_id', '=', id).execute();

@@ -9,6 +9,7 @@ import {
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, DevicesTable } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { describeReferences, referencesTo, voicemailDestinations } from '../destinations/catalogue.ts';
 import { DEVICE_PREFIXES, takeDeviceNumber } from '../numbering/allocate.ts';
 
 export type DeviceRow = Selectable<DevicesTable>;
@@ -403,6 +404,17 @@ export class DevicesService {
   async setVoicemail(main: string, on: boolean): Promise<void> {
     const user = await this.userOfMain(this.db, main);
     const pin = on ? (user.voicemail_pin ?? String(randomInt(0, 10_000)).padStart(4, '0')) : null;
+    if (!on && user.voicemail_pin !== null) {
+      // A mailbox that routes or users' destinations send calls to would leave them pointing at nothing.
+      const refs = await referencesTo(this.db, voicemailDestinations(main));
+      if (refs.length > 0) {
+        throw new AppError(409, 'extension_routed', (lang) =>
+          lang === 'it'
+            ? `Inviano chiamate alla casella vocale ${main}: ${describeReferences(refs, lang)}. Assegna loro prima un'altra destinazione.`
+            : `Calls go to the voicemail of ${main} from: ${describeReferences(refs, lang)}. Give them another destination first.`,
+        );
+      }
+    }
     await this.db
       .updateTable('users')
       .set({ voicemail_pin: pin, updated_at: Date.now() })

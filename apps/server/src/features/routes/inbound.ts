@@ -2,20 +2,23 @@ import type { InboundDestination, InboundRoute, InboundWrite } from '@centralino
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { destinationList } from '../destinations/catalogue.ts';
 import { isUniqueViolation } from '../users/service.ts';
 
-/** Destinations the PBX engine renders for inbound calls, keyed as context,exten,priority. */
-export const HANGUP_DESTINATION = 'app-blackhole,hangup,1';
-export const BUSY_DESTINATION = 'app-blackhole,busy,1';
-export const extensionDestination = (ext: string) => `from-did-direct,${ext},1`;
-export const voicemailDestination = (ext: string) => `ext-local,vmu${ext},1`;
+export {
+  BUSY_DESTINATION,
+  extensionDestination,
+  groupDestination,
+  HANGUP_DESTINATION,
+  routeLabel,
+  voicemailDestination,
+} from '../destinations/catalogue.ts';
+
 /** The extension a destination calls, directly or at its voicemail; undefined for any other destination. */
 export function extensionCalledBy(destination: string): string | undefined {
-  const match = /^(?:from-did-direct,(\d+)|ext-local,vmu(\d+)),1$/.exec(destination);
+  const match = /^(?:from-did-direct,(\d+)|ext-local,vm[bus](\d+)),1$/.exec(destination);
   return match?.[1] ?? match?.[2];
 }
-/** The group's extension in ext-group is named, not numbered: a phone dialling a group id rings nothing. */
-export const groupDestination = (groupId: number) => `ext-group,cti-group-${groupId},1`;
 
 function routeExists(did: string, cid: string): AppError {
   const label = `${did || '*'}${cid ? ` / ${cid}` : ''}`;
@@ -27,36 +30,6 @@ function routeExists(did: string, cid: string): AppError {
   );
 }
 
-/**
- * Inbound routes that send calls to extension N or its voicemail: taking N away would leave them
- * pointing at nothing, and the PBX configuration would be refused.
- */
-export async function routesToExtension(db: Kysely<Database>, extension: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('inbound_routes')
-    .select(['did', 'cid', 'description'])
-    .where('destination', 'in', [extensionDestination(extension), voicemailDestination(extension)])
-    .orderBy('did')
-    .execute();
-  return rows.map(routeLabel);
-}
-
-/** Inbound routes that send calls to a group. */
-export async function routesToGroup(db: Kysely<Database>, groupId: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('inbound_routes')
-    .select(['did', 'cid', 'description'])
-    .where('destination', '=', groupDestination(groupId))
-    .orderBy('did')
-    .execute();
-  return rows.map(routeLabel);
-}
-
-/** How messages name an inbound route: its DID ('*' for any), caller ID and description. */
-export function routeLabel(r: { did: string; cid: string; description: string }): string {
-  return [r.did || '*', r.cid ? `/${r.cid}` : '', r.description ? ` (${r.description})` : ''].join('');
-}
-
 /** Inbound routes: calls to a DID (optionally from a caller) go to one destination (contract §2.1–§2.4). */
 export class InboundRoutesService {
   constructor(
@@ -65,39 +38,7 @@ export class InboundRoutesService {
   ) {}
 
   async destinations(): Promise<Record<string, InboundDestination>> {
-    const [users, groups] = await Promise.all([
-      this.db
-        .selectFrom('users')
-        .select(['default_extension', 'displayname', 'voicemail_pin'])
-        .where('default_extension', 'is not', null)
-        .orderBy('extension_order')
-        .execute(),
-      this.db.selectFrom('cti_groups').select(['id', 'name']).orderBy('name').execute(),
-    ]);
-    const list: InboundDestination[] = [
-      { destination: HANGUP_DESTINATION, description: 'Hangup', category: 'Terminate Call' },
-      { destination: BUSY_DESTINATION, description: 'Busy', category: 'Terminate Call' },
-    ];
-    for (const u of users) {
-      const ext = u.default_extension as string;
-      list.push({
-        destination: extensionDestination(ext),
-        description: `${ext} ${u.displayname}`,
-        category: 'Extensions',
-      });
-    }
-    for (const u of users) {
-      if (u.voicemail_pin === null) continue;
-      const ext = u.default_extension as string;
-      list.push({
-        destination: voicemailDestination(ext),
-        description: `${ext} ${u.displayname}`,
-        category: 'Voicemail',
-      });
-    }
-    for (const g of groups) {
-      list.push({ destination: groupDestination(Number(g.id)), description: g.name, category: 'Groups' });
-    }
+    const list = await destinationList(this.db);
     return Object.fromEntries(list.map((d) => [d.destination, d]));
   }
 

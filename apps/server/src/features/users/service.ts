@@ -11,12 +11,12 @@ import {
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { describeReferences, destinationsOfExtension, referencesTo } from '../destinations/catalogue.ts';
 import { releaseDevicesOfUsers } from '../devices/release.ts';
 import { type DeviceRow, type DevicesService, toDevice } from '../devices/service.ts';
 import { directoryPasswordHash } from '../directory/password.ts';
 import type { DirectoryService } from '../directory/service.ts';
 import { assertMainExtensionFree } from '../numbering/allocate.ts';
-import { routesToExtension } from '../routes/inbound.ts';
 import { extensionColumns, searchKey, toUser, UsersRepository } from './repository.ts';
 
 /** Users read per query when the unpaged list is streamed. */
@@ -161,7 +161,7 @@ export class UsersService {
       if (!user) throw new AppError(404, 'user_not_found');
       if (remove) {
         if (user.default_extension === null) return 'unchanged';
-        await assertNotRouted(trx, user.default_extension);
+        await assertNotRouted(trx, user.default_extension, Number(user.id));
         released = await releaseDevicesOfUsers(trx, [Number(user.id)]);
         await trx
           .updateTable('users')
@@ -190,7 +190,7 @@ export class UsersService {
         if (configured >= this.extensionLimit) throw new AppError(403, 'licence_exhausted');
       }
       await assertMainExtensionFree(trx, extension, Number(user.id));
-      if (user.default_extension !== null) await assertNotRouted(trx, user.default_extension);
+      if (user.default_extension !== null) await assertNotRouted(trx, user.default_extension, Number(user.id));
       // Device numbers derive from the main number: a new number starts without devices (contract §10.1).
       if (user.default_extension !== null) released = await releaseDevicesOfUsers(trx, [Number(user.id)]);
       try {
@@ -220,15 +220,28 @@ export class UsersService {
   }
 }
 
-/** Refuses to take away an extension that inbound routes still send calls to, naming them. */
-async function assertNotRouted(db: Kysely<Database>, extension: string): Promise<void> {
-  const routes = await routesToExtension(db, extension);
-  if (routes.length === 0) return;
-  throw new AppError(409, 'extension_routed', (lang) =>
-    lang === 'it'
-      ? `Le rotte in entrata ${routes.join(', ')} inviano chiamate all'interno ${extension}: assegna loro prima un'altra destinazione.`
-      : `Inbound routes ${routes.join(', ')} send calls to extension ${extension}: give them another destination first.`,
-  );
+/**
+ * Refuses to take away an extension that inbound routes or other users' busy / no-answer / unreachable
+ * destinations still send calls to, naming them; the user's own destinations to it are cleared.
+ */
+async function assertNotRouted(db: Kysely<Database>, extension: string, userId: number): Promise<void> {
+  const targets = destinationsOfExtension(extension);
+  const refs = await referencesTo(db, targets, userId);
+  if (refs.length > 0) {
+    throw new AppError(409, 'extension_routed', (lang) =>
+      lang === 'it'
+        ? `Inviano chiamate all'interno ${extension}: ${describeReferences(refs, lang)}. Assegna loro prima un'altra destinazione.`
+        : `Calls go to extension ${extension} from: ${describeReferences(refs, lang)}. Give them another destination first.`,
+    );
+  }
+  for (const column of ['busy_dest', 'noanswer_dest', 'unavailable_dest'] as const) {
+    await db
+      .updateTable('users')
+      .set({ [column]: null })
+      .where('id', '=', userId)
+      .where(column, 'in', targets)
+      .execute();
+  }
 }
 
 export function extensionInUse(number: string): AppError {

@@ -141,7 +141,8 @@ function renderFeatureCodes(): string {
       FC.callWaitingOff,
       own,
       'Answer()',
-      set('CW', ''),
+      // Stored, not deleted: without a key the user's configured call waiting applies, which may be on.
+      set('CW', 'DISABLED'),
       ...done('call-waiting&de-activated'),
     ),
     new Context('app-vmmain')
@@ -200,7 +201,8 @@ function renderSubroutines(): string {
   );
   const dialUser = new Context(
     'sub-dial-user',
-    'ARG1 number, ARG2 accounts, ARG3 timeout (empty rings on), ARG4 main extension; sets DIALRESULT',
+    'ARG1 number, ARG2 accounts, ARG3 timeout (empty rings on), ARG4 main extension, ARG5 call waiting as ' +
+      "configured (ENABLED or DISABLED; a phone's *70/*71 in AstDB CW wins); sets DIALRESULT",
   ).ext(
     's',
     'Set(DIALRESULT=)',
@@ -208,7 +210,10 @@ function renderSubroutines(): string {
     'Set(CFNUM=${DB(CF/${ARG1})})',
     'GotoIf($["${CFNUM}" != "" & "${CFNUM}" != "${CALLERID(num)}"]?forward)',
     'GotoIf($["${DB(DND/${ARG1})}" != ""]?busy)',
-    'GotoIf($["${DB(CW/${ARG1})}" = "ENABLED"]?dial)',
+    'Set(CWSET=${ARG5})',
+    'GotoIf($[${DB_EXISTS(CW/${ARG1})} = 0]?cw)',
+    'Set(CWSET=${DB_RESULT})',
+    '(cw),GotoIf($["${CWSET}" = "ENABLED"]?dial)',
     'Set(STATE=${EXTENSION_STATE(${ARG1}@ext-local)})',
     'GotoIf($["${STATE}" != "NOT_INUSE" & "${STATE}" != "UNAVAILABLE" & "${STATE}" != "UNKNOWN"]?busy)',
     '(dial),Set(TIMEOUT=${ARG3})',
@@ -488,7 +493,8 @@ export function renderUserDialplan(user: PbxUser): string {
   const timeout = rings ? (user.ringTime > 0 ? String(user.ringTime) : '${RINGTIMER_DEFAULT}') : '';
   const out: string[] = [];
   out.push(`exten => ${m},hint,${accounts.map((a) => `PJSIP/${a}`).join('&')}&Custom:DND${m},CustomPresence:${m}\n`);
-  out.push(`exten => ${m},1,Gosub(sub-dial-user,s,1(${m},${accounts.join('&')},${timeout},${m}))\n`);
+  const cw = user.callWaiting ? 'ENABLED' : 'DISABLED';
+  out.push(`exten => ${m},1,Gosub(sub-dial-user,s,1(${m},${accounts.join('&')},${timeout},${m},${cw}))\n`);
   out.push(' same => n(result),GotoIf($["${DIALRESULT}" = "BUSY"]?busy)\n');
   out.push(' same => n,GotoIf($["${DIALRESULT}" = "NOANSWER"]?noanswer)\n');
   out.push(' same => n,GotoIf($["${DIALRESULT}" = "CHANUNAVAIL"]?unavail)\n');
@@ -498,7 +504,7 @@ export function renderUserDialplan(user: PbxUser): string {
   out.push(` same => n(unavail),${failover(user, 'unavailable')}\n`);
   for (const account of accounts.slice(1)) {
     out.push(`exten => ${account},hint,PJSIP/${account}&Custom:DND${account},CustomPresence:${account}\n`);
-    out.push(`exten => ${account},1,Gosub(sub-dial-user,s,1(${account},${account},${timeout},${m}))\n`);
+    out.push(`exten => ${account},1,Gosub(sub-dial-user,s,1(${account},${account},${timeout},${m},${cw}))\n`);
     out.push(` same => n,Goto(ext-local,${m},result)\n`);
   }
   if (user.voicemail) {

@@ -52,6 +52,9 @@ export function sameUser(a: PbxUser, b: PbxUser): boolean {
     a.mobile !== b.mobile ||
     a.profileId !== b.profileId ||
     a.ringTime !== b.ringTime ||
+    a.callWaiting !== b.callWaiting ||
+    a.callGroup !== b.callGroup ||
+    a.pickupGroup !== b.pickupGroup ||
     (a.voicemail === null) !== (b.voicemail === null) ||
     a.voicemail?.pin !== b.voicemail?.pin ||
     a.destinations.busy !== b.destinations.busy ||

@@ -194,6 +194,8 @@ function userShared(user: PbxUser, accounts: PbxDevice[]): UserShared {
   if (user.groups.length > 0) {
     endpoint.push(['named_call_group', user.groups.join(',')], ['named_pickup_group', user.groups.join(',')]);
   }
+  if (user.callGroup) endpoint.push(['call_group', user.callGroup]);
+  if (user.pickupGroup) endpoint.push(['pickup_group', user.pickupGroup]);
   return {
     endpoint: entriesParts([], endpoint).join(''),
     aorMailbox: mailbox ? entriesParts([], [['mailboxes', mailbox]]).join('') : '',

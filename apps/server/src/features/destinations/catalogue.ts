@@ -1,0 +1,155 @@
+import type { DestinationEntry, Destinations, UiLanguage } from '@centralino/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+/**
+ * Every place the PBX can send a call, keyed as the dialplan names it ('context,exten,priority'), and who
+ * points at each. One list for inbound routes, the bulk editor and the user's busy / no-answer / unreachable
+ * destinations, so a destination offered anywhere is one the renderer writes.
+ */
+export const HANGUP_DESTINATION = 'app-blackhole,hangup,1';
+export const BUSY_DESTINATION = 'app-blackhole,busy,1';
+export const extensionDestination = (ext: string) => `from-did-direct,${ext},1`;
+/** A mailbox entered as busy (b), unavailable (u) or without a message (s): contract §4.4. */
+export type VoicemailKind = 'vmb' | 'vmu' | 'vms';
+export const voicemailDestination = (ext: string, kind: VoicemailKind = 'vmu') => `ext-local,${kind}${ext},1`;
+export const voicemailDestinations = (ext: string) =>
+  (['vmb', 'vmu', 'vms'] as const).map((k) => voicemailDestination(ext, k));
+/** The group's extension in ext-group is named, not numbered: a phone dialling a group id rings nothing. */
+export const groupDestination = (groupId: number) => `ext-group,cti-group-${groupId},1`;
+/** Destinations that call extension N: the extension itself and its mailbox. */
+export const destinationsOfExtension = (ext: string) => [extensionDestination(ext), ...voicemailDestinations(ext)];
+
+const VOICEMAIL_LABEL: Record<VoicemailKind, string> = { vmb: 'busy', vmu: 'unavailable', vms: 'no message' };
+
+export interface Destination {
+  destination: string;
+  description: string;
+  category: string;
+}
+
+/** Every destination that exists now, in the order the pickers show them. */
+export async function destinationList(db: Kysely<Database>): Promise<Destination[]> {
+  const [users, groups] = await Promise.all([
+    db
+      .selectFrom('users')
+      .select(['default_extension', 'displayname', 'voicemail_pin'])
+      .where('default_extension', 'is not', null)
+      .orderBy('extension_order')
+      .execute(),
+    db.selectFrom('cti_groups').select(['id', 'name']).orderBy('name').execute(),
+  ]);
+  const list: Destination[] = [
+    { destination: HANGUP_DESTINATION, description: 'Hangup', category: 'Terminate Call' },
+    { destination: BUSY_DESTINATION, description: 'Busy', category: 'Terminate Call' },
+  ];
+  for (const u of users) {
+    const ext = u.default_extension as string;
+    list.push({
+      destination: extensionDestination(ext),
+      description: `${ext} ${u.displayname}`,
+      category: 'Extensions',
+    });
+  }
+  for (const u of users) {
+    if (u.voicemail_pin === null) continue;
+    const ext = u.default_extension as string;
+    for (const kind of ['vmb', 'vmu', 'vms'] as const) {
+      list.push({
+        destination: voicemailDestination(ext, kind),
+        description: `<${ext}> ${u.displayname} (${VOICEMAIL_LABEL[kind]})`,
+        category: 'Voicemail',
+      });
+    }
+  }
+  for (const g of groups) {
+    list.push({ destination: groupDestination(Number(g.id)), description: g.name, category: 'Groups' });
+  }
+  return list;
+}
+
+/** The picker's shape (contract §4.4): categories in alphabetical order, entries keyed "0", "1", …. */
+export function byCategory(list: Destination[]): Destinations {
+  const out: Record<string, Record<string, DestinationEntry>> = {};
+  for (const category of [...new Set(list.map((d) => d.category))].sort()) {
+    const entries = list.filter((d) => d.category === category);
+    out[category] = Object.fromEntries(
+      entries.map((d, i) => [String(i), { ...d, selected: d.destination === HANGUP_DESTINATION }]),
+    );
+  }
+  return out;
+}
+
+/** Something that sends calls to a destination: an inbound route, or a user's busy/no-answer/unreachable. */
+export interface Reference {
+  kind: 'route' | 'busy' | 'noanswer' | 'unavailable';
+  /** The route's DID and description, or the user's name and number. */
+  label: string;
+  userId?: number;
+}
+
+const KIND_TEXT: Record<UiLanguage, Record<Reference['kind'], string>> = {
+  en: {
+    route: 'inbound route',
+    busy: 'busy destination of',
+    noanswer: 'no-answer destination of',
+    unavailable: 'unreachable destination of',
+  },
+  it: {
+    route: 'rotta in entrata',
+    busy: 'destinazione su occupato di',
+    noanswer: 'destinazione su mancata risposta di',
+    unavailable: 'destinazione su non raggiungibile di',
+  },
+};
+export function describeReferences(refs: Reference[], lang: UiLanguage): string {
+  return refs.map((r) => `${KIND_TEXT[lang][r.kind]} ${r.label}`).join(', ');
+}
+
+/** Who sends calls to any of these destinations (inbound routes first, then users by number). */
+export async function referencesTo(
+  db: Kysely<Database>,
+  destinations: string[],
+  exceptUserId?: number,
+): Promise<Reference[]> {
+  if (destinations.length === 0) return [];
+  const [routes, users] = await Promise.all([
+    db
+      .selectFrom('inbound_routes')
+      .select(['did', 'cid', 'description'])
+      .where('destination', 'in', destinations)
+      .orderBy('did')
+      .execute(),
+    db
+      .selectFrom('users')
+      .select(['id', 'username', 'default_extension', 'busy_dest', 'noanswer_dest', 'unavailable_dest'])
+      .where('default_extension', 'is not', null)
+      .where((eb) =>
+        eb.or([
+          eb('busy_dest', 'in', destinations),
+          eb('noanswer_dest', 'in', destinations),
+          eb('unavailable_dest', 'in', destinations),
+        ]),
+      )
+      .orderBy('extension_order')
+      .limit(50)
+      .execute(),
+  ]);
+  const refs: Reference[] = routes.map((r) => ({ kind: 'route', label: routeLabel(r) }));
+  const wanted = new Set(destinations);
+  for (const u of users) {
+    if (Number(u.id) === exceptUserId) continue;
+    const label = `${u.username} (${u.default_extension})`;
+    if (u.busy_dest && wanted.has(u.busy_dest)) refs.push({ kind: 'busy', label, userId: Number(u.id) });
+    if (u.noanswer_dest && wanted.has(u.noanswer_dest)) refs.push({ kind: 'noanswer', label, userId: Number(u.id) });
+    if (u.unavailable_dest && wanted.has(u.unavailable_dest)) {
+      refs.push({ kind: 'unavailable', label, userId: Number(u.id) });
+    }
+  }
+  return refs;
+}
+
+/** How messages name an inbound route: its DID ('*' for any), caller ID and description. */
+export function routeLabel(r: { did: string; cid: string; description: string }): string {
+  return [r.did || '*', r.cid ? `/${r.cid}` : '', r.description ? ` (${r.description})` : ''].join('');
+}
