@@ -33,6 +33,7 @@ import {
   IconUserCog,
   IconUsers,
   IconUsersGroup,
+  IconUsersPlus,
 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
@@ -99,6 +100,7 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
           t('nav.preferences'),
           <IconUserCog size={18} />,
         )}
+      {item('/apps/bulkextensions', t('nav.bulkExtensions'), <IconUsersPlus size={18} />)}
       {item('/admin', t('nav.admin'), <IconSettings size={18} />)}
       {item('/admin/languages', t('nav.languages'), <IconLanguage size={18} />)}
       {item('/admin/settings', t('nav.settings'), <IconKey size={18} />)}

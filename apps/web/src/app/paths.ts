@@ -20,6 +20,7 @@ export const ROUTED_PATHS = [
   '/configurations/preferencesFreepbx',
   '/configurations/profiles',
   '/final',
+  '/apps/bulkextensions',
   '/admin',
   '/admin/languages',
   '/admin/settings',

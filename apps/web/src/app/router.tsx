@@ -18,6 +18,9 @@ const LanguagesPage = lazy(() =>
 const AdminSettingsPage = lazy(() =>
   import('../features/admin-settings/AdminSettingsPage.tsx').then((m) => ({ default: m.AdminSettingsPage })),
 );
+const BulkExtensionsPage = lazy(() =>
+  import('../features/bulk-extensions/BulkExtensionsPage.tsx').then((m) => ({ default: m.BulkExtensionsPage })),
+);
 const ReportPage = lazy(() => import('../features/report/ReportPage.tsx').then((m) => ({ default: m.ReportPage })));
 
 const UsersPage = lazy(() => import('../features/users/UsersPage.tsx').then((m) => ({ default: m.UsersPage })));
@@ -101,6 +104,7 @@ export const routes = [
       { path: '/configurations/preferencesFreepbx', element: screen(<PreferencesPage />) },
       { path: '/configurations/profiles', element: screen(<ProfilesPage />) },
       { path: '/final', element: screen(<FinalPage />) },
+      { path: '/apps/bulkextensions', element: screen(<BulkExtensionsPage />) },
       { path: '/admin', element: screen(<AdminPage />) },
       { path: '/admin/languages', element: screen(<LanguagesPage />) },
       { path: '/admin/settings', element: screen(<AdminSettingsPage />) },

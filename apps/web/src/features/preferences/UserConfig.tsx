@@ -23,6 +23,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { confirmAction } from '../../components/confirm.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { CallSettingsSummary } from '../bulk-extensions/CallSettingsSummary.tsx';
 import { deviceConfigApi } from '../phones/deviceConfigApi.ts';
 import { displayMac, type ModelSummary, modelDisplayName, phoneLabel } from '../phones/macs.ts';
 import { CopyableUrl } from '../phones/PhoneInfoModal.tsx';
@@ -244,6 +245,7 @@ export function UserConfig({ user, onChanged }: { user: User; onChanged: () => v
 
   return (
     <Stack gap="md" data-testid={`config-${user.username}`}>
+      <CallSettingsSummary extension={main} />
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Select
           label={t('preferences.profile')}
