@@ -1,4 +1,5 @@
 export * from './auth.ts';
+export * from './bulk-phones.ts';
 export * from './csv.ts';
 export * from './cti.ts';
 export * from './dashboard.ts';
