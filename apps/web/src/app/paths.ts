@@ -20,6 +20,8 @@ export const ROUTED_PATHS = [
   '/configurations/preferencesFreepbx',
   '/configurations/profiles',
   '/final',
+  '/apps/bulkdevices',
+  '/bulkdevices',
   '/admin',
   '/admin/languages',
   '/admin/settings',

@@ -62,6 +62,10 @@ const PreferencesPage = lazy(() =>
   import('../features/preferences/PreferencesPage.tsx').then((m) => ({ default: m.PreferencesPage })),
 );
 
+const BulkPhonesPage = lazy(() =>
+  import('../features/bulk-phones/BulkPhonesPage.tsx').then((m) => ({ default: m.BulkPhonesPage })),
+);
+
 function screen(element: ReactNode) {
   return (
     <Suspense
@@ -101,6 +105,8 @@ export const routes = [
       { path: '/configurations/preferencesFreepbx', element: screen(<PreferencesPage />) },
       { path: '/configurations/profiles', element: screen(<ProfilesPage />) },
       { path: '/final', element: screen(<FinalPage />) },
+      { path: '/apps/bulkdevices', element: screen(<BulkPhonesPage />) },
+      { path: '/bulkdevices', element: screen(<BulkPhonesPage />) },
       { path: '/admin', element: screen(<AdminPage />) },
       { path: '/admin/languages', element: screen(<LanguagesPage />) },
       { path: '/admin/settings', element: screen(<AdminSettingsPage />) },
