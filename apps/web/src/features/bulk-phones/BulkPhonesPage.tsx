@@ -161,7 +161,7 @@ export function BulkPhonesPage() {
   else if (summary.count > 0 && summary.registered === 0) hint = t('bulkPhones.reconfigure.needsRegistered');
 
   return (
-    <Stack gap="md">
+    <Stack gap="md" data-testid="bulk-phones">
       <Title order={1} size="h2">
         {t('bulkPhones.title')}
       </Title>
