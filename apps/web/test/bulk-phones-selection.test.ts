@@ -1,4 +1,4 @@
-import type { BulkPhone } from '@centralino/contract';
+import { type BulkPhone, bulkPhoneVendor, vendorOfMac } from '@centralino/contract';
 import { describe, expect, it } from 'vitest';
 import { isSelected, NONE, summarize, toggle, toRequest } from '../src/features/bulk-phones/selection.ts';
 
@@ -40,5 +40,21 @@ describe('bulk phones selection', () => {
     expect(toRequest(selection)).toEqual({ filter: { group: 3 }, except: [fanvil.mac, yealink.mac] });
     selection = toggle(selection, fanvil, true) as typeof selection;
     expect(isSelected(selection, fanvil.mac)).toBe(true);
+  });
+});
+
+describe('bulk phone vendor', () => {
+  it('is the vendor of the MAC, as the inventory shows it, else the one the phone was added with', () => {
+    for (const mac of [
+      '80-5E-C0-12-34-56',
+      '0C-38-3E-00-00-01',
+      '00-04-13-AA-BB-CC',
+      '00-A8-59-00-00-01',
+      'AA-BB-CC-00-00-01',
+    ]) {
+      expect(bulkPhoneVendor(mac, null)).toBe(vendorOfMac(mac) ?? null);
+    }
+    expect(bulkPhoneVendor('AA-BB-CC-00-00-01', 'Snom')).toBe('Snom');
+    expect(bulkPhoneVendor('80-5E-C0-12-34-56', 'Snom')).toBe('Yealink/Dreamwave');
   });
 });

