@@ -264,6 +264,21 @@ describe.each(DB_KINDS)('bulk phones (%s)', (kind) => {
     );
   });
 
+  it('describes the bulk routes in the API document, with the list filters as query parameters', async () => {
+    const res = await call('GET', '/api/docs/json');
+    expect(res.statusCode, res.body).toBe(200);
+    const paths = res.json().paths as Record<string, Record<string, { parameters?: { name: string }[] }>>;
+    expect(Object.keys(paths).filter((p) => p.includes('bulk'))).toEqual([
+      '/api/bulk/phones',
+      '/api/bulk/phones/model',
+      '/api/phones/reconfigure/bulk',
+      '/api/phones/reconfigure/bulk/{task}',
+    ]);
+    expect(paths['/api/bulk/phones']?.get?.parameters?.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['group', 'model', 'search', 'offset', 'limit']),
+    );
+  });
+
   it('answers 401 without a key, on every bulk route', async () => {
     const anonymous = async (method: 'GET' | 'POST', url: string, payload?: object) =>
       t.app.inject({ method, url, ...(payload ? { payload } : {}) });

@@ -65,12 +65,11 @@ export const bulkPhoneFilterSchema = z
   .meta({ id: 'BulkPhoneFilter' });
 export type BulkPhoneFilter = z.infer<typeof bulkPhoneFilterSchema>;
 
-export const bulkPhoneListQuerySchema = bulkPhoneFilterSchema
-  .extend({
-    offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
-    limit: z.coerce.number().int().min(1).max(BULK_PHONES_MAX_PAGE).default(LIST_PAGE_SIZE),
-  })
-  .meta({ id: 'BulkPhoneListQuery' });
+export const bulkPhoneListQuerySchema = bulkPhoneFilterSchema.extend({
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  limit: z.coerce.number().int().min(1).max(BULK_PHONES_MAX_PAGE).default(LIST_PAGE_SIZE),
+});
+// No id: a query string is described inline in the API document (a reference there breaks it).
 export type BulkPhoneListQuery = z.input<typeof bulkPhoneListQuerySchema>;
 
 export const bulkPhoneSchema = z
