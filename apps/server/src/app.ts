@@ -11,6 +11,8 @@ import { authRoutes } from './features/auth/routes.ts';
 import { AuthService } from './features/auth/service.ts';
 import { bulkRoutes } from './features/bulk/routes.ts';
 import { BulkService } from './features/bulk/service.ts';
+import { bulkPhonesRoutes } from './features/bulk-phones/routes.ts';
+import { BulkPhonesService } from './features/bulk-phones/service.ts';
 import { csvRoutes } from './features/csv/routes.ts';
 import { CsvService } from './features/csv/service.ts';
 import { ctiRoutes } from './features/cti/routes.ts';
@@ -223,6 +225,9 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
     },
   });
   provisioningRef = provisioning;
+  await app.register(
+    bulkPhonesRoutes(new BulkPhonesService({ db: database.db, provisioning, live: pbx.live, reboots, jobs })),
+  );
   await app.register(phonebookLdapRoutes(new PhonebookLdapService(database.db, provisioning.serverHost)));
 
   await registerSpa(app, config.webDistDir);

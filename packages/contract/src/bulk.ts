@@ -156,8 +156,8 @@ export const bulkSelectQuerySchema = z
     from: z.coerce.number().int().min(0, 'Minimum 0').optional(),
     to: z.coerce.number().int().min(0, 'Minimum 0').optional(),
     search: z.string().trim().max(100).optional(),
-  })
-  .meta({ id: 'BulkSelectQuery' });
+  });
+// No component id: a query-string schema with one breaks the OpenAPI document.
 export type BulkSelectQuery = z.infer<typeof bulkSelectQuerySchema>;
 /** The main extensions of the users a selection mode picks, in number order. */
 export const bulkSelectionAnswerSchema = z.array(z.string()).meta({ id: 'BulkSelection' });

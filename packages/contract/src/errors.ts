@@ -83,6 +83,9 @@ export const errorCodes = [
   'prov_invalid_host',
   'prov_unreachable_address',
   'pbx_apply_failed',
+  'bulk_no_phones',
+  'bulk_mixed_vendors',
+  'bulk_model_not_of_vendor',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
@@ -161,6 +164,9 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     prov_invalid_host: "Provided host isn't a valid IP address or FQDN",
     prov_unreachable_address: 'The PBX address is not reachable!',
     pbx_apply_failed: 'The PBX configuration was not applied',
+    bulk_no_phones: 'No phones selected',
+    bulk_mixed_vendors: 'Phones of different vendors',
+    bulk_model_not_of_vendor: 'Model of another vendor',
   },
   it: {
     validation: 'Richiesta non valida',
@@ -233,6 +239,9 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     prov_invalid_host: "L'host indicato non è un indirizzo IP o un FQDN valido",
     prov_unreachable_address: "L'indirizzo del PBX non è raggiungibile!",
     pbx_apply_failed: 'La configurazione del centralino non è stata applicata',
+    bulk_no_phones: 'Nessun telefono selezionato',
+    bulk_mixed_vendors: 'Telefoni di produttori diversi',
+    bulk_model_not_of_vendor: 'Modello di un altro produttore',
   },
 };
 
@@ -318,6 +327,11 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
       'Phones could not reach this console at the provisioning URL: use an address and port that reach it.',
     pbx_apply_failed:
       'The wizard cannot be finalised while the last apply of the PBX configuration failed. Fix or remove the objects named at the top of the page, wait until the configuration is applied, then finalise.',
+    bulk_no_phones: 'The selection names no phone of the inventory: nothing was changed.',
+    bulk_mixed_vendors:
+      'A model can be set only on phones of one vendor: select phones of one vendor. Nothing was changed.',
+    bulk_model_not_of_vendor:
+      'This model is not one of the vendor of the selected phones: choose one of theirs. Nothing was changed.',
   },
   it: {
     validation: 'Alcuni campi non sono validi.',
@@ -403,6 +417,11 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
       "I telefoni non raggiungerebbero questa console all'URL di provisioning: usa un indirizzo e una porta che la raggiungano.",
     pbx_apply_failed:
       "La procedura guidata non può essere conclusa finché l'ultima applicazione della configurazione del centralino è fallita. Correggi o elimina gli oggetti indicati in cima alla pagina, attendi che la configurazione sia applicata, poi concludi.",
+    bulk_no_phones: "La selezione non contiene telefoni dell'inventario: non è stato modificato nulla.",
+    bulk_mixed_vendors:
+      'Il modello si può impostare solo su telefoni dello stesso produttore: seleziona telefoni di un solo produttore. Non è stato modificato nulla.',
+    bulk_model_not_of_vendor:
+      'Questo modello non appartiene al produttore dei telefoni selezionati: scegline uno dei loro. Non è stato modificato nulla.',
   },
 };
 

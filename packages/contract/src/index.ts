@@ -1,5 +1,6 @@
 export * from './auth.ts';
 export * from './bulk.ts';
+export * from './bulk-phones.ts';
 export * from './csv.ts';
 export * from './cti.ts';
 export * from './dashboard.ts';

@@ -145,6 +145,11 @@ export class ProvisioningService {
     this.cache.localChange(Number(row?.generation ?? 0), macs);
   }
 
+  /** Phones changed by a write made elsewhere in `trx` (bulk phones sets many models at once). */
+  async phonesChanged(trx: Db, macs: string[]): Promise<void> {
+    await this.changed(trx, macs);
+  }
+
   /** Uploaded files changed: rendered files may name them. */
   async filesChanged(): Promise<void> {
     await this.changed(this.db);

@@ -21,6 +21,7 @@ import {
   IconDeviceDesktop,
   IconDeviceDesktopCog,
   IconDeviceMobileCog,
+  IconDevices,
   IconHome,
   IconKey,
   IconLanguage,
@@ -101,6 +102,7 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
           <IconUserCog size={18} />,
         )}
       {item('/apps/bulkextensions', t('nav.bulkExtensions'), <IconUsersPlus size={18} />)}
+      {engine.data === 'tancredi' && item('/apps/bulkdevices', t('nav.bulkPhones'), <IconDevices size={18} />)}
       {item('/admin', t('nav.admin'), <IconSettings size={18} />)}
       {item('/admin/languages', t('nav.languages'), <IconLanguage size={18} />)}
       {item('/admin/settings', t('nav.settings'), <IconKey size={18} />)}

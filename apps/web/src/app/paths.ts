@@ -21,6 +21,8 @@ export const ROUTED_PATHS = [
   '/configurations/profiles',
   '/final',
   '/apps/bulkextensions',
+  '/apps/bulkdevices',
+  '/bulkdevices',
   '/admin',
   '/admin/languages',
   '/admin/settings',

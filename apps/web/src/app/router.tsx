@@ -65,6 +65,10 @@ const PreferencesPage = lazy(() =>
   import('../features/preferences/PreferencesPage.tsx').then((m) => ({ default: m.PreferencesPage })),
 );
 
+const BulkPhonesPage = lazy(() =>
+  import('../features/bulk-phones/BulkPhonesPage.tsx').then((m) => ({ default: m.BulkPhonesPage })),
+);
+
 function screen(element: ReactNode) {
   return (
     <Suspense
@@ -105,6 +109,8 @@ export const routes = [
       { path: '/configurations/profiles', element: screen(<ProfilesPage />) },
       { path: '/final', element: screen(<FinalPage />) },
       { path: '/apps/bulkextensions', element: screen(<BulkExtensionsPage />) },
+      { path: '/apps/bulkdevices', element: screen(<BulkPhonesPage />) },
+      { path: '/bulkdevices', element: screen(<BulkPhonesPage />) },
       { path: '/admin', element: screen(<AdminPage />) },
       { path: '/admin/languages', element: screen(<LanguagesPage />) },
       { path: '/admin/settings', element: screen(<AdminSettingsPage />) },
