@@ -413,6 +413,26 @@ describe.skipIf(skipReason !== '')('a real Asterisk configured by the console', 
     await seen(phones.desk, 'INVITE', 3);
   });
 
+  it('sends a busy user\'s calls to the busy destination set in bulk, and rings them again once it is gone', async () => {
+    // Bulk edit of alice (201): calls she cannot take (here: DND) go to carol (203).
+    const carol = () => count(phones.carol.requests(), 'INVITE');
+    const before = carol();
+    await api('POST', '/api/bulk/201', { busydest: 'from-did-direct,203,1', ringtime: 20, callwaiting: false });
+    expect((await applied()).last?.ok).toBe(true);
+    expect(await lab.rx('dialplan show 201@ext-local')).toMatch(/Goto\(ext-local,203,1\)/);
+    await api('POST', '/api/user/presence', { username: 'alice', status: 'dnd' });
+    const diverted = await call('201');
+    expect(final(diverted)).toBe(200);
+    await seen(phones.carol, 'INVITE', before + 1);
+    await api('POST', '/api/user/presence', { username: 'alice', status: 'online' });
+    await api('POST', '/api/bulk/201', { busydest: '', ringtime: 0, callwaiting: true });
+    expect((await applied()).last?.ok).toBe(true);
+    await api('POST', '/api/user/presence', { username: 'alice', status: 'dnd' });
+    expect(final(await call('201'))).toBe(486);
+    expect(carol()).toBe(before + 1);
+    await api('POST', '/api/user/presence', { username: 'alice', status: 'online' });
+  });
+
   it('shows DND and a forward set from a phone with its feature codes on the dashboard within 2 seconds', async () => {
     type Page = { users: { username: string; presence: string; forwardTo: string }[] };
     const bob = async () =>
