@@ -319,6 +319,15 @@ const SCREENS: Screen[] = [
       );
     },
   },
+  {
+    path: '/apps/bulkextensions',
+    modals: async (page, t) => {
+      await button(page, t('bulkExt.select.all')).click();
+      await expect(button(page, t('bulkExt.edit'))).toBeEnabled();
+      await checkModal(page, 'bulk edit', () => button(page, t('bulkExt.edit')).click());
+    },
+  },
+  { path: '/apps/bulkdevices' },
   { path: '/admin' },
   { path: '/admin/languages' },
   { path: '/admin/settings' },
