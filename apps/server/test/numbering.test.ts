@@ -150,7 +150,7 @@ describe.each(DB_KINDS)('numbering through the API (%s)', (kind) => {
     expect(preview.json().rows[0]).toMatchObject({
       action: 'reject',
       errors: [
-        'Inbound routes 0721405516 (Main line) send calls to extension 201: give them another destination first.',
+        'Calls go to extension 201 from: inbound route 0721405516 (Main line). Give them another destination first.',
       ],
     });
     const alice = (await call('GET', '/api/users/false?search=alice')).json()[0];
@@ -246,6 +246,20 @@ describe.each(DB_KINDS)('numbering through the API (%s)', (kind) => {
       fc.record({ k: fc.constant('vm' as const), n: fc.constantFrom('201', '202'), on: fc.boolean() }),
       fc.record({ k: fc.constant('group' as const), add: fc.boolean() }),
       fc.record({ k: fc.constant('outroute' as const) }),
+      // Users' own destinations (bulk edit) point at extensions, mailboxes and groups too.
+      fc.record({
+        k: fc.constant('bulk' as const),
+        n: fc.constantFrom('201', '202'),
+        field: fc.constantFrom('busydest', 'noanswerdest', 'notreachabledest'),
+        to: fc.constantFrom(
+          'from-did-direct,201,1',
+          'from-did-direct,202,1',
+          'ext-local,vmb201,1',
+          'ext-local,vms202,1',
+          'group',
+          '',
+        ),
+      }),
     );
     await localDirectory();
     let gateways = 0;
@@ -261,7 +275,16 @@ describe.each(DB_KINDS)('numbering through the API (%s)', (kind) => {
         await db.deleteFrom('gateways').execute();
         await db.deleteFrom('trunks').execute();
         await db.deleteFrom('devices').execute();
-        await db.updateTable('users').set({ default_extension: null, extension_order: 999999999 }).execute();
+        await db
+          .updateTable('users')
+          .set({
+            default_extension: null,
+            extension_order: 999999999,
+            busy_dest: null,
+            noanswer_dest: null,
+            unavailable_dest: null,
+          })
+          .execute();
         for (const u of users) await call('POST', '/api/users', { username: u, fullname: `User ${u}` });
         // Two users with numbers from the start, so that most sequences build on something.
         await call('POST', '/api/mainextensions', { username: 'u1', extension: '201' });
@@ -309,6 +332,10 @@ describe.each(DB_KINDS)('numbering through the API (%s)', (kind) => {
               o.add || !first
                 ? await call('POST', '/api/cti/groups', { name: `team${dids}` })
                 : await call('DELETE', `/api/cti/groups/${first.id}`);
+          } else if (o.k === 'bulk') {
+            const group = await db.selectFrom('cti_groups').select('id').orderBy('id').executeTakeFirst();
+            const to = o.to === 'group' ? `ext-group,cti-group-${group?.id ?? 0},1` : o.to;
+            res = await call('POST', `/api/bulk/${o.n}`, { [o.field]: to });
           } else if (o.k === 'outroute') {
             const voip = await db.selectFrom('trunks').select('id').where('kind', '=', 'voip').execute();
             dids++;
@@ -333,6 +360,6 @@ describe.each(DB_KINDS)('numbering through the API (%s)', (kind) => {
       { numRuns: 30 },
     );
     // The sequences did build systems: numbers, devices, gateway ports and trunks were taken.
-    for (const k of ['ext', 'dev', 'gw', 'trunk']) expect(accepted.get(k) ?? 0, k).toBeGreaterThan(0);
+    for (const k of ['ext', 'dev', 'gw', 'trunk', 'bulk']) expect(accepted.get(k) ?? 0, k).toBeGreaterThan(0);
   }, 180_000);
 });

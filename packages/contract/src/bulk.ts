@@ -150,13 +150,12 @@ export const bulkPreviewSchema = z
 export type BulkPreview = z.infer<typeof bulkPreviewSchema>;
 
 /** How the page picks users: by CTI group, by an interval of main extensions, or by the search text. */
-export const bulkSelectQuerySchema = z
-  .object({
-    group: z.coerce.number().int().optional(),
-    from: z.coerce.number().int().min(0, 'Minimum 0').optional(),
-    to: z.coerce.number().int().min(0, 'Minimum 0').optional(),
-    search: z.string().trim().max(100).optional(),
-  });
+export const bulkSelectQuerySchema = z.object({
+  group: z.coerce.number().int().optional(),
+  from: z.coerce.number().int().min(0, 'Minimum 0').optional(),
+  to: z.coerce.number().int().min(0, 'Minimum 0').optional(),
+  search: z.string().trim().max(100).optional(),
+});
 // No component id: a query-string schema with one breaks the OpenAPI document.
 export type BulkSelectQuery = z.infer<typeof bulkSelectQuerySchema>;
 /** The main extensions of the users a selection mode picks, in number order. */

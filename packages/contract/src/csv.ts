@@ -136,8 +136,7 @@ export const csvMessages: Record<UiLanguage, Record<CsvProblem, string>> = {
     fullnameMissing: 'Full name is missing.',
     extensionInvalid: 'Extension "{{value}}" is not valid: 2 to 6 digits, not starting with 0.',
     extensionInUse: 'Extension {{value}} already in use.',
-    extensionRouted:
-      'Inbound routes {{routes}} send calls to extension {{value}}: give them another destination first.',
+    extensionRouted: 'Calls go to extension {{value}} from: {{routes}}. Give them another destination first.',
     extensionDuplicate: 'Extension {{value}} is also on line {{line}}.',
     usernameDuplicate: 'User {{value}} is also on line {{line}}.',
     mobileInvalid: 'Mobile number "{{value}}" is not valid.',
@@ -164,8 +163,7 @@ export const csvMessages: Record<UiLanguage, Record<CsvProblem, string>> = {
     fullnameMissing: 'Manca il nome completo.',
     extensionInvalid: 'L\'interno "{{value}}" non è valido: da 2 a 6 cifre, senza 0 iniziale.',
     extensionInUse: 'Interno {{value}} già in uso.',
-    extensionRouted:
-      "Le rotte in entrata {{routes}} inviano chiamate all'interno {{value}}: assegna loro prima un'altra destinazione.",
+    extensionRouted: "Inviano chiamate all'interno {{value}}: {{routes}}. Assegna loro prima un'altra destinazione.",
     extensionDuplicate: "L'interno {{value}} è anche alla riga {{line}}.",
     usernameDuplicate: "L'utente {{value}} è anche alla riga {{line}}.",
     mobileInvalid: 'Il numero di cellulare "{{value}}" non è valido.',

@@ -413,7 +413,7 @@ describe.skipIf(skipReason !== '')('a real Asterisk configured by the console', 
     await seen(phones.desk, 'INVITE', 3);
   });
 
-  it('sends a busy user\'s calls to the busy destination set in bulk, and rings them again once it is gone', async () => {
+  it("sends a busy user's calls to the busy destination set in bulk, and rings them again once it is gone", async () => {
     // Bulk edit of alice (201): calls she cannot take (here: DND) go to carol (203).
     const carol = () => count(phones.carol.requests(), 'INVITE');
     const before = carol();

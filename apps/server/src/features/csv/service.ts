@@ -19,12 +19,18 @@ import { refreshStatistics } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { INTERRUPTED_ERROR, type JobContext, type JobRunner, JobRunningError } from '../../jobs/runner.ts';
+import {
+  describeReferences,
+  destinationsOfExtension,
+  type Reference,
+  referencesTo,
+} from '../destinations/catalogue.ts';
 import { releaseDevicesOfUsers } from '../devices/release.ts';
 import { directoryPasswordHash } from '../directory/password.ts';
 import type { DirectoryService } from '../directory/service.ts';
 import { holdersOf, lockNumbering, type NumberHolder } from '../numbering/holders.ts';
 import { clashError, mainExtensionCandidates, mainExtensionClash } from '../numbering/rules.ts';
-import { extensionCalledBy, routeLabel } from '../routes/inbound.ts';
+import { extensionCalledBy } from '../routes/inbound.ts';
 import { extensionColumns, searchKey } from '../users/repository.ts';
 import { isUniqueViolation, randomUserPassword, splitName } from '../users/service.ts';
 import { type CsvLine, csvField, decodeCsvFile, parseCsv, protectFormula } from './parse.ts';
@@ -208,14 +214,22 @@ export class CsvService {
     // Who holds each number: users as stored, then rows of the file as they are accepted.
     const holder = new Map<string, { username: string; line?: number }>();
     for (const r of existingRows) if (r.default_extension) holder.set(r.default_extension, { username: r.username });
-    // Inbound routes that call an extension: taking that extension away would break them.
-    const routed = new Map<string, string[]>();
-    for (const r of await this.db
-      .selectFrom('inbound_routes')
-      .select(['did', 'cid', 'description', 'destination'])
-      .execute()) {
-      const n = extensionCalledBy(r.destination);
-      if (n) routed.set(n, [...(routed.get(n) ?? []), routeLabel(r)]);
+    // Inbound routes and users' destinations that call an extension: taking that extension away would break them.
+    const routed = new Map<string, Reference[]>();
+    const [routeRows, userRows] = await Promise.all([
+      this.db.selectFrom('inbound_routes').select('destination').execute(),
+      this.db.selectFrom('users').select(['busy_dest', 'noanswer_dest', 'unavailable_dest']).execute(),
+    ]);
+    const allDestinations = [
+      ...routeRows.map((r) => r.destination),
+      ...userRows.flatMap((u) => [u.busy_dest, u.noanswer_dest, u.unavailable_dest]),
+    ];
+    const userOfExtension = new Map(existingRows.map((r) => [r.default_extension, Number(r.id)]));
+    const called = new Set(allDestinations.map((d) => (d ? extensionCalledBy(d) : undefined)));
+    for (const n of called) {
+      if (!n) continue;
+      const refs = await referencesTo(this.db, destinationsOfExtension(n), userOfExtension.get(n));
+      if (refs.length > 0) routed.set(n, refs);
     }
     // Devices, gateway ports and trunks hold numbers too; users are followed in `holder` as the file renumbers them.
     const others = new Map<string, NumberHolder[]>();
@@ -253,7 +267,7 @@ export class CsvService {
       byName: Map<string, Existing>;
       holder: Map<string, { username: string; line?: number }>;
       others: Map<string, NumberHolder[]>;
-      routed: Map<string, string[]>;
+      routed: Map<string, Reference[]>;
       seenNames: Map<string, number>;
       profileIds: Map<string, number>;
       msg: (p: CsvProblem, params?: Record<string, string | number>) => string;
@@ -294,7 +308,9 @@ export class CsvService {
     }
     const routes = existing?.default_extension ? ctx.routed.get(existing.default_extension) : undefined;
     if (extension && existing?.default_extension && extension !== existing.default_extension && routes) {
-      errors.push(msg('extensionRouted', { value: existing.default_extension, routes: routes.join(', ') }));
+      errors.push(
+        msg('extensionRouted', { value: existing.default_extension, routes: describeReferences(routes, ctx.lang) }),
+      );
     }
     if (extension && extension !== existing?.default_extension) {
       // The numbering rules over the users as this file leaves them and everything else holding numbers.
