@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { amiPeer } from '../apps/server/test/support/ami-peer.ts';
 import { ceiling, fmtWrk, median, root, startServer, type WrkResult, wrk, wrkBinary, wrkWithCpu } from './lib.ts';
-import { type Headers, post, signIn, usersCsv } from './seed.ts';
+import { type Headers, importAndWait, pool, post, signIn, usersCsv } from './seed.ts';
 
 wrkBinary();
 const CLIENTS = 16;
@@ -23,28 +23,6 @@ const AMI_SECRET = 'bench-ami-secret';
 
 /** The machine is shared: how busy it was, to read the figures by. */
 const load = () => `load average ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} cores`;
-
-async function importAndWait(url: string, headers: Headers, file: string): Promise<number> {
-  const started = performance.now();
-  await post(`${url}/api/csv/csvimport`, headers, { file });
-  for (;;) {
-    const res = await fetch(`${url}/api/csv/csvimport`, { headers });
-    const status = (await res.json()) as { result: number };
-    if (status.result === -1) throw new Error(`CSV import failed: ${JSON.stringify(status).slice(0, 300)}`);
-    if (status.result === 100) return performance.now() - started;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** Runs `work` over `items` with `concurrency` in flight. */
-async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < items.length) await work(items[next++] as T);
-    }),
-  );
-}
 
 /**
  * The dashboard's event stream, read as the console reads it (fetch with the sign-in headers): `next(name)`

@@ -3,7 +3,15 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { root } from './lib.ts';
 
-const benches = ['foundation.ts', 'users.ts', 'pbx.ts', 'provisioning.ts', 'dashboard.ts', 'console-size.ts'];
+const benches = [
+  'foundation.ts',
+  'users.ts',
+  'pbx.ts',
+  'provisioning.ts',
+  'dashboard.ts',
+  'bulk.ts',
+  'console-size.ts',
+];
 let failed = false;
 for (const bench of benches) {
   console.log(`\n## ${bench}`);

@@ -28,3 +28,26 @@ export function usersCsv(from: number, count: number): string {
   }
   return Buffer.from(lines.join('\n')).toString('base64');
 }
+
+/** Imports a CSV (base64) and waits until the import job is done; answers its duration in ms. */
+export async function importAndWait(url: string, headers: Headers, file: string): Promise<number> {
+  const started = performance.now();
+  await post(`${url}/api/csv/csvimport`, headers, { file });
+  for (;;) {
+    const res = await fetch(`${url}/api/csv/csvimport`, { headers });
+    const status = (await res.json()) as { result: number };
+    if (status.result === -1) throw new Error(`CSV import failed: ${JSON.stringify(status).slice(0, 300)}`);
+    if (status.result === 100) return performance.now() - started;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Runs `work` over `items` with `concurrency` in flight. */
+export async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) await work(items[next++] as T);
+    }),
+  );
+}

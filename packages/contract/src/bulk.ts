@@ -5,7 +5,7 @@ import { extensionNumberSchema } from './users.ts';
 /** Ring time in seconds: 0 = the system default ("infinite" in the original's words), at most 120. */
 export const RING_TIME_MAX = 120;
 /** Most main extensions a GET /api/bulk/{exts} path may carry; larger selections go in a POST body. */
-export const BULK_PATH_MAX = 200;
+export const BULK_PATH_MAX = 1000;
 /** Most users one bulk edit may change (a whole 10,000-user system with room to spare). */
 export const BULK_SELECTION_MAX = 20_000;
 
