@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { amiPeer } from '../apps/server/test/support/ami-peer.ts';
-import { apiAs, expect, seriousViolations, signIn, test } from './fixtures.ts';
+import { apiAs, expect, seriousViolations, signInWithLocalUsers, test } from './fixtures.ts';
 
 // The PBX over AMI: a loopback peer keeping an AstDB, where bob's phone turned call waiting on with *70.
 const astdb = new Map<string, string>();
@@ -19,19 +19,12 @@ test.use({
 });
 
 async function seed(page: Page) {
-  await signIn(page);
-  await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
-  expect((await apiAs(page, 'POST', '/api/configuration/mode', { mode: 'legacy' })).status).toBe(200);
-  await expect.poll(async () => (await apiAs(page, 'GET', '/api/configuration/userprovider')).body.configured).toBe(1);
-  for (const [username, fullname, extension] of [
+  await signInWithLocalUsers(page, [
     ['alice', 'Alice Rossi', '201'],
     ['bob', 'Room 202', '202'],
     ['carol', 'Room 203', '203'],
-    ['dave', 'Dave Verdi', ''],
-  ]) {
-    await apiAs(page, 'POST', '/api/users', { username, fullname });
-    if (extension) await apiAs(page, 'POST', '/api/mainextensions', { username, extension });
-  }
+    ['dave', 'Dave Verdi'],
+  ]);
   await apiAs(page, 'POST', '/api/voicemails', { extension: '201', state: 'yes' });
   const sales = (await apiAs(page, 'POST', '/api/cti/groups', { name: 'Sales' })).body.id as number;
   const users = (await apiAs(page, 'GET', '/api/users/false?search=room')).body as { id: number }[];

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { amiPeer } from '../apps/server/test/support/ami-peer.ts';
-import { apiAs, expect, seriousViolations, signIn, test } from './fixtures.ts';
+import { apiAs, expect, seriousViolations, signIn, signInWithLocalUsers, test } from './fixtures.ts';
 
 // The far side of AMI: alice's phone (201) is registered and answers the NOTIFY; bob's (202) is not reached.
 const peer = amiPeer({
@@ -29,14 +29,11 @@ const FANVIL = '0C-38-3E-00-00-03';
 const SPARE = '80-5E-C0-00-00-04';
 
 async function seed(page: Page) {
-  await signIn(page);
-  await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
-  expect((await apiAs(page, 'POST', '/api/configuration/mode', { mode: 'legacy' })).status).toBe(200);
-  await expect.poll(async () => (await apiAs(page, 'GET', '/api/configuration/userprovider')).body.configured).toBe(1);
-  const alice = (await apiAs(page, 'POST', '/api/users', { username: 'alice', fullname: 'Alice Rossi' })).body;
-  await apiAs(page, 'POST', '/api/users', { username: 'bob', fullname: 'Bob Bianchi' });
-  await apiAs(page, 'POST', '/api/mainextensions', { username: 'alice', extension: '201' });
-  await apiAs(page, 'POST', '/api/mainextensions', { username: 'bob', extension: '202' });
+  await signInWithLocalUsers(page, [
+    ['alice', 'Alice Rossi', '201'],
+    ['bob', 'Bob Bianchi', '202'],
+  ]);
+  const alice = (await apiAs(page, 'GET', '/api/users/false?search=alice')).body[0];
   for (const [mac, model] of [
     [ALICE_PHONE, 'yealink-T46'],
     [BOB_PHONE, 'yealink-T46'],

@@ -42,6 +42,21 @@ export async function signIn(page: Page, password = ADMIN_PASSWORD) {
   }
 }
 
+/**
+ * Signs in on a fresh server, chooses the built-in local directory and waits until it is ready, then creates
+ * the users (with their main extension when one is given), as the seeds of most screens begin.
+ */
+export async function signInWithLocalUsers(page: Page, users: readonly (readonly [string, string, string?])[]) {
+  await signIn(page);
+  await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
+  expect((await apiAs(page, 'POST', '/api/configuration/mode', { mode: 'legacy' })).status).toBe(200);
+  await expect.poll(async () => (await apiAs(page, 'GET', '/api/configuration/userprovider')).body.configured).toBe(1);
+  for (const [username, fullname, extension] of users) {
+    expect((await apiAs(page, 'POST', '/api/users', { username, fullname })).status).toBe(201);
+    if (extension) await apiAs(page, 'POST', '/api/mainextensions', { username, extension });
+  }
+}
+
 /** Calls the API as the signed-in administrator of the page (same stored key as the console). */
 export async function apiAs(page: Page, method: string, path: string, body?: unknown) {
   return page.evaluate(
