@@ -153,6 +153,8 @@ test('mixed values, unlocking to defaults, refusals with their reason, and every
   // Unlocking a mixed field starts from the default; call waiting is on for everyone, so it shows on.
   await dialog.getByRole('button', { name: 'Unlock Ring time (seconds) to change it' }).click();
   await expect(ring).toHaveValue('0');
+  // Nobody has a profile: shown as such while locked; unlocked, the default profile is offered.
+  await expect(dialog.getByRole('combobox', { name: 'Profile' })).toHaveValue('No profile');
   await dialog.getByRole('button', { name: 'Unlock Profile to change it' }).click();
   await expect(dialog.getByRole('combobox', { name: 'Profile' })).toHaveValue('Standard');
   await dialog.getByRole('button', { name: 'Lock Profile (leave it unchanged)' }).click();

@@ -334,7 +334,7 @@ function EditForm({
           disabled={locked('profile')}
           placeholder={lockedPlaceholder('profile', 'profile')}
           data={[{ value: '-1', label: t('bulkExt.noProfile') }, ...profiles]}
-          value={locked('profile') && mixed('profile') ? null : form.profile}
+          value={locked('profile') ? settings.profile : form.profile}
           onChange={(v) => set('profile', v ?? standard)}
           allowDeselect={false}
           error={errorOf('profile')}
