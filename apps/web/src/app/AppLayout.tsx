@@ -184,7 +184,8 @@ export function AppLayout() {
           </Group>
         </AppShell.Header>
         {!inWizard && (
-          <AppShell.Navbar p="xs">
+          // The menu outgrows a laptop screen: it scrolls on its own rather than hiding its last items.
+          <AppShell.Navbar p="xs" style={{ overflowY: 'auto' }}>
             <Navigation onNavigate={close} />
           </AppShell.Navbar>
         )}
