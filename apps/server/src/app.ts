@@ -32,6 +32,8 @@ import { phoneActionsRoutes } from './features/phone-actions/routes.ts';
 import { ScanService } from './features/phone-actions/scan.ts';
 import { phoneConfigRoutes } from './features/phone-config/routes.ts';
 import { PhoneConfigService } from './features/phone-config/service.ts';
+import { phonebookRoutes } from './features/phonebook/routes.ts';
+import { PhonebookService } from './features/phonebook/service.ts';
 import { phonebookLdapRoutes } from './features/phonebook-ldap/routes.ts';
 import { PhonebookLdapService } from './features/phonebook-ldap/service.ts';
 import { InboundRoutesService } from './features/routes/inbound.ts';
@@ -164,6 +166,11 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
   });
   await app.register(ctiRoutes(cti));
   await app.register(trunksRoutes(new TrunksService(database.db)));
+  const phonebook = new PhonebookService(database.db, config.dataDir, now);
+  await app.register(phonebookRoutes(phonebook));
+  app.decorate('phonebook', phonebook);
+  app.addHook('onReady', async () => phonebook.start());
+  app.addHook('onClose', () => phonebook.stop());
   await app.register(
     bulkRoutes(new BulkService(database.db, (accounts) => pbx.live.clearCallWaitingOverrides(accounts))),
   );

@@ -47,6 +47,7 @@ const SECRET_SHOWING_ROUTES: Record<string, string> = {
   'GET /api/users/:username/password': "one user's password, shown on request",
   'GET /api/phones/account/:mac': "the account one phone is linked to, with its SIP secret (the older API's call)",
   'GET /api/extensions/:extension/credentials': "one device's SIP secret and web login, for its information",
+  'GET /api/phonebook/config/:id/password': "one phonebook source's database password, for the card's Show (spec)",
   'GET /api/phonebook/ldap':
     "the PBX's own LDAP phonebook login, which the phone defaults copy into every phone's ldap_password",
 };

@@ -11,6 +11,7 @@ export * from './gateways.ts';
 export * from './limits.ts';
 export * from './pbx.ts';
 export * from './phone-actions.ts';
+export * from './phonebook.ts';
 export * from './phonebook-ldap.ts';
 export * from './provisioning.ts';
 export * from './provisioning-catalogue.ts';

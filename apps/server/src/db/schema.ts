@@ -309,6 +309,56 @@ export interface PhoneRebootsTable {
   created_at: number;
 }
 
+export interface PhonebookSourcesTable {
+  id: string;
+  dbtype: string;
+  /** JSON: host, port, user, dbname, query (mysql) or url (csv); never the password. */
+  config: string;
+  password: string | null;
+  /** JSON: source column → destination field. */
+  mapping: string;
+  type: string;
+  interval: number;
+  enabled: number;
+  /** Name of the uploaded CSV under DATA_DIR/phonebook, removed with the source. */
+  file: string | null;
+  last_sync_at: number | null;
+  last_sync_count: number | null;
+  last_sync_skipped: number | null;
+  last_sync_error: string | null;
+  created_at: number;
+}
+
+/** A contact of the central phonebook; `source_id` is its source's id. */
+export type PhonebookContactsTable = { id: Generated<number>; source_id: string } & {
+  [K in
+    | 'owner_id'
+    | 'type'
+    | 'name'
+    | 'company'
+    | 'title'
+    | 'notes'
+    | 'cellphone'
+    | 'workphone'
+    | 'homephone'
+    | 'fax'
+    | 'workemail'
+    | 'homeemail'
+    | 'homestreet'
+    | 'homepob'
+    | 'homecity'
+    | 'homeprovince'
+    | 'homepostalcode'
+    | 'homecountry'
+    | 'workstreet'
+    | 'workpob'
+    | 'workcity'
+    | 'workprovince'
+    | 'workpostalcode'
+    | 'workcountry'
+    | 'url']?: string | null;
+};
+
 export interface Database {
   admins: AdminsTable;
   sessions: SessionsTable;
@@ -338,4 +388,6 @@ export interface Database {
   prov_phones: ProvPhonesTable;
   prov_files: ProvFilesTable;
   prov_state: ProvStateTable;
+  phonebook_sources: PhonebookSourcesTable;
+  phonebook_contacts: PhonebookContactsTable;
 }

@@ -13,6 +13,7 @@ import { groupDestinations } from './0011_group_destinations.ts';
 import { loginThrottle } from './0012_login_throttle.ts';
 import { profileRouteLinks } from './0013_profile_route_links.ts';
 import { userCallSettings } from './0014_user_call_settings.ts';
+import { phonebook } from './0015_phonebook.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012_login_throttle': loginThrottle,
   '0013_profile_route_links': profileRouteLinks,
   '0014_user_call_settings': userCallSettings,
+  '0015_phonebook': phonebook,
 };
