@@ -326,6 +326,8 @@ export interface PhonebookSourcesTable {
   last_sync_count: number | null;
   last_sync_skipped: number | null;
   last_sync_error: string | null;
+  /** The source_id its current contacts carry (a sync fills a new key, then switches to it). */
+  contacts_key: string | null;
   created_at: number;
 }
 

@@ -55,6 +55,8 @@ export const phonebook: Migration = {
       .addColumn('last_sync_count', 'integer')
       .addColumn('last_sync_skipped', 'integer')
       .addColumn('last_sync_error', 'text')
+      /** The source_id its current contacts carry: a sync writes new ones under a new key, then switches. */
+      .addColumn('contacts_key', 'varchar(100)')
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .execute();
     const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -63,7 +65,7 @@ export const phonebook: Migration = {
       .addColumn('id', isPostgres ? sql`serial` : sql`integer`, (c) =>
         isPostgres ? c.primaryKey() : c.primaryKey().autoIncrement(),
       )
-      /** The source id, or 'extensions' for the PBX users. */
+      /** The contacts key of a source (phonebook_sources.contacts_key), or 'extensions' for the PBX users. */
       .addColumn('source_id', 'varchar(64)', (c) => c.notNull());
     for (const field of PHONEBOOK_FIELDS) contacts = contacts.addColumn(field, 'varchar(255)');
     await contacts.execute();

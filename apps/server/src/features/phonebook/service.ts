@@ -17,7 +17,7 @@ import {
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, PhonebookSourcesTable } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import { readCsv, readMysql, type SourceData, SourceError, type SourceRow } from './readers.ts';
+import { readCsv, readMysql, type SourceData, SourceError, type SourceRow, YIELD_EVERY } from './readers.ts';
 
 type SourceRowDb = Selectable<PhonebookSourcesTable>;
 type Contact = Partial<Record<PhonebookField | 'type', string>>;
@@ -27,6 +27,8 @@ export const EXTENSIONS_SOURCE = 'extensions';
 
 /** Rows per insert: 26 columns each stays well under both databases' parameter limits. */
 const CHUNK = 400;
+/** Rows per delete of a replaced sync. */
+const DELETE_CHUNK = 2000;
 
 export interface SyncOutcome {
   contacts: number;
@@ -163,10 +165,8 @@ export class PhonebookService {
   /** Deletes the source, its contacts and its uploaded file. */
   async remove(id: string): Promise<void> {
     const row = await this.row(id);
-    await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('phonebook_contacts').where('source_id', '=', id).execute();
-      await trx.deleteFrom('phonebook_sources').where('id', '=', id).execute();
-    });
+    await this.db.deleteFrom('phonebook_sources').where('id', '=', id).execute();
+    if (row.contacts_key) await this.dropContacts(row.contacts_key);
     if (row.file) await this.removeUpload(row.file);
   }
 
@@ -233,18 +233,40 @@ export class PhonebookService {
           : `Sync failed: ${message}. The previous contacts are kept.`,
       );
     }
-    const { contacts, skipped } = mapRows(data.rows, mapping, row.type);
-    await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('phonebook_contacts').where('source_id', '=', id).execute();
+    const contacts: Contact[] = [];
+    let skipped = 0;
+    for (let i = 0; i < data.rows.length; i += YIELD_EVERY) {
+      const part = mapRows(data.rows.slice(i, i + YIELD_EVERY), mapping, row.type);
+      contacts.push(...part.contacts);
+      skipped += part.skipped;
+      await new Promise((r) => setImmediate(r));
+    }
+    // The new contacts go in under a key of their own, a chunk at a time with a turn of the event loop in
+    // between, so the API and the phones' searches go on meanwhile; then one row switches the source to them.
+    // A sync that fails halfway leaves the old contacts in place.
+    const key = `${id}@${this.now()}-${randomBytes(3).toString('hex')}`;
+    try {
       for (let i = 0; i < contacts.length; i += CHUNK) {
-        await trx
+        await this.db
           .insertInto('phonebook_contacts')
-          .values(contacts.slice(i, i + CHUNK).map((c) => ({ source_id: id, ...c })))
+          .values(contacts.slice(i, i + CHUNK).map((c) => ({ source_id: key, ...c })))
           .execute();
+        await new Promise((r) => setImmediate(r));
       }
+    } catch (error) {
+      await this.dropContacts(key);
+      throw error;
+    }
+    const old = await this.db.transaction().execute(async (trx) => {
+      const current = await trx
+        .selectFrom('phonebook_sources')
+        .select('contacts_key')
+        .where('id', '=', id)
+        .executeTakeFirst();
       await trx
         .updateTable('phonebook_sources')
         .set({
+          contacts_key: key,
           last_sync_at: this.now(),
           last_sync_count: contacts.length,
           last_sync_skipped: skipped,
@@ -252,8 +274,24 @@ export class PhonebookService {
         })
         .where('id', '=', id)
         .execute();
+      return current ? current.contacts_key : key; // deleted meanwhile: its new contacts go too
     });
+    if (old) await this.dropContacts(old);
     return { contacts: contacts.length, skipped };
+  }
+
+  /** Deletes the contacts of a key a chunk at a time, giving the event loop a turn between chunks. */
+  private async dropContacts(key: string): Promise<void> {
+    for (;;) {
+      const result = await this.db
+        .deleteFrom('phonebook_contacts')
+        .where('id', 'in', (eb) =>
+          eb.selectFrom('phonebook_contacts').select('id').where('source_id', '=', key).limit(DELETE_CHUNK),
+        )
+        .executeTakeFirst();
+      if (Number(result.numDeletedRows) === 0) return;
+      await new Promise((r) => setImmediate(r));
+    }
   }
 
   /** Enabled sources whose interval has passed since their last sync (or that never synced). */
