@@ -328,6 +328,12 @@ const SCREENS: Screen[] = [
     },
   },
   { path: '/apps/bulkdevices' },
+  {
+    path: '/apps/phonebook',
+    modals: async (page, t) => {
+      await checkModal(page, 'new phonebook source', () => button(page, t('phonebook.create')).click());
+    },
+  },
   { path: '/admin' },
   { path: '/admin/languages' },
   { path: '/admin/settings' },

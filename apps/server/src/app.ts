@@ -90,7 +90,7 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
     },
     bodyLimit: 1024 * 1024,
     // GET /api/bulk/{exts} carries up to BULK_PATH_MAX main extensions in one parameter (the original's form).
-    maxParamLength: BULK_PATH_MAX * 7 + 16,
+    routerOptions: { maxParamLength: BULK_PATH_MAX * 7 + 16 },
     // Cast: a union here makes TypeScript pick the HTTP/2 overload of Fastify().
     trustProxy: config.trustProxy as boolean,
     // Our own server, so that phones' requests answered from memory skip Fastify (provisioning phoneFront);

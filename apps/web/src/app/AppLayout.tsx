@@ -14,6 +14,7 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import {
+  IconAddressBook,
   IconApi,
   IconArrowBarToDown,
   IconArrowBarUp,
@@ -101,6 +102,7 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
           t('nav.preferences'),
           <IconUserCog size={18} />,
         )}
+      {item('/apps/phonebook', t('nav.phonebook'), <IconAddressBook size={18} />)}
       {item('/apps/bulkextensions', t('nav.bulkExtensions'), <IconUsersPlus size={18} />)}
       {engine.data === 'tancredi' && item('/apps/bulkdevices', t('nav.bulkPhones'), <IconDevices size={18} />)}
       {item('/admin', t('nav.admin'), <IconSettings size={18} />)}

@@ -21,6 +21,7 @@ export const ROUTED_PATHS = [
   '/configurations/profiles',
   '/final',
   '/apps/bulkextensions',
+  '/apps/phonebook',
   '/apps/bulkdevices',
   '/bulkdevices',
   '/admin',

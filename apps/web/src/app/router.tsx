@@ -18,6 +18,9 @@ const LanguagesPage = lazy(() =>
 const AdminSettingsPage = lazy(() =>
   import('../features/admin-settings/AdminSettingsPage.tsx').then((m) => ({ default: m.AdminSettingsPage })),
 );
+const PhonebookPage = lazy(() =>
+  import('../features/phonebook/PhonebookPage.tsx').then((m) => ({ default: m.PhonebookPage })),
+);
 const BulkExtensionsPage = lazy(() =>
   import('../features/bulk-extensions/BulkExtensionsPage.tsx').then((m) => ({ default: m.BulkExtensionsPage })),
 );
@@ -109,6 +112,7 @@ export const routes = [
       { path: '/configurations/profiles', element: screen(<ProfilesPage />) },
       { path: '/final', element: screen(<FinalPage />) },
       { path: '/apps/bulkextensions', element: screen(<BulkExtensionsPage />) },
+      { path: '/apps/phonebook', element: screen(<PhonebookPage />) },
       { path: '/apps/bulkdevices', element: screen(<BulkPhonesPage />) },
       { path: '/bulkdevices', element: screen(<BulkPhonesPage />) },
       { path: '/admin', element: screen(<AdminPage />) },
