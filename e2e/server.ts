@@ -53,7 +53,12 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const url = `http://127.0.0.1:${port}`;
   let log = '';
   let child: ChildProcess;
-  let settings = { ...env };
+  // Parallel workers' servers must not meet on the phonebook services' default ports.
+  let settings = {
+    PHONEBOOK_LDAP_PORT: String(await freePort()),
+    PHONEBOOK_LDAPS_PORT: String(await freePort()),
+    ...env,
+  };
 
   const launch = async () => {
     child = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {

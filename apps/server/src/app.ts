@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import path from 'node:path';
 import { BULK_PATH_MAX, pbxLastApplyFailed, vendorOfMac } from '@centralino/contract';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
@@ -36,6 +37,7 @@ import { phonebookRoutes } from './features/phonebook/routes.ts';
 import { PhonebookService } from './features/phonebook/service.ts';
 import { phonebookLdapRoutes } from './features/phonebook-ldap/routes.ts';
 import { PhonebookLdapService } from './features/phonebook-ldap/service.ts';
+import { Slapd } from './features/phonebook-ldap/slapd.ts';
 import { InboundRoutesService } from './features/routes/inbound.ts';
 import { OutboundRoutesService } from './features/routes/outbound.ts';
 import { routesRoutes } from './features/routes/routes.ts';
@@ -55,6 +57,7 @@ import { pbxRoutes } from './pbx/routes.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerCompression } from './plugins/compress.ts';
 import { registerErrorHandler } from './plugins/errors.ts';
+import { tlsFiles } from './plugins/https-listener.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerSpa } from './plugins/spa.ts';
@@ -235,7 +238,23 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
   await app.register(
     bulkPhonesRoutes(new BulkPhonesService({ db: database.db, provisioning, live: pbx.live, reboots, jobs })),
   );
-  await app.register(phonebookLdapRoutes(new PhonebookLdapService(database.db, provisioning.serverHost)));
+  const phonebookLdap = new PhonebookLdapService({
+    db: database.db,
+    slapd: new Slapd(path.join(config.dataDir, 'phonebook-ldap'), app.log),
+    serverHost: provisioning.serverHost,
+    listenHost: config.host,
+    ports: config.phonebookLdapPorts,
+    tls: async () => {
+      const files = await tlsFiles({ ...config.https, dataDir: config.dataDir });
+      return { cert: files.cert, key: files.key };
+    },
+    log: app.log,
+  });
+  phonebook.onChange(() => phonebookLdap.changed());
+  await app.register(phonebookLdapRoutes(phonebookLdap));
+  app.decorate('phonebookLdap', phonebookLdap);
+  app.addHook('onReady', async () => phonebookLdap.start());
+  app.addHook('onClose', () => phonebookLdap.stop());
 
   await registerSpa(app, config.webDistDir);
   return { app, auth, jobs, provisioning };

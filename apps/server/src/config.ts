@@ -83,6 +83,18 @@ const envSchema = z.object({
     .min(0, 'TFTP_PORT must be between 0 and 65535')
     .max(65535, 'TFTP_PORT must be between 0 and 65535')
     .default(6969),
+  PHONEBOOK_LDAP_PORT: z.coerce
+    .number({ error: 'PHONEBOOK_LDAP_PORT must be a number' })
+    .int('PHONEBOOK_LDAP_PORT must be a whole number')
+    .min(1, 'PHONEBOOK_LDAP_PORT must be between 1 and 65535')
+    .max(65535, 'PHONEBOOK_LDAP_PORT must be between 1 and 65535')
+    .default(10389),
+  PHONEBOOK_LDAPS_PORT: z.coerce
+    .number({ error: 'PHONEBOOK_LDAPS_PORT must be a number' })
+    .int('PHONEBOOK_LDAPS_PORT must be a whole number')
+    .min(1, 'PHONEBOOK_LDAPS_PORT must be between 1 and 65535')
+    .max(65535, 'PHONEBOOK_LDAPS_PORT must be between 1 and 65535')
+    .default(10636),
   GATEWAY_CONTROL_PORT: z.coerce
     .number({ error: 'GATEWAY_CONTROL_PORT must be a number' })
     .int('GATEWAY_CONTROL_PORT must be a whole number')
@@ -190,6 +202,8 @@ export type Config = {
   https: { port: number; certFile: string | undefined; keyFile: string | undefined };
   /** UDP port of the TFTP server gateways fetch their files from; 0 disables it (and push). */
   tftpPort: number;
+  /** Ports of the phones' LDAP phonebook services (plain and TLS), listening only while switched on. */
+  phonebookLdapPorts: { ldap: number; ldaps: number };
   /** Console port of every gateway (telnet/SSH/web) instead of the vendor's own; 0 = the vendor's. */
   gatewayControlPort: number;
   /** External route planner the inbound routes screen may open; undefined when there is none. */
@@ -279,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
     localDomain: (v.LOCAL_DOMAIN ?? defaultDomain()).toLowerCase(),
     https: { port: v.HTTPS_PORT, certFile: v.HTTPS_CERT, keyFile: v.HTTPS_KEY },
     tftpPort: v.TFTP_PORT,
+    phonebookLdapPorts: { ldap: v.PHONEBOOK_LDAP_PORT, ldaps: v.PHONEBOOK_LDAPS_PORT },
     gatewayControlPort: v.GATEWAY_CONTROL_PORT,
     routePlannerUrl: v.ROUTE_PLANNER_URL,
     rps: { url: v.RPS_URL.replace(/\/+$/, ''), systemId: v.RPS_SYSTEM_ID, secret: v.RPS_SECRET },

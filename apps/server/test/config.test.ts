@@ -30,6 +30,8 @@ describe('loadConfig', () => {
       loginRateLimit: 10,
       webDistDir: undefined,
       extensionLimit: undefined,
+      // The original's ports for the phones' phonebook (api-admin §9.9 legacy): what deployed phones point at.
+      phonebookLdapPorts: { ldap: 10389, ldaps: 10636 },
     });
     expect(config.dataDir).toBe(path.resolve('./data'));
   });
@@ -51,6 +53,8 @@ describe('loadConfig', () => {
       LOCAL_DOMAIN: 'Example.COM',
       ROUTE_PLANNER_URL: 'https://plan.example.com/',
       TFTP_PORT: '1069',
+      PHONEBOOK_LDAP_PORT: '20389',
+      PHONEBOOK_LDAPS_PORT: '20636',
       GATEWAY_CONTROL_PORT: '2323',
       ASTERISK_CONFIG_DIR: '/etc/asterisk',
       ASTERISK_TLS_CERT: '/etc/ssl/pbx.crt',
@@ -85,6 +89,7 @@ describe('loadConfig', () => {
       routePlannerUrl: 'https://plan.example.com/',
       https: { port: 0, certFile: undefined, keyFile: undefined },
       tftpPort: 1069,
+      phonebookLdapPorts: { ldap: 20389, ldaps: 20636 },
       rps: { url: 'https://rps.nethesis.it', systemId: undefined, secret: undefined },
       gatewayControlPort: 2323,
       pbx: {

@@ -10,6 +10,7 @@ import { type Config, loadConfig } from '../src/config.ts';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../src/db/database.ts';
 import { hashPassword } from '../src/features/auth/password.ts';
 import { ADMIN_USERNAME, type AuthService } from '../src/features/auth/service.ts';
+import { freePort } from './support/slapd.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
 /** Every integration suite runs once per database: `describe.each(DB_KINDS)`. */
@@ -122,6 +123,9 @@ export async function startApp(testDb: TestDatabase, options: StartOptions = {})
     LOG_LEVEL: 'silent',
     // Suites log in many times from the same address; the rate-limit test lowers this.
     LOGIN_RATE_LIMIT: '1000',
+    // Test files run in parallel, and any of them may switch the phonebook services on.
+    PHONEBOOK_LDAP_PORT: String(await freePort()),
+    PHONEBOOK_LDAPS_PORT: String(await freePort()),
     ...testDb.env,
     ...options.env,
   });

@@ -10,6 +10,8 @@ import {
 
 const entry = (port: string, tls: PhonebookLdapEntry['tls'], user: string): PhonebookLdapEntry => ({
   enabled: false,
+  status: 'stopped',
+  error: null,
   server: 'pbx.example.com',
   port,
   user,

@@ -12,6 +12,10 @@ export const PHONEBOOK_LDAP_STATES = ['enabled', 'disabled'] as const;
 export const phonebookLdapEntrySchema = z
   .object({
     enabled: z.boolean(),
+    /** Whether the service really answers: a switched-on service whose server could not start is 'failed'. */
+    status: z.enum(['stopped', 'starting', 'running', 'failed']),
+    /** Why it is not running, when it failed. */
+    error: z.string().nullable(),
     /** Host name of the PBX, which serves the phonebook (phones use it when ldap_server is empty). */
     server: z.string(),
     port: z.string(),

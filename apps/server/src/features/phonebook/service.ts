@@ -52,12 +52,22 @@ interface StoredConfig {
 export class PhonebookService {
   private readonly running = new Map<string, Promise<SyncOutcome>>();
   private timer: NodeJS.Timeout | undefined;
+  private readonly listeners: Array<() => void> = [];
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dataDir: string,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** Called whenever the central phonebook's contacts changed (a sync, a deleted source, the PBX users). */
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
 
   /** Where uploaded CSV files live (private to the service, like all of DATA_DIR). */
   get uploads(): string {
@@ -166,6 +176,7 @@ export class PhonebookService {
   async remove(id: string): Promise<void> {
     const row = await this.row(id);
     await this.db.deleteFrom('phonebook_sources').where('id', '=', id).execute();
+    this.changed();
     if (row.contacts_key) await this.dropContacts(row.contacts_key);
     if (row.file) await this.removeUpload(row.file);
   }
@@ -276,6 +287,7 @@ export class PhonebookService {
         .execute();
       return current ? current.contacts_key : key; // deleted meanwhile: its new contacts go too
     });
+    this.changed();
     if (old) await this.dropContacts(old);
     return { contacts: contacts.length, skipped };
   }
@@ -348,6 +360,7 @@ export class PhonebookService {
       }
     });
     this.extensionsSeen = seen;
+    this.changed();
     return users.length;
   }
 

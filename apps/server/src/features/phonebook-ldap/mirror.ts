@@ -1,0 +1,159 @@
+import type { Kysely } from 'kysely';
+import { Attribute, Change, type Client } from 'ldapts';
+import type { Database } from '../../db/schema.ts';
+import { EXTENSIONS_SOURCE } from '../phonebook/service.ts';
+import {
+  contactEntry,
+  entryDn,
+  PHONEBOOK_BASE_DN,
+  PHONEBOOK_BIND_DN,
+  type PhonebookEntry,
+  sshaPassword,
+} from './entries.ts';
+
+/** Changes in flight on the manager connection: slapd takes them in parallel, one round trip each. */
+const IN_FLIGHT = 64;
+/** Contacts turned into entries between two turns of the event loop. */
+const YIELD_EVERY = 2000;
+
+export interface MirrorOutcome {
+  added: number;
+  removed: number;
+  entries: number;
+}
+
+async function pool<T>(items: T[], run: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await run(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, items.length) }, worker));
+}
+
+/**
+ * Keeps slapd's database equal to the central phonebook: the PBX users and the current contacts of every source.
+ * Entries are named by a hash of what they hold, so a sync that brings back the same contacts changes nothing in
+ * slapd, and a changed contact is one delete and one add.
+ */
+export class PhonebookMirror {
+  /** What slapd holds, known after the first refresh (Centralino is its only writer). */
+  private present: Set<string> | undefined;
+  /** The bind password the skeleton was last written with. */
+  private skeleton: string | undefined;
+
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Forget what slapd holds (it was restarted on another database, or a change failed halfway). */
+  reset(): void {
+    this.present = undefined;
+    this.skeleton = undefined;
+  }
+
+  private async wanted(): Promise<Map<string, PhonebookEntry>> {
+    const rows = await this.db
+      .selectFrom('phonebook_contacts')
+      .select(['name', 'company', 'title', 'workphone', 'cellphone', 'homephone', 'fax', 'workemail', 'homeemail'])
+      .select('type')
+      .where((eb) =>
+        eb.or([
+          eb('source_id', '=', EXTENSIONS_SOURCE),
+          eb(
+            'source_id',
+            'in',
+            eb.selectFrom('phonebook_sources').select('contacts_key').where('contacts_key', 'is not', null),
+          ),
+        ]),
+      )
+      .execute();
+    const entries = new Map<string, PhonebookEntry>();
+    for (let i = 0; i < rows.length; i++) {
+      const entry = contactEntry(rows[i] as Parameters<typeof contactEntry>[0]);
+      if (entry) entries.set(entry.uid, entry);
+      if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((r) => setImmediate(r));
+    }
+    return entries;
+  }
+
+  private async readPresent(client: Client): Promise<Set<string>> {
+    const present = new Set<string>();
+    const { searchEntries } = await client.search(PHONEBOOK_BASE_DN, {
+      scope: 'one',
+      filter: '(objectClass=inetOrgPerson)',
+      attributes: ['uid'],
+      paged: { pageSize: 5000 },
+    });
+    for (const entry of searchEntries) {
+      const uid = Array.isArray(entry.uid) ? entry.uid[0] : entry.uid;
+      if (typeof uid === 'string') present.add(uid);
+    }
+    return present;
+  }
+
+  private async ensureSkeleton(client: Client, bindPassword: string): Promise<void> {
+    const base = await client
+      .search(PHONEBOOK_BASE_DN, { scope: 'base', filter: '(objectClass=*)', attributes: ['1.1'] })
+      .then(() => true)
+      .catch(() => false);
+    if (!base) {
+      await client.add(PHONEBOOK_BASE_DN, {
+        objectClass: ['top', 'dcObject', 'organization'],
+        dc: 'phonebook',
+        o: 'Phonebook',
+      });
+    }
+    const user = await client
+      .search(PHONEBOOK_BIND_DN, { scope: 'base', filter: '(objectClass=*)', attributes: ['1.1'] })
+      .then(() => true)
+      .catch(() => false);
+    const userPassword = sshaPassword(bindPassword);
+    if (!user) {
+      await client.add(PHONEBOOK_BIND_DN, {
+        objectClass: ['top', 'organizationalRole', 'simpleSecurityObject'],
+        cn: 'ldapuser',
+        userPassword,
+      });
+    } else {
+      await client.modify(
+        PHONEBOOK_BIND_DN,
+        new Change({
+          operation: 'replace',
+          modification: new Attribute({ type: 'userPassword', values: [userPassword] }),
+        }),
+      );
+    }
+  }
+
+  /** Brings slapd in line with the central phonebook; answers what changed. */
+  async refresh(client: Client, bindPassword: string): Promise<MirrorOutcome> {
+    if (this.skeleton !== bindPassword) {
+      await this.ensureSkeleton(client, bindPassword);
+      this.skeleton = bindPassword;
+    }
+    const wanted = await this.wanted();
+    const present = this.present ?? (await this.readPresent(client));
+    this.present = present;
+    const removals = [...present].filter((uid) => !wanted.has(uid));
+    const additions = [...wanted.values()].filter((entry) => !present.has(entry.uid));
+    try {
+      await pool(removals, async (uid) => {
+        await client.del(entryDn(uid)).catch((error: { code?: number }) => {
+          if (error.code !== 32) throw error; // already gone
+        });
+        present.delete(uid);
+      });
+      await pool(additions, async (entry) => {
+        await client.add(entryDn(entry.uid), entry.attributes).catch((error: { code?: number }) => {
+          if (error.code !== 68) throw error; // already there
+        });
+        present.add(entry.uid);
+      });
+    } catch (error) {
+      this.reset();
+      throw error;
+    }
+    return { added: additions.length, removed: removals.length, entries: wanted.size };
+  }
+}
