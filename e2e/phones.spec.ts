@@ -208,7 +208,11 @@ test('default settings cannot be saved while the PBX address is unreachable; sav
   await expect(dialog.getByTestId('save-status')).toHaveAttribute('aria-label', 'Saved');
   await expect(page.getByText('Default settings saved')).toBeVisible();
   await expect(dialog).toHaveCount(0);
-  expect((await apiAs(page, 'GET', '/api/phonebook/ldap')).body.ldaps.enabled).toBe(true);
+  // Really started: slapd answers on the port phones were given.
+  expect((await apiAs(page, 'GET', '/api/phonebook/ldap')).body.ldaps).toMatchObject({
+    enabled: true,
+    status: 'running',
+  });
   expect((await apiAs(page, 'GET', '/api/provisioning/v1/defaults')).body).toMatchObject({
     ui_first_config: '',
     ldap_server: '',
@@ -222,6 +226,7 @@ test('default settings cannot be saved while the PBX address is unreachable; sav
   await dialog.getByRole('button', { name: 'LDAP phonebook' }).click();
   await expect(dialog.getByRole('combobox', { name: 'Phonebook type' })).toHaveValue('System LDAPS phonebook');
   await expect(dialog.getByTestId('phonebook-disabled')).toHaveCount(0);
+  await expect(dialog.getByTestId('phonebook-running')).toContainText(`port ${phonebook.ldaps.port}`);
   await dialog.getByRole('combobox', { name: 'Phonebook type' }).click();
   await page.getByRole('option', { name: 'Custom' }).click();
   await dialog.getByLabel('Server address').fill('ldap.example.org');

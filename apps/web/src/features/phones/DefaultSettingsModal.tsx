@@ -147,7 +147,7 @@ function DefaultsForm({
       }
       await phonesApi.saveDefaults(defaultsPatch(loaded, values, phonebookType !== initial.phonebookType));
       // Phones are about to look the phonebook up there: a switched-off service is switched on.
-      if (isSystemPhonebook(phonebookType) && systemService && !systemService.enabled) {
+      if (isSystemPhonebook(phonebookType) && systemService && systemService.status !== 'running') {
         try {
           await phonesApi.startPhonebook(phonebookType);
         } catch (error) {
@@ -351,6 +351,16 @@ function DefaultsForm({
                   <Alert color="yellow" icon={<IconAlertTriangle size={18} />} data-testid="phonebook-disabled">
                     {t('phones.defaults.phonebookDisabled')}
                   </Alert>
+                )}
+                {systemService?.enabled && systemService.status === 'failed' && (
+                  <Alert color="red" icon={<IconAlertTriangle size={18} />} data-testid="phonebook-failed">
+                    {t('phones.defaults.phonebookFailed', { error: systemService.error ?? '' })}
+                  </Alert>
+                )}
+                {systemService?.status === 'running' && (
+                  <Text size="sm" c="dimmed" data-testid="phonebook-running">
+                    {t('phones.defaults.phonebookRunning', { port: systemService.port })}
+                  </Text>
                 )}
                 {LDAP_FIELDS.map(ldapField)}
               </Stack>
