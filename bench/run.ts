@@ -10,6 +10,8 @@ const benches = [
   'provisioning.ts',
   'dashboard.ts',
   'bulk.ts',
+  'phonebook.ts',
+  'phonebook-ldap.ts',
   'console-size.ts',
 ];
 let failed = false;

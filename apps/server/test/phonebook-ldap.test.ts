@@ -283,18 +283,33 @@ describe.each(DB_KINDS)('phonebook LDAP service for phones (%s)', (kind) => {
     expect(names(await ldapsearch(plain(), '(cn=giulia*)'))).toEqual(['Giulia Neri']);
   });
 
-  it('stops a phone at the size limit instead of sending the whole phonebook', async () => {
+  it('stops a phone at the size limit; a big sync replaces the whole copy at once and keeps every character', async () => {
+    // 2,500 new contacts are more than slapd takes one by one: the copy is rebuilt with slapadd.
     const rows = Array.from(
-      { length: 300 },
-      (_, i) => `Cliente ${String(i).padStart(3, '0')},0721 5${String(i).padStart(5, '0')}`,
+      { length: 2500 },
+      (_, i) => `Cliente ${String(i).padStart(4, '0')},0721 5${String(i).padStart(5, '0')}`,
     );
-    const id = await csvSource(`name,work\n${rows.join('\n')}`);
+    const id = await csvSource(`name,work\n${rows.join('\n')}\nNicolò Làzzari,+39 0721 555*1#\n Żaneta Ōno ,06 123`);
+    expect(t.app.phonebookLdap.lastOutcome).toMatchObject({ added: 2502, removed: 0, rebuilt: true });
     const many = await ldapsearch(plain(), '(cn=cliente*)', { attrs: ['cn'] });
     expect(many.code).toBe(4); // sizeLimitExceeded
     expect(many.entries).toHaveLength(250);
+    expect((await ldapsearch(plain(), '(cn=Cliente 2499)')).entries).toMatchObject([
+      { telephoneNumber: ['0721 502499'] },
+    ]);
+    // Names in any script come back as they were written; a number loses what a directory number cannot hold.
+    expect((await ldapsearch(plain(), '(cn=nicolò*)')).entries).toMatchObject([
+      { cn: ['Nicolò Làzzari'], telephoneNumber: ['+39 0721 5551'] },
+    ]);
+    expect(names(await ldapsearch(plain(), '(telephoneNumber=+3907215551)'))).toEqual(['Nicolò Làzzari']);
+    expect(names(await ldapsearch(plain(), '(cn=żaneta*)'))).toEqual(['Żaneta Ōno']);
+    // What was there before the rebuild still is.
+    expect(names(await ldapsearch(plain(), '(telephoneNumber=201)'))).toEqual(['Mario Rossi']);
     await ok('DELETE', `/api/phonebook/config/${id}`);
     await t.app.phonebookLdap.settled();
-  });
+    expect(t.app.phonebookLdap.lastOutcome).toMatchObject({ removed: 2502, rebuilt: true });
+    expect((await ldapsearch(plain(), '(cn=cliente*)')).entries).toEqual([]);
+  }, 60_000);
 
   it('LDAPS presents the HTTPS certificate, serves its bind user and nobody anonymous', async () => {
     await ok('POST', '/api/phonebook/ldaps/status/enabled');

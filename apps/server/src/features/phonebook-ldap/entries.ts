@@ -93,3 +93,34 @@ export function sshaPassword(password: string, salt: Buffer = randomBytes(8)): s
   const digest = createHash('sha1').update(password).update(salt).digest();
   return `{SSHA}${Buffer.concat([digest, salt]).toString('base64')}`;
 }
+
+/** One LDIF record; values that LDIF cannot carry as they are (non-ASCII, leading space or colon…) in base64. */
+export function ldifRecord(dn: string, attributes: EntryAttributes): string {
+  const line = (name: string, value: string) =>
+    /^[\x21-\x39\x3b\x3d-\x7e][\x20-\x7e]*$/.test(value) && !value.endsWith(' ')
+      ? `${name}: ${value}\n`
+      : `${name}:: ${Buffer.from(value, 'utf8').toString('base64')}\n`;
+  let record = line('dn', dn);
+  for (const [name, value] of Object.entries(attributes)) {
+    for (const v of Array.isArray(value) ? value : [value]) record += line(name, v);
+  }
+  return `${record}\n`;
+}
+
+/** The base entry and the bind user, which every copy of the phonebook starts with. */
+export function skeletonRecords(bindPassword: string): Array<{ dn: string; attributes: EntryAttributes }> {
+  return [
+    {
+      dn: PHONEBOOK_BASE_DN,
+      attributes: { objectClass: ['top', 'dcObject', 'organization'], dc: 'phonebook', o: 'Phonebook' },
+    },
+    {
+      dn: PHONEBOOK_BIND_DN,
+      attributes: {
+        objectClass: ['top', 'organizationalRole', 'simpleSecurityObject'],
+        cn: 'ldapuser',
+        userPassword: sshaPassword(bindPassword),
+      },
+    },
+  ];
+}

@@ -5,12 +5,14 @@ import { EXTENSIONS_SOURCE } from '../phonebook/service.ts';
 import {
   contactEntry,
   entryDn,
+  ldifRecord,
   PHONEBOOK_BASE_DN,
-  PHONEBOOK_BIND_DN,
   type PhonebookEntry,
-  sshaPassword,
+  skeletonRecords,
 } from './entries.ts';
 
+/** More changes than this rebuild the database with slapadd instead (adding entries online runs ~1,000/s). */
+const REBUILD_ABOVE = 2000;
 /** Changes in flight on the manager connection: slapd takes them in parallel, one round trip each. */
 const IN_FLIGHT = 64;
 /** Contacts turned into entries between two turns of the event loop. */
@@ -20,7 +22,11 @@ export interface MirrorOutcome {
   added: number;
   removed: number;
   entries: number;
+  /** Whether the database was rebuilt rather than changed entry by entry. */
+  rebuilt: boolean;
 }
+
+type SkeletonRecord = ReturnType<typeof skeletonRecords>[number];
 
 async function pool<T>(items: T[], run: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -79,12 +85,17 @@ export class PhonebookMirror {
 
   private async readPresent(client: Client): Promise<Set<string>> {
     const present = new Set<string>();
-    const { searchEntries } = await client.search(PHONEBOOK_BASE_DN, {
-      scope: 'one',
-      filter: '(objectClass=inetOrgPerson)',
-      attributes: ['uid'],
-      paged: { pageSize: 5000 },
-    });
+    const { searchEntries } = await client
+      .search(PHONEBOOK_BASE_DN, {
+        scope: 'one',
+        filter: '(objectClass=inetOrgPerson)',
+        attributes: ['uid'],
+        paged: { pageSize: 5000 },
+      })
+      .catch((error: { code?: number }) => {
+        if (error.code === 32) return { searchEntries: [] }; // a new, empty database
+        throw error;
+      });
     for (const entry of searchEntries) {
       const uid = Array.isArray(entry.uid) ? entry.uid[0] : entry.uid;
       if (typeof uid === 'string') present.add(uid);
@@ -93,50 +104,52 @@ export class PhonebookMirror {
   }
 
   private async ensureSkeleton(client: Client, bindPassword: string): Promise<void> {
-    const base = await client
-      .search(PHONEBOOK_BASE_DN, { scope: 'base', filter: '(objectClass=*)', attributes: ['1.1'] })
-      .then(() => true)
-      .catch(() => false);
-    if (!base) {
-      await client.add(PHONEBOOK_BASE_DN, {
-        objectClass: ['top', 'dcObject', 'organization'],
-        dc: 'phonebook',
-        o: 'Phonebook',
-      });
-    }
-    const user = await client
-      .search(PHONEBOOK_BIND_DN, { scope: 'base', filter: '(objectClass=*)', attributes: ['1.1'] })
-      .then(() => true)
-      .catch(() => false);
-    const userPassword = sshaPassword(bindPassword);
-    if (!user) {
-      await client.add(PHONEBOOK_BIND_DN, {
-        objectClass: ['top', 'organizationalRole', 'simpleSecurityObject'],
-        cn: 'ldapuser',
-        userPassword,
-      });
-    } else {
+    const [base, user] = skeletonRecords(bindPassword) as [SkeletonRecord, SkeletonRecord];
+    const exists = (dn: string) =>
+      client
+        .search(dn, { scope: 'base', filter: '(objectClass=*)', attributes: ['1.1'] })
+        .then(() => true)
+        .catch(() => false);
+    if (!(await exists(base.dn))) await client.add(base.dn, base.attributes);
+    if (!(await exists(user.dn))) await client.add(user.dn, user.attributes);
+    else {
       await client.modify(
-        PHONEBOOK_BIND_DN,
+        user.dn,
         new Change({
           operation: 'replace',
-          modification: new Attribute({ type: 'userPassword', values: [userPassword] }),
+          modification: new Attribute({ type: 'userPassword', values: [user.attributes.userPassword as string] }),
         }),
       );
     }
   }
 
-  /** Brings slapd in line with the central phonebook; answers what changed. */
-  async refresh(client: Client, bindPassword: string): Promise<MirrorOutcome> {
+  /**
+   * Brings slapd in line with the central phonebook; answers what changed. Many changes (the first fill, a new
+   * big source) go through `rebuild`, which replaces the whole database at once; a few go in one by one.
+   */
+  async refresh(
+    client: Client,
+    bindPassword: string,
+    rebuild: (records: Iterable<string>) => Promise<void>,
+  ): Promise<MirrorOutcome> {
+    const wanted = await this.wanted();
+    const present = this.present ?? (await this.readPresent(client));
+    const removals = [...present].filter((uid) => !wanted.has(uid));
+    const additions = [...wanted.values()].filter((entry) => !present.has(entry.uid));
+    const outcome = { added: additions.length, removed: removals.length, entries: wanted.size, rebuilt: false };
+    if (additions.length + removals.length > REBUILD_ABOVE) {
+      this.reset();
+      await client.unbind().catch(() => {});
+      await rebuild(records(wanted, bindPassword));
+      this.present = new Set(wanted.keys());
+      this.skeleton = bindPassword;
+      return { ...outcome, rebuilt: true };
+    }
+    this.present = present;
     if (this.skeleton !== bindPassword) {
       await this.ensureSkeleton(client, bindPassword);
       this.skeleton = bindPassword;
     }
-    const wanted = await this.wanted();
-    const present = this.present ?? (await this.readPresent(client));
-    this.present = present;
-    const removals = [...present].filter((uid) => !wanted.has(uid));
-    const additions = [...wanted.values()].filter((entry) => !present.has(entry.uid));
     try {
       await pool(removals, async (uid) => {
         await client.del(entryDn(uid)).catch((error: { code?: number }) => {
@@ -154,6 +167,20 @@ export class PhonebookMirror {
       this.reset();
       throw error;
     }
-    return { added: additions.length, removed: removals.length, entries: wanted.size };
+    return outcome;
   }
+}
+
+/** The whole phonebook as LDIF, produced as slapadd reads it. */
+function* records(wanted: Map<string, PhonebookEntry>, bindPassword: string): Generator<string> {
+  for (const { dn, attributes } of skeletonRecords(bindPassword)) yield ldifRecord(dn, attributes);
+  let chunk = '';
+  for (const entry of wanted.values()) {
+    chunk += ldifRecord(entryDn(entry.uid), entry.attributes);
+    if (chunk.length > 65_536) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  if (chunk) yield chunk;
 }

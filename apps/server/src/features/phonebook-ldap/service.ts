@@ -56,6 +56,8 @@ export class PhonebookLdapService {
   private readonly mirror: PhonebookMirror;
   private refreshing: Promise<MirrorOutcome | undefined> | undefined;
   private again = false;
+  /** What the last refresh changed (the log says it too). */
+  lastOutcome: MirrorOutcome | undefined;
 
   constructor(private readonly options: PhonebookLdapOptions) {
     this.store = new SettingsStore(options.db);
@@ -144,7 +146,10 @@ export class PhonebookLdapService {
         if (this.options.slapd.state !== 'running') return outcome;
         const client = await this.options.slapd.manager();
         try {
-          outcome = await this.mirror.refresh(client, (await this.stored()).password);
+          outcome = await this.mirror.refresh(client, (await this.stored()).password, (records) =>
+            this.options.slapd.rebuild(records),
+          );
+          this.lastOutcome = outcome;
           if (outcome.added + outcome.removed > 0) this.options.log.info(outcome, 'phonebook LDAP updated');
         } finally {
           await client.unbind().catch(() => {});

@@ -89,8 +89,8 @@ export class Slapd {
     return path.join(this.dir, 'data');
   }
 
-  private writeConfig(listen: SlapdListen): string {
-    fs.mkdirSync(this.dataDir, { recursive: true, mode: 0o700 });
+  private writeConfig(listen: SlapdListen, dataDir = this.dataDir, name = 'slapd.conf'): string {
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const lines = [
       ...SCHEMAS.map((name) => `include /etc/ldap/schema/${name}.schema`),
       `pidfile ${path.join(this.dir, 'slapd.pid')}`,
@@ -100,6 +100,10 @@ export class Slapd {
       `sizelimit ${PHONEBOOK_SIZE_LIMIT}`,
       `timelimit ${TIME_LIMIT}`,
       `idletimeout ${IDLE_TIMEOUT}`,
+      // A phone's name search is a prefix (cn=Mario Ro*). slapd indexes prefixes of 2 to 4 characters by default,
+      // so every 'Mario…' would be a candidate to read; prefixes up to 16 characters keep the candidates few.
+      'index_substr_if_minlen 2',
+      'index_substr_if_maxlen 16',
     ];
     if (listen.ldapsPort && listen.tls) {
       const cert = path.join(this.dir, 'tls.crt');
@@ -113,7 +117,7 @@ export class Slapd {
       `suffix "${PHONEBOOK_BASE_DN}"`,
       `rootdn "${this.managerDn}"`,
       `rootpw ${sshaPassword(this.managerPassword)}`,
-      `directory ${this.dataDir}`,
+      `directory ${dataDir}`,
       'maxsize 4294967296',
       // The database is a copy rebuilt from Centralino's own whenever it is lost; syncing every write would make
       // a 100,000-contact sync take minutes.
@@ -128,12 +132,14 @@ export class Slapd {
       [
         `access to dn.subtree="${PHONEBOOK_BASE_DN}"`,
         `by dn.exact="${PHONEBOOK_BIND_DN}" read`,
-        // Only the plain listener answers without a bind; the TLS one serves its bound user alone.
-        ...(listen.ldapPort ? ['by sockurl.regex="^ldap://" read'] : []),
+        // Only the plain listener answers without a bind; the TLS one serves its bound user alone. Told apart by
+        // the connection's security strength (0 in clear, >0 over TLS): a number compared, where matching the
+        // listener's URL with a regular expression for every attribute of every entry doubled a search's cost.
+        ...(listen.ldapPort ? ['by anonymous ssf=1 none', 'by anonymous read'] : []),
         'by * none',
       ].join(' '),
     );
-    const file = path.join(this.dir, 'slapd.conf');
+    const file = path.join(this.dir, name);
     fs.writeFileSync(file, `${lines.join('\n')}\n`, { mode: 0o600 });
     return file;
   }
@@ -287,6 +293,63 @@ export class Slapd {
       this.log.error({ code, signal, error: this.error }, 'phonebook LDAP server stopped; starting it again');
       this.scheduleRestart();
     });
+  }
+
+  /**
+   * Replaces the whole database with these LDIF records: slapadd builds a new one beside the one in service (far
+   * faster than adding entries one by one: 100,000 contacts in seconds, not minutes), then slapd restarts on it,
+   * so phones lose it only for the restart.
+   */
+  async rebuild(records: Iterable<string>): Promise<void> {
+    const listen = this.listen;
+    if (!listen || this.state !== 'running') throw new Error('slapd is not running');
+    const next = `${this.dataDir}.next`;
+    fs.rmSync(next, { recursive: true, force: true });
+    const conf = this.writeConfig(listen, next, 'slapadd.conf');
+    const slapadd = path.join(path.dirname(this.binary), 'slapadd');
+    await new Promise<void>((resolve, reject) => {
+      // -q: no consistency checks an empty new database does not need.
+      const child = spawn(slapadd, ['-f', conf, '-q'], { cwd: this.dir, stdio: ['pipe', 'ignore', 'pipe'] });
+      let errors = '';
+      child.stderr?.on('data', (chunk: Buffer) => {
+        errors = (errors + chunk.toString()).slice(-2000);
+      });
+      child.once('error', reject);
+      child.once('exit', (code) =>
+        code === 0
+          ? resolve()
+          : reject(new Error(`slapadd failed (${code}): ${errors.trim().split('\n').slice(-2).join('; ')}`)),
+      );
+      const input = child.stdin;
+      if (!input) return;
+      input.on('error', () => {});
+      const iterator = records[Symbol.iterator]();
+      const write = () => {
+        for (;;) {
+          const item = iterator.next();
+          if (item.done) {
+            input.end();
+            return;
+          }
+          if (!input.write(item.value)) {
+            input.once('drain', write);
+            return;
+          }
+        }
+      };
+      write();
+    }).catch((error) => {
+      fs.rmSync(next, { recursive: true, force: true });
+      throw error;
+    });
+    fs.rmSync(path.join(this.dir, 'slapadd.conf'), { force: true });
+    await this.stop();
+    const old = `${this.dataDir}.old`;
+    fs.rmSync(old, { recursive: true, force: true });
+    fs.renameSync(this.dataDir, old);
+    fs.renameSync(next, this.dataDir);
+    fs.rmSync(old, { recursive: true, force: true });
+    await this.start(listen);
   }
 
   private scheduleRestart() {
