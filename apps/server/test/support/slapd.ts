@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type LdapSettings, ldapPresets } from '@centralino/contract';
 import { Client } from 'ldapts';
+import { stopChild } from '../../src/features/phonebook-ldap/slapd.ts';
 
 const SLAPD = '/usr/sbin/slapd';
 const SCHEMAS = ['core', 'cosine', 'inetorgperson', 'nis'];
@@ -133,17 +134,7 @@ async function waitForBind(child: ChildProcess, output: () => string, url: strin
   }
 }
 
-function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), 3000);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
+const stopProcess = stopChild;
 
 function userAttributes(user: TestLdapUser): Record<string, string | string[]> {
   const attributes: Record<string, string | string[]> = {

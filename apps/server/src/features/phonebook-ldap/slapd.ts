@@ -34,6 +34,19 @@ interface Logger {
   error(obj: object, msg: string): void;
 }
 
+/** SIGTERM, then SIGKILL if the child is still there after 3 s; resolves when it exited. */
+export function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 3000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
 /**
  * The hosts of the listener URLs. Named one by one: with `ldap://:port/` slapd starts even when the IPv4 port is
  * taken, as long as it could bind IPv6.
@@ -267,7 +280,7 @@ export class Slapd {
         await this.waitReady(child);
         break;
       } catch (error) {
-        await this.kill(child);
+        await stopChild(child);
         const message = error instanceof Error ? error.message : String(error);
         // A database slapd cannot open is only a copy: start again from an empty one, once.
         if (attempt++ === 0 && /mdb|database|db_open/i.test(message)) {
@@ -367,18 +380,6 @@ export class Slapd {
     this.restartTimer.unref();
   }
 
-  private kill(child: ChildProcess): Promise<void> {
-    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-    return new Promise((resolve) => {
-      const force = setTimeout(() => child.kill('SIGKILL'), 3000);
-      child.once('exit', () => {
-        clearTimeout(force);
-        resolve();
-      });
-      child.kill('SIGTERM');
-    });
-  }
-
   async stop(): Promise<void> {
     clearTimeout(this.restartTimer);
     this.restartTimer = undefined;
@@ -387,7 +388,7 @@ export class Slapd {
     if (child) {
       this.stopping = true;
       try {
-        await this.kill(child);
+        await stopChild(child);
       } finally {
         this.stopping = false;
       }
