@@ -265,6 +265,11 @@ const SCREENS: Screen[] = [
     main: true,
     modals: async (page, t) => {
       await checkModal(page, 'default settings', () => button(page, t('phones.landing.edit')).click());
+      // Its phonebook section too, with the state of the phonebook service.
+      await checkModal(page, 'default settings, phonebook', async () => {
+        await button(page, t('phones.landing.edit')).click();
+        await button(page.getByRole('dialog').last(), t('phones.defaults.sections.phonebook')).click();
+      });
     },
   },
   {

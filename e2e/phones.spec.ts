@@ -1,4 +1,4 @@
-import { apiAs, expect, signIn, test } from './fixtures.ts';
+import { apiAs, expect, seriousViolations, signIn, test } from './fixtures.ts';
 
 const MAC = '00-15-65-AA-BB-CC';
 
@@ -227,6 +227,7 @@ test('default settings cannot be saved while the PBX address is unreachable; sav
   await expect(dialog.getByRole('combobox', { name: 'Phonebook type' })).toHaveValue('System LDAPS phonebook');
   await expect(dialog.getByTestId('phonebook-disabled')).toHaveCount(0);
   await expect(dialog.getByTestId('phonebook-running')).toContainText(`port ${phonebook.ldaps.port}`);
+  expect(await seriousViolations(page, ['[role="dialog"]'])).toEqual([]);
   await dialog.getByRole('combobox', { name: 'Phonebook type' }).click();
   await page.getByRole('option', { name: 'Custom' }).click();
   await dialog.getByLabel('Server address').fill('ldap.example.org');
