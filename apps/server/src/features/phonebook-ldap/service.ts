@@ -105,8 +105,11 @@ export class PhonebookLdapService {
     await this.apply();
   }
 
-  /** Runs slapd with the listeners switched on (none: stopped), then fills it. */
-  private async apply(): Promise<void> {
+  /**
+   * Runs slapd with the listeners switched on (none: stopped), then fills it; in the background at start-up,
+   * where slapd serves its copy from disk at once and checking 100,000 contacts must not hold up the console.
+   */
+  private async apply(fill: 'now' | 'background' = 'now'): Promise<void> {
     const stored = await this.stored();
     const { slapd, ports } = this.options;
     if (!stored.ldap.enabled && !stored.ldaps.enabled) {
@@ -121,7 +124,8 @@ export class PhonebookLdapService {
         tls: stored.ldaps.enabled ? await this.options.tls() : undefined,
       });
       this.mirror.reset();
-      await this.refresh();
+      if (fill === 'background') this.changed();
+      else await this.refresh();
     } catch (error) {
       const reason = slapd.error ?? (error instanceof Error ? error.message : String(error));
       this.options.log.error({ error: reason }, 'phonebook LDAP server did not start');
@@ -178,7 +182,7 @@ export class PhonebookLdapService {
 
   /** At Centralino's start: the services switched on come back. */
   async start(): Promise<void> {
-    await this.apply().catch(() => {
+    await this.apply('background').catch(() => {
       // Recorded on the service (GET shows the error); Centralino starts anyway.
     });
   }
