@@ -144,6 +144,17 @@ test('the dashboard shows users, presence and trunks live, and the details of an
   await page.getByRole('region', { name: 'Users' }).getByRole('textbox', { name: 'Search' }).fill('verdi');
   await expect(alice).toHaveCount(0);
   await expect(carol).toBeVisible();
+
+  // Opening the console on / asks for the first users page alongside its start-up calls (app/warmStart.ts),
+  // and the list takes that answer instead of asking again.
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/dashboard/users')) asked.push(request.url());
+  });
+  await page.reload();
+  await expect(alice.getByTestId('presence')).toHaveText('Do not disturb');
+  await page.waitForTimeout(1000);
+  expect(asked.map((url) => new URL(url).search)).toEqual(['?offset=0&limit=20']);
 });
 
 test('a user in DND is set online from the card, after a confirmation', async ({ page }) => {
