@@ -197,10 +197,21 @@ describe.each(DB_KINDS)('bulk phones (%s)', (kind) => {
 
   const generation = async () =>
     Number((await t.database.db.selectFrom('pbx_apply').select('generation').executeTakeFirst())?.generation ?? 0);
+  // A write bumps the counter just after its answer is sent, so the test before may still be counting: start
+  // from a count that stays put.
+  const settledGeneration = async () => {
+    let last = await generation();
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 100));
+      const now = await generation();
+      if (now === last) return now;
+      last = now;
+    }
+  };
 
   it('reconfigures a selection: reports each phone not reconfigured and why, and arms the delayed reboot', async () => {
     const before = peer.commands().length;
-    const configuration = await generation();
+    const configuration = await settledGeneration();
     const started = await call('POST', '/api/phones/reconfigure/bulk', {
       selection: { macs: [ALICE_PHONE, BOB_PHONE, FANVIL] },
       reboot: { hours: '23', minutes: '55' },
