@@ -265,4 +265,22 @@ describe.each(DB_KINDS)('bulk extensions (%s)', (kind) => {
     const anonymous = await t.app.inject({ method: 'POST', url: '/api/bulk', payload: { extensions: ['202'] } });
     expect(anonymous.statusCode).toBe(401);
   });
+
+  it('reads and previews a selection sent in the body without marking the PBX configuration changed', async () => {
+    const generation = async () =>
+      Number((await t.database.db.selectFrom('pbx_apply').select('generation').executeTakeFirst())?.generation ?? 0);
+    await settledApply(call);
+    const before = await generation();
+    const read = await call('POST', '/api/bulk/settings', { extensions: ['202', '203'] });
+    expect(read.statusCode, read.body).toBe(200);
+    const preview = await call('POST', '/api/bulk/preview', { extensions: ['202', '203'], ringtime: 77 });
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect((await call('GET', '/api/pbx/apply')).json().state).toBe('idle');
+    await settledApply(call);
+    expect(await generation()).toBe(before);
+    // An edit does: the same hook counts it.
+    expect((await call('POST', '/api/bulk', { extensions: ['202'], ringtime: 77 })).statusCode).toBe(200);
+    await settledApply(call);
+    expect(await generation()).toBe(before + 1);
+  });
 });
