@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { noControlChars, registerItalianMessages } from './text.ts';
 import { extensionNumberSchema } from './users.ts';
 
-/** Ring time in seconds: 0 = the system default ("infinite" in the original's words), at most 120. */
+/**
+ * Ring time in seconds, at most 120. 0 = none of its own: rings until the caller hangs up ("infinite"), or for the
+ * system default when an unanswered call goes on to voicemail or a no-answer destination.
+ */
 export const RING_TIME_MAX = 120;
 /** Most main extensions a GET /api/bulk/{exts} path may carry; larger selections go in a POST body. */
 export const BULK_PATH_MAX = 1000;

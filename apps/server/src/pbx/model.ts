@@ -40,7 +40,10 @@ export interface PbxUser {
   voicemail: { pin: string } | null;
   /** CTI profile: dial context cti-profile-<id>; null = from-internal. */
   profileId: number | null;
-  /** Seconds; 0 = system default (RINGTIMER_DEFAULT). */
+  /**
+   * Seconds; 0 = none of its own: the system default (RINGTIMER_DEFAULT) when an unanswered call goes on to
+   * voicemail or a no-answer destination, otherwise ringing until the caller hangs up (the spec's "infinite").
+   */
   ringTime: number;
   /** Named call and pickup groups (endpoint named_call_group / named_pickup_group): the user's CTI groups. */
   groups: string[];

@@ -89,7 +89,8 @@ export function referenceModel(): PbxModel {
         pickupGroup: '1',
         destinations: { busy: 'ext-local,vmb201,1', noAnswer: 'from-did-direct,201,1', unavailable: null },
       }),
-      user('1001', { username: 'carol', name: 'Carol' }),
+      // A ring time without voicemail or a destination: the Dial still times out after it.
+      user('1001', { username: 'carol', name: 'Carol', ringTime: 40 }),
     ],
     trunks: [
       voipTrunk(1, 'Provider1'),
