@@ -165,6 +165,7 @@ describe.each(DB_KINDS)('bulk extensions (%s)', (kind) => {
     const preview = await call('POST', '/api/bulk/preview', { extensions: ['202', '203'], ...edit });
     expect(preview.statusCode, preview.body).toBe(200);
     expect(preview.json().users).toBe(2);
+    expect(preview.json().changed).toBe(2);
     expect(preview.json().devices).toBe(3); // 202 (with its web phone), its mobile app 91202, and 203
     const changes = Object.fromEntries(
       preview.json().changes.map((c: { field: string; users: number }) => [c.field, c.users]),
@@ -230,6 +231,31 @@ describe.each(DB_KINDS)('bulk extensions (%s)', (kind) => {
     expect(block202).toContain('same => n(busy),Goto(ext-local,vmb201,1)');
     expect(block202).toContain('same => n(noanswer),Congestion(20)');
     expect(block202).toContain('same => n(unavail),Goto(app-blackhole,busy,1)');
+  });
+
+  it('counts in the preview each user any field changes once', async () => {
+    expect((await call('POST', '/api/bulk', { extensions: ['202'], ringtime: 11, callgroup: '5' })).statusCode).toBe(
+      200,
+    );
+    expect((await call('POST', '/api/bulk', { extensions: ['203'], ringtime: 22, callgroup: '6' })).statusCode).toBe(
+      200,
+    );
+    // The ring time changes 202 only, the call group 203 only: two users change, not the largest field's one.
+    const preview = await call('POST', '/api/bulk/preview', {
+      extensions: ['202', '203'],
+      ringtime: 22,
+      callgroup: '5',
+    });
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.json()).toMatchObject({ users: 2, changed: 2 });
+    expect(preview.json().changes).toEqual([
+      { field: 'ringtime', users: 1 },
+      { field: 'callgroup', users: 1 },
+    ]);
+    const same = await call('POST', '/api/bulk/preview', { extensions: ['202', '203'], ringtime: 11 });
+    expect(same.json()).toMatchObject({ users: 2, changed: 1 });
+    const none = await call('POST', '/api/bulk/preview', { extensions: ['202'], ringtime: 11, callgroup: '5' });
+    expect(none.json()).toMatchObject({ users: 1, changed: 0, devices: 0, changes: [] });
   });
 
   it('keeps a mailbox, an extension and a group that users’ destinations send calls to', async () => {

@@ -144,6 +144,8 @@ export const bulkPreviewSchema = z
   .object({
     /** Selected users that exist and have a main extension. */
     users: z.number().int(),
+    /** Of those, the users at least one field changes (each counted once, whatever the number of fields). */
+    changed: z.number().int(),
     /** SIP accounts of those users (main extension and devices) whose configuration changes. */
     devices: z.number().int(),
     /** Per field: how many users get a different value. */

@@ -470,7 +470,7 @@ function EditForm({
             <Text size="sm" data-testid="bulk-preview">
               {t('bulkExt.preview.summary', {
                 users: preview.data.users,
-                changed: Math.max(0, ...preview.data.changes.map((c) => c.users)),
+                count: preview.data.changed,
                 devices: preview.data.devices,
               })}
             </Text>
