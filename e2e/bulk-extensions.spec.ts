@@ -204,3 +204,22 @@ test('in Italian', async ({ page }) => {
   await expect(dialog.getByText('Tempo di squillo (secondi): 3 utenti')).toBeVisible();
   expect(await seriousViolations(page, ['[role="dialog"]'])).toEqual([]);
 });
+
+test('says so when the users or the groups cannot be read', async ({ page }) => {
+  await seed(page);
+  const failure = { status: 500, json: { title: 'Internal error', detail: 'database down', code: 'internal' } };
+  await page.route('**/api/cti/groups', (route) => route.fulfill(failure));
+  await page.route('**/api/users/**', (route) => route.fulfill(failure));
+  await page.goto('/apps/bulkextensions');
+  // A notification with the spec's words for each read, and the list says it too, without the server's words.
+  await expect(page.getByRole('alert').filter({ hasText: 'Error retrieving users' })).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'Error retrieving groups' })).toBeVisible();
+  await expect(page.getByRole('main').getByText('Error retrieving users')).toBeVisible();
+  await expect(page.getByRole('main').getByText('Error retrieving groups')).toBeVisible();
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
+
+  await page.evaluate(() => localStorage.setItem('preferredLanguage', 'it'));
+  await page.reload();
+  await expect(page.getByRole('main').getByText('Errore nel recupero degli utenti')).toBeVisible();
+  await expect(page.getByRole('main').getByText('Errore nel recupero dei gruppi')).toBeVisible();
+});
