@@ -292,6 +292,25 @@ describe.each(DB_KINDS)('bulk extensions (%s)', (kind) => {
     expect(anonymous.statusCode).toBe(401);
   });
 
+  it('takes named call and pickup groups next to numbers (contract §4.2), and renders each where PJSIP wants it', async () => {
+    const res = await call('POST', '/api/bulk/301', { callgroup: 'reception, 2', pickupgroup: 'reception' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await call('GET', '/api/bulk/301')).json()).toMatchObject({
+      callgroup: 'reception, 2',
+      pickupgroup: 'reception',
+    });
+    const bad = await call('POST', '/api/bulk/301', { callgroup: 'front desk', pickupgroup: '2x' });
+    expect(Object.keys(expectError(bad, 400, 'validation').fields ?? {}).sort()).toEqual(['callgroup', 'pickupgroup']);
+    const status = await settledApply(call);
+    expect(status.last?.ok).toBe(true);
+    const pjsip = fs.readFileSync(path.join(status.directory, 'pjsip.users.3xx.conf'), 'utf8');
+    const endpoint301 = pjsip.split('\n[').find((s) => s.startsWith('301]')) ?? '';
+    expect(endpoint301).toContain('named_call_group = reception\n');
+    expect(endpoint301).toContain('call_group = 2\n');
+    expect(endpoint301).toContain('named_pickup_group = reception\n');
+    expect(endpoint301).not.toMatch(/^pickup_group/m);
+  });
+
   it('reads and previews a selection sent in the body without marking the PBX configuration changed', async () => {
     const generation = async () =>
       Number((await t.database.db.selectFrom('pbx_apply').select('generation').executeTakeFirst())?.generation ?? 0);

@@ -49,7 +49,10 @@ export interface PbxUser {
   groups: string[];
   /** A second call rings while the user is busy, unless a phone's *71 said otherwise (AstDB CW). */
   callWaiting: boolean;
-  /** Numeric call and pickup groups ('1,3-5', '' = none): endpoint call_group / pickup_group. */
+  /**
+   * Call and pickup groups set in bulk ('1,3-5,reception', '' = none): numbers and ranges go to the endpoint's
+   * call_group / pickup_group, names join the CTI groups in named_call_group / named_pickup_group.
+   */
   callGroup: string;
   pickupGroup: string;
   destinations: { busy: Destination | null; noAnswer: Destination | null; unavailable: Destination | null };

@@ -73,6 +73,8 @@ export function referenceModel(): PbxModel {
         profileId: 3,
         outboundcid: '0612345100',
         groups: ['sales'],
+        // Named pickup groups join the CTI group's name (once).
+        pickupGroup: 'sales,reception,2',
         devices: [
           { number: '201', type: 'physical', secret: 'a'.repeat(32), encrypted: true },
           { number: '91201', type: 'webrtc', secret: 'b'.repeat(32), encrypted: false },
