@@ -109,7 +109,9 @@ test('select a group, edit locked fields with a preview, and the PBX settings fo
 
 test('mixed values, unlocking to defaults, refusals with their reason, and every way to select', async ({ page }) => {
   await seed(page);
-  await apiAs(page, 'POST', '/api/bulk/202', { ringtime: 45, callgroup: '1' });
+  // Bob rings longer; carol has a call group and no call waiting: three mixed fields, changing different users.
+  await apiAs(page, 'POST', '/api/bulk/202', { ringtime: 45 });
+  await apiAs(page, 'POST', '/api/bulk/203', { callgroup: '1', callwaiting: false });
   await page.goto('/apps/bulkextensions');
   await page.getByRole('button', { name: 'Select all' }).click();
   await expect(selectedCount(page)).toHaveText('3 users selected');
@@ -150,9 +152,22 @@ test('mixed values, unlocking to defaults, refusals with their reason, and every
   await expect(ring).toHaveAttribute('placeholder', 'Mixed values');
   await expect(ring).toHaveValue('');
   await expect(dialog.getByRole('textbox', { name: 'Call group' })).toHaveAttribute('placeholder', 'Mixed values');
-  // Unlocking a mixed field starts from the default; call waiting is on for everyone, so it shows on.
+  // Unlocking a mixed field starts from the default: call waiting on, ring time 0, no call group.
+  const callWaiting = dialog.getByRole('switch', { name: 'Call waiting' });
+  await expect(callWaiting).toBeDisabled();
+  await dialog.getByRole('button', { name: 'Unlock Call waiting to change it' }).click();
+  await expect(callWaiting).toBeEnabled();
+  await expect(callWaiting).toBeChecked();
   await dialog.getByRole('button', { name: 'Unlock Ring time (seconds) to change it' }).click();
   await expect(ring).toHaveValue('0');
+  await dialog.getByRole('button', { name: 'Unlock Call group to change it' }).click();
+  await expect(dialog.getByRole('textbox', { name: 'Call group' })).toHaveValue('');
+  // Each field changes one user (the ring time bob, call waiting and call group carol): two users change.
+  await expect(dialog.getByText('Ring time (seconds): 1 user')).toBeVisible();
+  await expect(dialog.getByText('Call group: 1 user')).toBeVisible();
+  await expect(dialog.getByTestId('bulk-preview')).toContainText('Of 4 selected users, 2 change (');
+  await dialog.getByRole('button', { name: 'Lock Call group (leave it unchanged)' }).click();
+  await dialog.getByRole('button', { name: 'Lock Call waiting (leave it unchanged)' }).click();
   // Nobody has a profile: shown as such while locked; unlocked, the default profile is offered.
   await expect(dialog.getByRole('combobox', { name: 'Profile' })).toHaveValue('No profile');
   await dialog.getByRole('button', { name: 'Unlock Profile to change it' }).click();
@@ -188,4 +203,23 @@ test('in Italian', async ({ page }) => {
   await dialog.getByRole('textbox', { name: 'Tempo di squillo (secondi)' }).fill('20');
   await expect(dialog.getByText('Tempo di squillo (secondi): 3 utenti')).toBeVisible();
   expect(await seriousViolations(page, ['[role="dialog"]'])).toEqual([]);
+});
+
+test('says so when the users or the groups cannot be read', async ({ page }) => {
+  await seed(page);
+  const failure = { status: 500, json: { title: 'Internal error', detail: 'database down', code: 'internal' } };
+  await page.route('**/api/cti/groups', (route) => route.fulfill(failure));
+  await page.route('**/api/users/**', (route) => route.fulfill(failure));
+  await page.goto('/apps/bulkextensions');
+  // A notification with the spec's words for each read, and the list says it too, without the server's words.
+  await expect(page.getByRole('alert').filter({ hasText: 'Error retrieving users' })).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'Error retrieving groups' })).toBeVisible();
+  await expect(page.getByRole('main').getByText('Error retrieving users')).toBeVisible();
+  await expect(page.getByRole('main').getByText('Error retrieving groups')).toBeVisible();
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
+
+  await page.evaluate(() => localStorage.setItem('preferredLanguage', 'it'));
+  await page.reload();
+  await expect(page.getByRole('main').getByText('Errore nel recupero degli utenti')).toBeVisible();
+  await expect(page.getByRole('main').getByText('Errore nel recupero dei gruppi')).toBeVisible();
 });

@@ -165,6 +165,7 @@ describe.each(DB_KINDS)('bulk extensions (%s)', (kind) => {
     const preview = await call('POST', '/api/bulk/preview', { extensions: ['202', '203'], ...edit });
     expect(preview.statusCode, preview.body).toBe(200);
     expect(preview.json().users).toBe(2);
+    expect(preview.json().changed).toBe(2);
     expect(preview.json().devices).toBe(3); // 202 (with its web phone), its mobile app 91202, and 203
     const changes = Object.fromEntries(
       preview.json().changes.map((c: { field: string; users: number }) => [c.field, c.users]),
@@ -232,6 +233,31 @@ describe.each(DB_KINDS)('bulk extensions (%s)', (kind) => {
     expect(block202).toContain('same => n(unavail),Goto(app-blackhole,busy,1)');
   });
 
+  it('counts in the preview each user any field changes once', async () => {
+    expect((await call('POST', '/api/bulk', { extensions: ['202'], ringtime: 11, callgroup: '5' })).statusCode).toBe(
+      200,
+    );
+    expect((await call('POST', '/api/bulk', { extensions: ['203'], ringtime: 22, callgroup: '6' })).statusCode).toBe(
+      200,
+    );
+    // The ring time changes 202 only, the call group 203 only: two users change, not the largest field's one.
+    const preview = await call('POST', '/api/bulk/preview', {
+      extensions: ['202', '203'],
+      ringtime: 22,
+      callgroup: '5',
+    });
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.json()).toMatchObject({ users: 2, changed: 2 });
+    expect(preview.json().changes).toEqual([
+      { field: 'ringtime', users: 1 },
+      { field: 'callgroup', users: 1 },
+    ]);
+    const same = await call('POST', '/api/bulk/preview', { extensions: ['202', '203'], ringtime: 11 });
+    expect(same.json()).toMatchObject({ users: 2, changed: 1 });
+    const none = await call('POST', '/api/bulk/preview', { extensions: ['202'], ringtime: 11, callgroup: '5' });
+    expect(none.json()).toMatchObject({ users: 1, changed: 0, devices: 0, changes: [] });
+  });
+
   it('keeps a mailbox, an extension and a group that users’ destinations send calls to', async () => {
     await call('POST', '/api/bulk/301', { noanswerdest: `ext-group,cti-group-${sales},1` });
     const vm = expectError(
@@ -264,5 +290,42 @@ describe.each(DB_KINDS)('bulk extensions (%s)', (kind) => {
     expectError(await call('GET', `/api/bulk/${many.join(',')}`), 400, 'validation');
     const anonymous = await t.app.inject({ method: 'POST', url: '/api/bulk', payload: { extensions: ['202'] } });
     expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('takes named call and pickup groups next to numbers (contract §4.2), and renders each where PJSIP wants it', async () => {
+    const res = await call('POST', '/api/bulk/301', { callgroup: 'reception, 2', pickupgroup: 'reception' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await call('GET', '/api/bulk/301')).json()).toMatchObject({
+      callgroup: 'reception, 2',
+      pickupgroup: 'reception',
+    });
+    const bad = await call('POST', '/api/bulk/301', { callgroup: 'front desk', pickupgroup: '2x' });
+    expect(Object.keys(expectError(bad, 400, 'validation').fields ?? {}).sort()).toEqual(['callgroup', 'pickupgroup']);
+    const status = await settledApply(call);
+    expect(status.last?.ok).toBe(true);
+    const pjsip = fs.readFileSync(path.join(status.directory, 'pjsip.users.3xx.conf'), 'utf8');
+    const endpoint301 = pjsip.split('\n[').find((s) => s.startsWith('301]')) ?? '';
+    expect(endpoint301).toContain('named_call_group = reception\n');
+    expect(endpoint301).toContain('call_group = 2\n');
+    expect(endpoint301).toContain('named_pickup_group = reception\n');
+    expect(endpoint301).not.toMatch(/^pickup_group/m);
+  });
+
+  it('reads and previews a selection sent in the body without marking the PBX configuration changed', async () => {
+    const generation = async () =>
+      Number((await t.database.db.selectFrom('pbx_apply').select('generation').executeTakeFirst())?.generation ?? 0);
+    await settledApply(call);
+    const before = await generation();
+    const read = await call('POST', '/api/bulk/settings', { extensions: ['202', '203'] });
+    expect(read.statusCode, read.body).toBe(200);
+    const preview = await call('POST', '/api/bulk/preview', { extensions: ['202', '203'], ringtime: 77 });
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect((await call('GET', '/api/pbx/apply')).json().state).toBe('idle');
+    await settledApply(call);
+    expect(await generation()).toBe(before);
+    // An edit does: the same hook counts it.
+    expect((await call('POST', '/api/bulk', { extensions: ['202'], ringtime: 77 })).statusCode).toBe(200);
+    await settledApply(call);
+    expect(await generation()).toBe(before + 1);
   });
 });

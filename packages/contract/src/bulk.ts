@@ -2,33 +2,53 @@ import { z } from 'zod';
 import { noControlChars, registerItalianMessages } from './text.ts';
 import { extensionNumberSchema } from './users.ts';
 
-/** Ring time in seconds: 0 = the system default ("infinite" in the original's words), at most 120. */
+/**
+ * Ring time in seconds, at most 120. 0 = none of its own: rings until the caller hangs up ("infinite"), or for the
+ * system default when an unanswered call goes on to voicemail or a no-answer destination.
+ */
 export const RING_TIME_MAX = 120;
 /** Most main extensions a GET /api/bulk/{exts} path may carry; larger selections go in a POST body. */
 export const BULK_PATH_MAX = 1000;
 /** Most users one bulk edit may change (a whole 10,000-user system with room to spare). */
 export const BULK_SELECTION_MAX = 20_000;
 
+/** A named call or pickup group (PJSIP named_call_group): a letter, then letters, digits, '_' and '-'. */
+export const NAMED_CALL_GROUP = /^[A-Za-z][A-Za-z0-9_-]{0,39}$/;
+
 /**
- * A numeric call or pickup group list as PJSIP takes it: numbers 0–63 and ranges, comma separated
- * ('1', '1,3-5'); '' = none.
+ * A call or pickup group list, comma separated: numbers 0–63 and ranges (PJSIP call_group) and named groups
+ * (named_call_group, contract §4.2), e.g. '1', '1,3-5', 'reception', '2,reception'; '' = none.
  */
 export const callGroupSchema = z
   .string()
   .trim()
-  .max(120)
+  .max(200)
   .refine(
     (value) =>
       value === '' ||
-      value.split(',').every((part) => {
-        const m = /^(\d{1,2})(?:-(\d{1,2}))?$/.exec(part.trim());
+      value.split(',').every((raw) => {
+        const part = raw.trim();
+        if (NAMED_CALL_GROUP.test(part)) return true;
+        const m = /^(\d{1,2})(?:-(\d{1,2}))?$/.exec(part);
         if (!m) return false;
         const from = Number(m[1]);
         const to = m[2] === undefined ? from : Number(m[2]);
         return from <= 63 && to <= 63 && from <= to;
       }),
-    'Numbers from 0 to 63 and ranges, separated by commas (1,3-5)',
+    'Numbers from 0 to 63, ranges and names, separated by commas (1,3-5,reception)',
   );
+
+/** A group list split as PJSIP takes it: the numbers and ranges (call_group), and the names (named_call_group). */
+export function splitCallGroups(value: string): { numbers: string; names: string[] } {
+  const parts = value
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  return {
+    numbers: parts.filter((p) => !NAMED_CALL_GROUP.test(p)).join(','),
+    names: parts.filter((p) => NAMED_CALL_GROUP.test(p)),
+  };
+}
 
 /** A destination as 'context,exten,priority' (GET /api/destinations); '' = none. */
 export const destinationValueSchema = z
@@ -51,8 +71,8 @@ export const displayNameTemplateSchema = z
 const digitsOnly = 'Digits only';
 
 registerItalianMessages({
-  'Numbers from 0 to 63 and ranges, separated by commas (1,3-5)':
-    'Numeri da 0 a 63 e intervalli, separati da virgole (1,3-5)',
+  'Numbers from 0 to 63, ranges and names, separated by commas (1,3-5,reception)':
+    'Numeri da 0 a 63, intervalli e nomi, separati da virgole (1,3-5,reception)',
   'Choose a destination from the list': "Scegli una destinazione dall'elenco",
   'Display name is required': 'Il nome visualizzato è obbligatorio',
   'Choose a profile': 'Scegli un profilo',
@@ -141,6 +161,8 @@ export const bulkPreviewSchema = z
   .object({
     /** Selected users that exist and have a main extension. */
     users: z.number().int(),
+    /** Of those, the users at least one field changes (each counted once, whatever the number of fields). */
+    changed: z.number().int(),
     /** SIP accounts of those users (main extension and devices) whose configuration changes. */
     devices: z.number().int(),
     /** Per field: how many users get a different value. */

@@ -6,6 +6,8 @@ const NOT_CONFIGURATION = [
   /^\/api\/pbx\//,
   /^\/api\/user\/presence\b/,
   /^\/api\/phones\/reconfigure\b/,
+  // Reads and previews of the bulk editor sent as POST (a selection too long for a path): they write nothing.
+  /^\/api\/bulk\/(settings|preview)\/?$/,
   // Phonebook sources fill the phonebook the phones search; the PBX configuration does not hold it.
   /^\/api\/phonebook\/(config|test|getcolumns|syncnow|uploadfile)\b/,
 ];

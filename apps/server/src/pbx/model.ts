@@ -40,13 +40,19 @@ export interface PbxUser {
   voicemail: { pin: string } | null;
   /** CTI profile: dial context cti-profile-<id>; null = from-internal. */
   profileId: number | null;
-  /** Seconds; 0 = system default (RINGTIMER_DEFAULT). */
+  /**
+   * Seconds; 0 = none of its own: the system default (RINGTIMER_DEFAULT) when an unanswered call goes on to
+   * voicemail or a no-answer destination, otherwise ringing until the caller hangs up (the spec's "infinite").
+   */
   ringTime: number;
   /** Named call and pickup groups (endpoint named_call_group / named_pickup_group): the user's CTI groups. */
   groups: string[];
   /** A second call rings while the user is busy, unless a phone's *71 said otherwise (AstDB CW). */
   callWaiting: boolean;
-  /** Numeric call and pickup groups ('1,3-5', '' = none): endpoint call_group / pickup_group. */
+  /**
+   * Call and pickup groups set in bulk ('1,3-5,reception', '' = none): numbers and ranges go to the endpoint's
+   * call_group / pickup_group, names join the CTI groups in named_call_group / named_pickup_group.
+   */
   callGroup: string;
   pickupGroup: string;
   destinations: { busy: Destination | null; noAnswer: Destination | null; unavailable: Destination | null };

@@ -73,6 +73,8 @@ export function referenceModel(): PbxModel {
         profileId: 3,
         outboundcid: '0612345100',
         groups: ['sales'],
+        // Named pickup groups join the CTI group's name (once).
+        pickupGroup: 'sales,reception,2',
         devices: [
           { number: '201', type: 'physical', secret: 'a'.repeat(32), encrypted: true },
           { number: '91201', type: 'webrtc', secret: 'b'.repeat(32), encrypted: false },
@@ -89,7 +91,8 @@ export function referenceModel(): PbxModel {
         pickupGroup: '1',
         destinations: { busy: 'ext-local,vmb201,1', noAnswer: 'from-did-direct,201,1', unavailable: null },
       }),
-      user('1001', { username: 'carol', name: 'Carol' }),
+      // A ring time without voicemail or a destination: the Dial still times out after it.
+      user('1001', { username: 'carol', name: 'Carol', ringTime: 40 }),
     ],
     trunks: [
       voipTrunk(1, 'Provider1'),

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseConf } from '../../src/pbx/conf-parser.ts';
 import type { PbxDevice, PbxModel, PbxUser } from '../../src/pbx/model.ts';
+import { renderUserDialplan } from '../../src/pbx/render/dialplan.ts';
 import { ConfigRenderer, renderConfiguration, sameUser } from '../../src/pbx/render/index.ts';
 import { renderVoicemail } from '../../src/pbx/render/voicemail.ts';
 import { formatIssue, validateConfiguration } from '../../src/pbx/validate.ts';
@@ -130,6 +131,17 @@ describe('Asterisk configuration renderer', () => {
     expect(dialable(model, 'cti-profile-1').contexts.has('outrt-7')).toBe(true);
     (model.profiles[0] as PbxModel['profiles'][number]).routes[7] = false;
     expect(dialable(model, 'cti-profile-1').contexts.has('outrt-7')).toBe(false);
+  });
+
+  it('bounds the ringing by the ring time whenever one is set; 0 rings on unless an unanswered call goes on', () => {
+    // The third argument of the main extension's sub-dial-user: the Dial timeout.
+    const timeoutOf = (u: PbxUser) => /sub-dial-user,s,1\([^,]*,[^,]*,([^,]*),/.exec(renderUserDialplan(u))?.[1];
+    expect(timeoutOf(user('301', { ringTime: 40 }))).toBe('40');
+    expect(timeoutOf(user('301', { ringTime: 40, voicemail: { pin: '1' } }))).toBe('40');
+    expect(timeoutOf(user('301'))).toBe('');
+    expect(timeoutOf(user('301', { voicemail: { pin: '1' } }))).toBe('${RINGTIMER_DEFAULT}');
+    const failover = { busy: null, noAnswer: 'app-blackhole,hangup,1', unavailable: null };
+    expect(timeoutOf(user('301', { destinations: failover }))).toBe('${RINGTIMER_DEFAULT}');
   });
 
   it('dials trunks in route order with the prefix stripped and the trunk prefix added', () => {

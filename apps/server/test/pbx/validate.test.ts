@@ -322,7 +322,7 @@ describe('incremental validation', () => {
         (broken.get('pjsip.users.2xx.conf') ?? '').replace('aors = 202', 'aors = 299'),
       );
       expect((await thread.check(broken)).map(formatIssue)).toEqual([
-        'pjsip.users.2xx.conf:70: endpoint [202] aors = 299: no aor named "299"',
+        'pjsip.users.2xx.conf:73: endpoint [202] aors = 299: no aor named "299"',
       ]);
       expect(thread.lastChecked).toBe(broken.size);
     } finally {

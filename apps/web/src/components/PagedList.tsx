@@ -24,6 +24,8 @@ export interface PagedListProps<T> {
   sorts?: ListOption[];
   emptyText?: string;
   label?: string;
+  /** Shown instead of the server's words when the list cannot be read (the spec's message for the screen). */
+  errorText?: string;
   /** Told the total of the current search and filter whenever it is known. */
   onTotal?: (total: number, search: string) => void;
 }
@@ -41,6 +43,7 @@ export function PagedList<T>({
   sorts,
   emptyText,
   label,
+  errorText,
   onTotal,
 }: PagedListProps<T>) {
   const { t } = useTranslation();
@@ -94,7 +97,7 @@ export function PagedList<T>({
           <Loader size="sm" aria-label={t('app.loading')} />
         </Center>
       ) : list.isError ? (
-        <Text c="red">{list.error.message}</Text>
+        <Text c="red">{errorText ?? list.error.message}</Text>
       ) : items.length === 0 ? (
         <Text c="dimmed">{emptyText ?? t('list.noResults')}</Text>
       ) : (

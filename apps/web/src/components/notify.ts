@@ -23,3 +23,15 @@ export function notifyError(title: string, error?: unknown) {
         : i18n.t('errors.internal.detail');
   show({ color: 'red', title, message, autoClose: 8000 });
 }
+
+/** A read that reports its failure with the spec's message (notifyError) and still fails (for the query's error state). */
+export function reported<T>(title: string, call: () => Promise<T>): () => Promise<T> {
+  return async () => {
+    try {
+      return await call();
+    } catch (error) {
+      notifyError(title, error);
+      throw error;
+    }
+  };
+}

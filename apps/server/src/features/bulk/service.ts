@@ -258,14 +258,17 @@ export class BulkService {
     if (problems.length > 0) throw this.refuse(problems);
     const perField = new Map<Field, number>();
     const touched: Row[] = [];
+    let changed = 0;
     for (const row of rows) {
       const { fields } = this.plan(row, edit);
+      if (fields.length > 0) changed++;
       for (const f of fields) perField.set(f, (perField.get(f) ?? 0) + 1);
       if (fields.some((f) => ACCOUNT_FIELDS.has(f))) touched.push(row);
     }
     const accounts = await this.accountsOf(this.db, touched);
     return {
       users: rows.length,
+      changed,
       devices: accounts.length,
       changes: [...perField].map(([field, users]) => ({ field, users })),
     };

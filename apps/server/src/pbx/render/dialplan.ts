@@ -489,8 +489,10 @@ function failover(user: PbxUser, kind: 'busy' | 'noAnswer' | 'unavailable'): str
 export function renderUserDialplan(user: PbxUser): string {
   const m = user.extension;
   const accounts = userAccounts(user).map((d) => d.number);
-  const rings = user.voicemail || Object.values(user.destinations).some((d) => d !== null);
-  const timeout = rings ? (user.ringTime > 0 ? String(user.ringTime) : '${RINGTIMER_DEFAULT}') : '';
+  // A ring time of its own always bounds the ringing. 0 (none set) rings until the caller hangs up, unless an
+  // unanswered call has somewhere to go (voicemail, a no-answer destination): then the system default applies.
+  const goesOn = user.voicemail || Object.values(user.destinations).some((d) => d !== null);
+  const timeout = user.ringTime > 0 ? String(user.ringTime) : goesOn ? '${RINGTIMER_DEFAULT}' : '';
   const out: string[] = [];
   out.push(`exten => ${m},hint,${accounts.map((a) => `PJSIP/${a}`).join('&')}&Custom:DND${m},CustomPresence:${m}\n`);
   const cw = user.callWaiting ? 'ENABLED' : 'DISABLED';

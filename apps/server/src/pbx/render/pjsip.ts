@@ -1,3 +1,4 @@
+import { splitCallGroups } from '@centralino/contract';
 import { allTrunks, type PbxDevice, type PbxModel, type PbxSettings, type PbxTrunk, type PbxUser } from '../model.ts';
 import { displayName, type Entry, entriesParts, HEADER, section, sectionParts, value } from './common.ts';
 
@@ -191,11 +192,14 @@ function userShared(user: PbxUser, accounts: PbxDevice[]): UserShared {
   if (mailbox) {
     endpoint.push(['mailboxes', mailbox], ['mwi_subscribe_replaces_unsolicited', 'yes'], ['aggregate_mwi', 'yes']);
   }
-  if (user.groups.length > 0) {
-    endpoint.push(['named_call_group', user.groups.join(',')], ['named_pickup_group', user.groups.join(',')]);
-  }
-  if (user.callGroup) endpoint.push(['call_group', user.callGroup]);
-  if (user.pickupGroup) endpoint.push(['pickup_group', user.pickupGroup]);
+  // Named groups: the user's CTI groups and the names among the call and pickup groups set in bulk.
+  const call = splitCallGroups(user.callGroup);
+  const pickup = splitCallGroups(user.pickupGroup);
+  const named = (names: string[]) => [...new Set([...user.groups, ...names])].sort().join(',');
+  if (user.groups.length > 0 || call.names.length > 0) endpoint.push(['named_call_group', named(call.names)]);
+  if (user.groups.length > 0 || pickup.names.length > 0) endpoint.push(['named_pickup_group', named(pickup.names)]);
+  if (call.numbers) endpoint.push(['call_group', call.numbers]);
+  if (pickup.numbers) endpoint.push(['pickup_group', pickup.numbers]);
   return {
     endpoint: entriesParts([], endpoint).join(''),
     aorMailbox: mailbox ? entriesParts([], [['mailboxes', mailbox]]).join('') : '',

@@ -384,7 +384,7 @@ function EditForm({
           <TextInput
             label={labels.callgroup}
             disabled={locked('callgroup')}
-            placeholder={lockedPlaceholder('callgroup', 'callgroup') ?? '1,3-5'}
+            placeholder={lockedPlaceholder('callgroup', 'callgroup') ?? '1,3-5,reception'}
             value={form.callgroup}
             onChange={(e) => set('callgroup', e.currentTarget.value)}
             error={errorOf('callgroup')}
@@ -395,7 +395,7 @@ function EditForm({
           <TextInput
             label={labels.pickupgroup}
             disabled={locked('pickupgroup')}
-            placeholder={lockedPlaceholder('pickupgroup', 'pickupgroup') ?? '1,3-5'}
+            placeholder={lockedPlaceholder('pickupgroup', 'pickupgroup') ?? '1,3-5,reception'}
             value={form.pickupgroup}
             onChange={(e) => set('pickupgroup', e.currentTarget.value)}
             error={errorOf('pickupgroup')}
@@ -470,7 +470,7 @@ function EditForm({
             <Text size="sm" data-testid="bulk-preview">
               {t('bulkExt.preview.summary', {
                 users: preview.data.users,
-                changed: Math.max(0, ...preview.data.changes.map((c) => c.users)),
+                count: preview.data.changed,
                 devices: preview.data.devices,
               })}
             </Text>

@@ -19,7 +19,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
-import { notifyError } from '../../components/notify.ts';
+import { notifyError, reported } from '../../components/notify.ts';
 import { PagedList } from '../../components/PagedList.tsx';
 import { ctiApi } from '../cti/ctiApi.ts';
 import { usersApi } from '../users/usersApi.ts';
@@ -83,7 +83,10 @@ export function BulkExtensionsPage() {
   const [to, setTo] = useState<number | string>('');
   const [search, setSearch] = useState({ text: '', total: 0 });
   const [editing, setEditing] = useState(false);
-  const groups = useQuery({ queryKey: ['cti', 'groups'], queryFn: ctiApi.groups });
+  const groups = useQuery({
+    queryKey: ['cti', 'groups'],
+    queryFn: reported(t('bulkExt.errors.groups'), ctiApi.groups),
+  });
   const onTotal = useCallback((total: number, text: string) => setSearch({ text, total }), []);
 
   const pick = useMutation({
@@ -131,6 +134,7 @@ export function BulkExtensionsPage() {
               data={(groups.data ?? []).map((g) => ({ value: String(g.id), label: g.name }))}
               value={group}
               onChange={setGroup}
+              error={groups.isError ? t('bulkExt.errors.groups') : undefined}
               w={220}
             />
             <Button variant="default" disabled={group === null} onClick={() => pick.mutate({ group: Number(group) })}>
@@ -185,15 +189,18 @@ export function BulkExtensionsPage() {
         queryKey={['users', 'bulk']}
         label={t('bulkExt.listLabel')}
         onTotal={onTotal}
-        fetchPage={async (request) => {
-          const { users, total } = await usersApi.page({
-            search: request.search || undefined,
-            sort: 'extension',
-            offset: request.offset,
-            limit: request.limit,
-          });
-          return { items: users, total };
-        }}
+        errorText={t('bulkExt.errors.users')}
+        fetchPage={(request) =>
+          reported(t('bulkExt.errors.users'), async () => {
+            const { users, total } = await usersApi.page({
+              search: request.search || undefined,
+              sort: 'extension',
+              offset: request.offset,
+              limit: request.limit,
+            });
+            return { items: users, total };
+          })()
+        }
         getKey={(u) => u.username}
         renderItem={(user) => {
           const ext = user.default_extension;

@@ -21,23 +21,11 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
 import { ShowMore } from '../../components/listParts.tsx';
-import { notifyError } from '../../components/notify.ts';
+import { reported } from '../../components/notify.ts';
 import { bulkPhonesApi } from './bulkPhonesApi.ts';
 import { ReconfigureModal } from './ReconfigureModal.tsx';
 import { SetModelModal } from './SetModelModal.tsx';
 import { isSelected, NONE, type Selection, summarize, toggle, toRequest } from './selection.ts';
-
-/** Reports a failed read once, with the spec's message, and fails the query. */
-function reported<T>(title: string, call: () => Promise<T>): () => Promise<T> {
-  return async () => {
-    try {
-      return await call();
-    } catch (error) {
-      notifyError(title, error);
-      throw error;
-    }
-  };
-}
 
 function PhoneRow({
   phone,
