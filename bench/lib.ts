@@ -360,3 +360,45 @@ export async function ceiling(connections: number, seconds = 3): Promise<WrkResu
     await nginx.stop();
   }
 }
+
+/**
+ * Debian's Chromium with the browser tests' flags, on a page signed in as the administrator at `url`; or why
+ * it cannot run (no Chromium, no web build).
+ */
+export async function signedInChromium(
+  url: string,
+  password: string,
+): Promise<
+  | {
+      browser: import('@playwright/test').Browser;
+      context: import('@playwright/test').BrowserContext;
+      page: import('@playwright/test').Page;
+    }
+  | string
+> {
+  const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!fs.existsSync(chromiumPath)) return `no ${chromiumPath}`;
+  if (!fs.existsSync(path.join(root, 'apps/web/dist/index.html'))) return 'no apps/web/dist: npm run build';
+  const { chromium } = await import('@playwright/test');
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const context = await browser.newContext({ baseURL: url, locale: 'en-US' });
+  const page = await context.newPage();
+  await page.goto('/login');
+  await page.getByLabel('User').fill('admin');
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((u) => !u.pathname.endsWith('/login'), { timeout: 30_000 });
+  return { browser, context, page };
+}
