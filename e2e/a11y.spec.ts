@@ -214,6 +214,8 @@ const SCREENS: Screen[] = [
       await checkModal(page, 'import', () => button(page, t('extensions.import')).click());
     },
   },
+  // The parent screens of two steps each: their sub-step bar and what each step is for.
+  { path: '/trunks' },
   {
     path: '/trunks/physical',
     main: true,
@@ -240,6 +242,7 @@ const SCREENS: Screen[] = [
       );
     },
   },
+  { path: '/routes' },
   {
     path: '/routes/inbound',
     main: true,
