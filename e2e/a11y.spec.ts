@@ -308,7 +308,15 @@ const SCREENS: Screen[] = [
   {
     path: '/configurations/profiles',
     modals: async (page, t) => {
-      // Left open: an expanded profile (its switches' descriptions fail contrast); changed in parallel elsewhere.
+      // A profile opened, with its switches and their descriptions, only looked at. Its routes card may be empty
+      // or list the routes the /routes/outbound check saves in parallel; cti.spec.ts checks it with routes.
+      await page.getByRole('button', { name: 'Base' }).click();
+      const base = page.locator('[role="region"]').filter({ has: page.getByTestId('profile-Base') });
+      await expect(base).toBeVisible();
+      // Opened all the way: the panel's inline height goes once its transition ends.
+      await expect(base).not.toHaveAttribute('style', /height/);
+      await expect(base).toHaveCSS('opacity', '1');
+      await expectClean(page, 'profile Base');
       await checkModal(page, 'new profile', () => button(page, t('cti.profiles.create')).click());
     },
   },
