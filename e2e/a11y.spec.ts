@@ -285,6 +285,13 @@ const SCREENS: Screen[] = [
       await expect(page.getByRole('menu')).toBeVisible();
       await expect(page.getByRole('menu')).toHaveCSS('opacity', '1');
       await expectClean(page, 'reboot menu');
+      // Keyboard: the first item has the focus, arrows move it, Escape closes the menu.
+      await expect(page.getByRole('menuitem', { name: t('phones.reboot.now') })).toBeFocused();
+      await page.keyboard.press('ArrowDown');
+      await expect(page.getByRole('menuitem', { name: t('phones.reboot.schedule') })).toBeFocused();
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('menu')).toHaveCount(0);
+      await button(page, t('phones.reboot.menuFor', { mac: MAC })).click();
       await checkModal(page, 'schedule reboot', () =>
         page.getByRole('menuitem', { name: t('phones.reboot.schedule') }).click(),
       );
