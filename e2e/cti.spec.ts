@@ -52,6 +52,9 @@ test('a new group gets its permission in the profiles; enabling it clears the wa
 });
 
 test('NethVoice CTI switches its dependent areas; a profile can be duplicated', async ({ page }) => {
+  // Outbound routes, for the route switches a duplicate copies.
+  const defaults = (await apiAs(page, 'GET', '/api/outboundroutes/defaults')).body;
+  expect((await apiAs(page, 'POST', '/api/outboundroutes', { it: defaults.it })).status).toBe(200);
   await page.goto('/configurations/profiles');
   await page.getByRole('button', { name: 'Base' }).click();
   const base = page.getByTestId('profile-Base');
@@ -73,6 +76,31 @@ test('NethVoice CTI switches its dependent areas; a profile can be duplicated', 
   await base.getByTestId('macro-settings').getByRole('switch', { name: 'Recording' }).click({ force: true });
   await expect(page.getByText(/Recording or listening to calls may require/)).toBeVisible();
 
+  // The source profile denies two of its routes.
+  await page.getByRole('button', { name: 'Advanced' }).click();
+  // Opened all the way first (the panel's inline height goes once its transition ends): a forced click on a
+  // switch still clipped by the opening panel lands elsewhere.
+  await expect(
+    page.locator('[role="region"]').filter({ has: page.getByTestId('profile-Advanced') }),
+  ).not.toHaveAttribute('style', /height/);
+  const advancedRoutes = page.getByTestId('profile-Advanced').getByTestId('profile-routes');
+  for (const name of ['cellphone_it', 'toll_it']) {
+    await advancedRoutes.getByRole('switch', { name, exact: true }).click({ force: true });
+    await expect(advancedRoutes.getByRole('switch', { name, exact: true })).not.toBeChecked();
+  }
+  await expect
+    .poll(async () =>
+      (
+        (await apiAs(page, 'GET', '/api/cti/profiles/3')).body.outbound_routes_permissions as {
+          name: string;
+          permission: boolean;
+        }[]
+      )
+        .filter((r) => !r.permission)
+        .map((r) => r.name),
+    )
+    .toEqual(['cellphone_it', 'toll_it']);
+
   await page.getByRole('button', { name: 'Create new profile' }).click();
   const dialog = page.getByRole('dialog', { name: 'Create new profile' });
   await dialog.getByRole('button', { name: 'Save' }).click();
@@ -85,13 +113,28 @@ test('NethVoice CTI switches its dependent areas; a profile can be duplicated', 
   await page.getByRole('button', { name: 'Reception' }).click();
   const reception = page.getByTestId('profile-Reception');
   await expect(reception.getByTestId('macro-remote_sites').getByRole('switch').first()).toBeChecked();
+  // The copy shows the source's route switches, on and off alike.
+  const receptionRoutes = reception.getByTestId('profile-routes');
+  for (const [name, on] of [
+    ['national_it', true],
+    ['cellphone_it', false],
+    ['international_it', true],
+    ['toll_it', false],
+  ] as const) {
+    const route = receptionRoutes.getByRole('switch', { name, exact: true });
+    if (on) await expect(route, name).toBeChecked();
+    else await expect(route, name).not.toBeChecked();
+  }
+  await expect(receptionRoutes.getByRole('switch')).toHaveCount(4);
   const profiles = (await apiAs(page, 'GET', '/api/cti/profiles')).body as {
     name: string;
     macro_permissions: unknown;
+    outbound_routes_permissions: unknown;
   }[];
   const advanced = profiles.find((p) => p.name === 'Advanced');
   const copy = profiles.find((p) => p.name === 'Reception');
   expect(copy?.macro_permissions).toEqual(advanced?.macro_permissions);
+  expect(copy?.outbound_routes_permissions).toEqual(advanced?.outbound_routes_permissions);
 });
 
 test('a failed save puts the switch back and says so', async ({ page }) => {

@@ -6,6 +6,13 @@ const expect = baseExpect.configure({ timeout: 30_000 });
 
 const YEALINK = '80-5E-C0-12-34-56';
 
+/** The screen has drawn its one top-level heading and finished loading, in the language asked for. */
+async function settled(page: Page, lang: 'en' | 'it') {
+  await expect(page.locator('html')).toHaveAttribute('lang', lang);
+  await expect(page.locator('h1')).toHaveCount(1);
+  await expect(page.locator('main .mantine-Loader-root, main [data-loading]')).toHaveCount(0);
+}
+
 async function next(page: Page, heading: string, step: number, percent: number) {
   const bar = page.getByTestId('step-bar');
   await bar.getByRole('button', { name: 'Next' }).click();
@@ -153,4 +160,20 @@ test('old provisioning mode: switched on in the server settings, the wizard walk
   await page.goto('/configurations/devices');
   await expect(page.getByRole('heading', { name: 'Device configuration' })).toBeVisible();
   await expect(page.getByTestId(`config-phone-${YEALINK}`)).toContainText('Alice Rossi (201)');
+
+  // The old mode's two screens pass axe (serious and critical fail) in English and Italian, whole pages.
+  for (const lang of ['en', 'it'] as const) {
+    await page.evaluate((chosen) => localStorage.setItem('preferredLanguage', chosen), lang);
+    await page.goto('/configurations/devices');
+    await settled(page, lang);
+    await expect(page.getByTestId(`config-phone-${YEALINK}`)).toContainText('Alice Rossi (201)');
+    expect(await seriousViolations(page, ['body']), `/configurations/devices ${lang}`).toEqual([]);
+
+    await page.goto('/configurations/preferencesFreepbx');
+    await settled(page, lang);
+    expect(await seriousViolations(page, ['body']), `/configurations/preferencesFreepbx ${lang}`).toEqual([]);
+    await page.getByRole('button', { name: /Alice Rossi/ }).click();
+    await expect(page.getByTestId('config-alice').getByTestId('device-201')).toContainText(YEALINK);
+    expect(await seriousViolations(page, ['body']), `/configurations/preferencesFreepbx alice ${lang}`).toEqual([]);
+  }
 });

@@ -110,12 +110,34 @@ test.describe('with the PBX connected', () => {
     await page.getByRole('button', { name: /Alice Rossi/ }).click();
     const phone = page.getByTestId('config-alice').getByTestId('device-201');
     await expect(phone).toContainText('Registered');
+    // Reconfigure: the phone's configuration is prepared (POST /api/devices/phones/provision), then the phone
+    // is told to fetch it.
+    const provisioned = () =>
+      page.waitForResponse(
+        (res) => res.url().endsWith('/api/devices/phones/provision') && res.request().method() === 'POST',
+      );
+    let provision = provisioned();
     await phone.getByRole('button', { name: 'Reconfigure 201' }).click();
+    expect((await provision).status()).toBe(200);
+    const answer = (await (await provision).json()) as { mac: string; model: string };
+    expect(answer.model).toBe('yealink-T46');
+    expect(answer.mac.replace(/[:-]/g, '').toUpperCase()).toBe(mac.replace(/-/g, ''));
     await expect(phone.getByLabel('Reconfigured')).toBeVisible();
-    expect(peer.commands()).toContain('pjsip send notify generic-reload endpoint 201');
+    const notify = 'pjsip send notify generic-reload endpoint 201';
+    expect(peer.commands()).toContain(notify);
 
+    // The engine's copy of the phone drifts from the inventory (another model): Reconfigure devices puts the
+    // inventory's model back in the engine before the phone fetches its configuration.
+    expect((await apiAs(page, 'PATCH', `/api/provisioning/v1/phones/${mac}`, { model: 'yealink-T54' })).status).toBe(
+      200,
+    );
+    const notifiesBefore = peer.commands().filter((c) => c === notify).length;
+    provision = provisioned();
     await page.getByTestId('config-alice').getByRole('button', { name: 'Reconfigure devices' }).click();
+    expect((await provision).status()).toBe(200);
     await expect(page.getByText('1 device reconfigured')).toBeVisible();
+    expect((await apiAs(page, 'GET', `/api/provisioning/v1/phones/${mac}`)).body.model).toBe('yealink-T46');
+    expect(peer.commands().filter((c) => c === notify).length).toBe(notifiesBefore + 1);
 
     await phone.getByRole('button', { name: 'Configuration of 201' }).click();
     const info = page.getByRole('dialog', { name: 'Device 201' });

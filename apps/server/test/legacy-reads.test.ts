@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DB_KINDS, expectError, useTestApp } from './helpers.ts';
+import { amiPeer } from './support/ami-peer.ts';
 
 /** The read calls of the original API that scripts use (contract api-core §18, api-admin §3.7, provisioning §5.5). */
 describe.each(DB_KINDS)('read calls of the older API (%s)', (kind) => {
@@ -116,5 +117,71 @@ describe.each(DB_KINDS)('read calls of the older API (%s)', (kind) => {
     expect(map.CloudTC).toEqual([{ start: '00-00-00-00-00-01', end: '00-00-00-FF-FF-FF' }]);
     // Vendors in the order they are matched.
     expect(Object.keys(map).slice(0, 3)).toEqual(['2N', 'Aastra', 'AG']);
+  });
+});
+
+/** GET /api/phones/state over a real AMI connection to a loopback peer: device states as ExtensionState numbers. */
+const peer = amiPeer({
+  secret: 'state-secret',
+  endpoints: [
+    { name: '201', state: 'Not in use' },
+    { name: '202', state: 'In use' },
+    { name: '203', state: 'Busy' },
+    { name: '204', state: 'Unavailable' },
+    { name: '205', state: 'Ringing' },
+    { name: '206', state: 'Ring+Inuse' },
+    { name: '207', state: 'On Hold' },
+    // 208 has no endpoint on the PBX; a trunk's endpoint is no account.
+    { name: 'vivavox', state: 'Not in use' },
+  ],
+});
+const port = await peer.listen();
+afterAll(() => peer.close());
+
+describe('extension states of the older API, with the PBX connected', () => {
+  const t = useTestApp('sqlite', {
+    env: { AMI_HOST: '127.0.0.1', AMI_PORT: String(port), AMI_USERNAME: 'centralino', AMI_SECRET: 'state-secret' },
+  });
+  const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    t.app.inject({ method, url, headers: t.headers, ...(payload ? { payload } : {}) });
+  const states = async () => {
+    let res = await call('GET', '/api/phones/state');
+    // The console connects to the PBX in the background after it starts.
+    for (let i = 0; i < 200 && res.statusCode === 503; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      res = await call('GET', '/api/phones/state');
+    }
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as Record<string, number>;
+  };
+
+  it('maps each account to the number AMI gives: 0 idle, 1 in use, 2 busy, 4 unavailable, 8 ringing…', async () => {
+    expect((await call('POST', '/api/configuration/mode', { mode: 'legacy' })).statusCode).toBe(200);
+    for (let i = 0; i < 100 && (await call('GET', '/api/configuration/userprovider')).json().configured !== 1; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    for (const n of [201, 202, 203, 204, 205, 206, 207, 208]) {
+      expect((await call('POST', '/api/users', { username: `u${n}`, fullname: `User ${n}` })).statusCode).toBe(201);
+      expect((await call('POST', '/api/mainextensions', { username: `u${n}`, extension: String(n) })).statusCode).toBe(
+        201,
+      );
+    }
+    expect(await states()).toEqual({
+      '201': 0,
+      '202': 1,
+      '203': 2,
+      '204': 4,
+      '205': 8,
+      '206': 9,
+      '207': 16,
+      '208': -1,
+    });
+  });
+
+  it('follows the device state changes AMI announces', async () => {
+    peer.event({ Event: 'DeviceStateChange', Device: 'PJSIP/201', State: 'RINGING' });
+    peer.event({ Event: 'DeviceStateChange', Device: 'PJSIP/202', State: 'NOT_INUSE' });
+    await expect.poll(async () => (await states())['201']).toBe(8);
+    expect((await states())['202']).toBe(0);
   });
 });

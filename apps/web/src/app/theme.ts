@@ -6,6 +6,7 @@ import {
   Loader,
   luminance,
   type MantineThemeOverride,
+  Menu,
   Modal,
   Notification,
   PasswordInput,
@@ -91,6 +92,10 @@ export function makeTheme(t: TFunction): MantineThemeOverride {
     components: {
       // A named loader needs a role to carry the name (aria-prohibited-attr otherwise): it is a status.
       Loader: Loader.extend({ defaultProps: { role: 'status' } }),
+      // Mantine puts a focusable placeholder <div> first in every menu's dropdown, a child a role=menu may not
+      // have (axe: aria-required-children, critical). Without it the dropdown focuses its first item on
+      // opening, as the WAI-ARIA menu button pattern does.
+      Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }),
       // Mantine's close buttons carry no name of their own.
       Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': t('common.close') } } }),
       // Under a title Mantine draws the message in grey 6 (3.3:1 on white), not in the dimmed colour.

@@ -58,7 +58,9 @@ export function SubStepsPage({ group }: { group: SubStepGroup }) {
   const { t } = useTranslation();
   return (
     <Stack gap="lg" maw={960}>
-      <Title order={2}>{t(`wizard.subSteps.${group}.title`)}</Title>
+      <Title order={1} size="h2">
+        {t(`wizard.subSteps.${group}.title`)}
+      </Title>
       <SubStepBar group={group} />
       <List spacing="sm" icon={<IconChevronRight size={16} />} center>
         {SUB_STEPS[group].map((step) => (
