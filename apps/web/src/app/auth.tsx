@@ -5,7 +5,6 @@ import { setUnauthorizedListener } from '../api/client.ts';
 import { forgetCredentials, readCredentials, storeCredentials } from '../api/credentials.ts';
 import { sessionApi as api } from '../api/session.ts';
 import { notifyError } from '../components/notify.ts';
-import { warmSignedIn } from './lazyLayout.tsx';
 
 type AuthStatus = 'checking' | 'signedOut' | 'signedIn';
 
@@ -31,15 +30,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setStatus('signedOut');
   }, [queryClient]);
 
-  // Automatic login: a stored key is checked once when the app opens, and meanwhile the first screen loads.
+  // Automatic login: a stored key is checked once when the app opens.
   useEffect(() => {
     if (status !== 'checking') return;
-    warmSignedIn(queryClient, window.location.pathname);
     api
       .checkLogin()
       .then(() => setStatus('signedIn'))
       .catch(() => signOut());
-  }, [status, signOut, queryClient]);
+  }, [status, signOut]);
 
   useEffect(() => {
     setUnauthorizedListener(() => {
@@ -57,8 +55,6 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         try {
           const session = await api.login({ username, password });
           storeCredentials(session);
-          // Sign-in lands on `/`.
-          warmSignedIn(queryClient, '/');
           setUser(session.user);
           setStatus('signedIn');
         } catch (error) {
@@ -72,7 +68,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         signOut();
       },
     }),
-    [status, user, signOut, queryClient],
+    [status, user, signOut],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

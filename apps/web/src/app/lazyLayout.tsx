@@ -1,5 +1,4 @@
 import { Center, Loader } from '@mantine/core';
-import type { QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
@@ -15,15 +14,6 @@ const SignedInLayout = lazy(loadSignedInLayout);
 export function preloadSignedIn(): void {
   void loadSignedInLayout().catch(() => undefined);
   void import('../features/wizard/HomeOrWizard.tsx').catch(() => undefined);
-}
-
-/**
- * With a key in hand (stored, or just issued): the chunks above, and the first screen's data asked for
- * alongside them (warmStart.ts, a chunk of its own: it needs the schemas the sign-in page does without).
- */
-export function warmSignedIn(queryClient: QueryClient, path: string): void {
-  preloadSignedIn();
-  void import('./warmStart.ts').then((m) => m.warmSignedIn(queryClient, path)).catch(() => undefined);
 }
 
 /**

@@ -4,21 +4,18 @@ import { useNavigate } from 'react-router';
 import { api } from '../../api/endpoints.ts';
 import { isRouted } from '../../app/paths.ts';
 
-/** The queries every signed-in screen starts with; shared with the warm start (app/warmStart.ts). */
-export const engineQuery = {
-  queryKey: ['provisioning-engine'],
-  queryFn: api.provisioningEngine,
-  staleTime: Number.POSITIVE_INFINITY,
-};
-export const wizardQuery = { queryKey: ['wizard'], queryFn: api.wizard };
-
 /** `enabled` false waits (the frame asks before it knows whether anyone is signed in). */
 export function useEngine(enabled = true) {
-  return useQuery({ ...engineQuery, enabled });
+  return useQuery({
+    queryKey: ['provisioning-engine'],
+    queryFn: api.provisioningEngine,
+    staleTime: Number.POSITIVE_INFINITY,
+    enabled,
+  });
 }
 
 export function useWizardState(enabled = true) {
-  return useQuery({ ...wizardQuery, select: currentWizard, enabled });
+  return useQuery({ queryKey: ['wizard'], queryFn: api.wizard, select: currentWizard, enabled });
 }
 
 /** Where a step lives in the console: its own screen once built, otherwise the wizard frame at /. */
