@@ -154,6 +154,51 @@ describe.each(DB_KINDS)('users, directory and main extensions (%s)', (kind) => {
     expect((await get('/api/users/true')).json()).toHaveLength(5);
   });
 
+  it('searches follow writes that bypass the service (another process, a direct change) at once', async () => {
+    const names = async (search: string, sort = 'username') =>
+      ((await get(`/api/users/false?search=${search}&sort=${sort}&limit=20`)).json() as { username: string }[]).map(
+        (u) => u.username,
+      );
+    expect(await names('bianchi')).toEqual(['bob']);
+    const db = t.database.db;
+    // Written straight into the table, as a second Centralino process on the same database would.
+    await db
+      .updateTable('users')
+      .set({ displayname: 'Bob Quaglia', search_key: 'bob bob quaglia 202' })
+      .where('username', '=', 'bob')
+      .execute();
+    expect(await names('bianchi')).toEqual([]);
+    expect(await names('quaglia')).toEqual(['bob']);
+    const created = Date.now();
+    await db
+      .insertInto('users')
+      .values({
+        username: 'zeno',
+        displayname: 'Zeno Quaglia',
+        source: 'local',
+        extension_order: 999_999_999,
+        search_key: 'zeno zeno quaglia ',
+        created_at: created,
+        updated_at: created,
+      } as never)
+      .execute();
+    expect(await names('quaglia')).toEqual(['bob', 'zeno']);
+    // In the list's order, with the filters, and paged with the total of every match.
+    expect(await names('quaglia', 'extension')).toEqual(['bob', 'zeno']);
+    const unconfigured = await get('/api/users/false?search=quaglia&filter=unconfigured&limit=20');
+    expect(unconfigured.json().map((u: { username: string }) => u.username)).toEqual(['zeno']);
+    const paged = await get('/api/users/false?search=quaglia&limit=1&offset=1');
+    expect(paged.headers['x-total-count']).toBe('2');
+    expect(paged.json().map((u: { username: string }) => u.username)).toEqual(['zeno']);
+    await db.deleteFrom('users').where('username', '=', 'zeno').execute();
+    expect(await names('quaglia')).toEqual(['bob']);
+    await db
+      .updateTable('users')
+      .set({ displayname: 'Bob Bianchi', search_key: 'bob bob bianchi 202' })
+      .where('username', '=', 'bob')
+      .execute();
+  });
+
   it('sets a local user password and remembers it for the report', async () => {
     expect((await post('/api/users/bob/password', { password: 'S3cret-pw' })).statusCode).toBe(201);
     expect((await get('/api/users/bob/password')).json()).toEqual({ result: 'S3cret-pw' });

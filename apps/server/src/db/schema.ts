@@ -361,6 +361,12 @@ export type PhonebookContactsTable = { id: Generated<number>; source_id: string 
     | 'url']?: string | null;
 };
 
+/** One row: a counter every change to `users` moves (triggers; migration 0016). */
+export interface UsersVersionTable {
+  id: number;
+  n: number | string;
+}
+
 export interface Database {
   admins: AdminsTable;
   sessions: SessionsTable;
@@ -368,6 +374,7 @@ export interface Database {
   wizard: WizardTable;
   settings: SettingsTable;
   users: UsersTable;
+  users_version: UsersVersionTable;
   jobs: JobsTable;
   cti_profiles: CtiProfilesTable;
   cti_profile_macros: CtiProfileMacrosTable;

@@ -14,6 +14,7 @@ import { loginThrottle } from './0012_login_throttle.ts';
 import { profileRouteLinks } from './0013_profile_route_links.ts';
 import { userCallSettings } from './0014_user_call_settings.ts';
 import { phonebook } from './0015_phonebook.ts';
+import { usersVersion } from './0016_users_version.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0013_profile_route_links': profileRouteLinks,
   '0014_user_call_settings': userCallSettings,
   '0015_phonebook': phonebook,
+  '0016_users_version': usersVersion,
 };

@@ -1,6 +1,7 @@
 import { type FinalReportRow, NO_EXTENSION, type User, type UserListQuery } from '@centralino/contract';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, UsersTable } from '../../db/schema.ts';
+import { UsersSearchIndex } from './search-index.ts';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -42,7 +43,12 @@ export function toUser(row: UserRow): User {
 }
 
 export class UsersRepository {
-  constructor(readonly db: Kysely<Database>) {}
+  /** Searches by fragment run over this copy of the search keys (search-index.ts). */
+  private readonly searchIndex: UsersSearchIndex;
+
+  constructor(readonly db: Kysely<Database>) {
+    this.searchIndex = new UsersSearchIndex(db);
+  }
 
   /** The users a query's search and filter select. */
   private selected(query: UserListQuery) {
@@ -54,6 +60,14 @@ export class UsersRepository {
   }
 
   async list(query: UserListQuery, withTotal = true): Promise<{ rows: UserRow[]; total: number }> {
+    if (query.search) {
+      const { ids, total } = await this.searchIndex.search({ ...query, search: query.search });
+      if (ids.length === 0) return { rows: [], total };
+      const rows = await this.db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
+      const byId = new Map(rows.map((r) => [Number(r.id), r]));
+      // A user removed since the copy was read is left out rather than listed from memory.
+      return { rows: ids.flatMap((id) => byId.get(id) ?? []), total };
+    }
     const base = this.selected(query);
 
     let select = base.selectAll();
