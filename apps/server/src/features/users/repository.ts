@@ -43,7 +43,7 @@ export function toUser(row: UserRow): User {
 }
 
 export class UsersRepository {
-  /** Searches by fragment run over this copy of the search keys (search-index.ts). */
+  /** Pages and searches by fragment run over this copy of the list's order and search keys (search-index.ts). */
   private readonly searchIndex: UsersSearchIndex;
 
   constructor(readonly db: Kysely<Database>) {
@@ -60,8 +60,9 @@ export class UsersRepository {
   }
 
   async list(query: UserListQuery, withTotal = true): Promise<{ rows: UserRow[]; total: number }> {
-    if (query.search) {
-      const { ids, total } = await this.searchIndex.search({ ...query, search: query.search });
+    // Pages come from the copy too: a deep page (offset 9,000) is a slice there, where SQL walks 9,000 entries.
+    if (query.search || query.limit !== undefined) {
+      const { ids, total } = await this.searchIndex.search({ ...query, search: query.search ?? '' });
       if (ids.length === 0) return { rows: [], total };
       const rows = await this.db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
       const byId = new Map(rows.map((r) => [Number(r.id), r]));

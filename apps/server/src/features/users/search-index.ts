@@ -10,9 +10,9 @@ interface Entry {
 }
 
 /**
- * The users' search keys in memory, in each list order the database gives, for searching by fragment: a scan
- * of 10,000 short strings in JavaScript costs a fraction of the two LIKE scans (page and count) it replaces, and
- * the page's rows are then read by id. The order comes from the database (its collation), so a search lists
+ * The users' search keys in memory, in each list order the database gives, for pages and searches by fragment:
+ * a scan of 10,000 short strings in JavaScript costs a fraction of the two LIKE scans (page and count) it
+ * replaces, a deep page is a slice, and the page's rows are then read by id. The order comes from the database (its collation), so a search lists
  * users exactly as the SQL did. A copy is used only while `users_version` (moved by triggers on every write, in
  * the writer's transaction, whoever the writer) still has the number read before the copy was loaded.
  */
