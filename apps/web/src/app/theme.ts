@@ -6,7 +6,6 @@ import {
   Loader,
   luminance,
   type MantineThemeOverride,
-  Menu,
   Modal,
   Notification,
   PasswordInput,
@@ -94,8 +93,9 @@ export function makeTheme(t: TFunction): MantineThemeOverride {
       Loader: Loader.extend({ defaultProps: { role: 'status' } }),
       // Mantine puts a focusable placeholder <div> first in every menu's dropdown, a child a role=menu may not
       // have (axe: aria-required-children, critical). Without it the dropdown focuses its first item on
-      // opening, as the WAI-ARIA menu button pattern does.
-      Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }),
+      // opening, as the WAI-ARIA menu button pattern does. A plain entry, not Menu.extend: importing Menu here
+      // would put the menu, popover and focus trap into the sign-in page's script (e2e/console-size.spec.ts).
+      Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
       // Mantine's close buttons carry no name of their own.
       Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': t('common.close') } } }),
       // Under a title Mantine draws the message in grey 6 (3.3:1 on white), not in the dimmed colour.
