@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Browser, chromium } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium.ts';
 import { type LoadedFile, recordSignInLoad, SIGN_IN_BUDGET_GZIP_BYTES, sumOf } from '../e2e/signInLoad.ts';
 import { percentile, root, startServer } from './lib.ts';
 
@@ -88,10 +89,7 @@ async function startServerPatiently(tries = 3) {
 const server = process.env.CONSOLE_URL
   ? { url: process.env.CONSOLE_URL.replace(/\/$/, ''), stop: async () => undefined }
   : await startServerPatiently();
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'],
-});
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 let failed = false;
 try {
   const context = await browser.newContext({ locale: 'en-US' });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium.ts';
 import { freePort } from '../e2e/server.ts';
 
 // The benchmarks start the built server exactly as the browser tests do; on a shared, overloaded machine a
@@ -376,23 +377,10 @@ export async function signedInChromium(
     }
   | string
 > {
-  const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (!fs.existsSync(chromiumPath)) return `no ${chromiumPath}`;
+  if (!fs.existsSync(CHROMIUM_PATH)) return `no ${CHROMIUM_PATH}`;
   if (!fs.existsSync(path.join(root, 'apps/web/dist/index.html'))) return 'no apps/web/dist: npm run build';
   const { chromium } = await import('@playwright/test');
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const context = await browser.newContext({ baseURL: url, locale: 'en-US' });
   const page = await context.newPage();
   await page.goto('/login');

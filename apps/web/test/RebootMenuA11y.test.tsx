@@ -1,24 +1,11 @@
-import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import axe from 'axe-core';
-import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { makeTheme } from '../src/app/theme.ts';
 import { RebootMenu } from '../src/features/phones/RebootMenu.tsx';
 import i18n from '../src/i18n/index.ts';
+import { renderThemed } from './renderThemed.tsx';
 
 const MAC = '00-15-65-AA-BB-CC';
-
-function renderThemed(children: React.ReactNode) {
-  return render(
-    <MantineProvider theme={makeTheme(i18n.t)}>
-      <QueryClientProvider client={new QueryClient()}>
-        <MemoryRouter>{children}</MemoryRouter>
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
-}
 
 describe('the inventory reboot menu, open', () => {
   it('holds only menu items (axe aria-required-children)', async () => {

@@ -1,21 +1,8 @@
-import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { makeTheme } from '../src/app/theme.ts';
 import { SubStepsPage } from '../src/features/wizard/SubSteps.tsx';
 import i18n from '../src/i18n/index.ts';
-
-function renderThemed(children: React.ReactNode) {
-  return render(
-    <MantineProvider theme={makeTheme(i18n.t)}>
-      <QueryClientProvider client={new QueryClient()}>
-        <MemoryRouter>{children}</MemoryRouter>
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
-}
+import { renderThemed } from './renderThemed.tsx';
 
 describe('the parent screens of two wizard steps', () => {
   it.each([
