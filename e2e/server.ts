@@ -61,7 +61,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   };
 
   const launch = async () => {
-    child = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
+    // SERVER_NODE_ARGS (benches): Node options for the server process, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'.
+    const nodeArgs = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    child = spawn(process.execPath, [...nodeArgs, path.join(root, 'apps/server/dist/main.js')], {
       cwd: root,
       env: {
         PATH: process.env.PATH ?? '',
