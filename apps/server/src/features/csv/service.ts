@@ -22,6 +22,7 @@ import { INTERRUPTED_ERROR, type JobContext, type JobRunner, JobRunningError } f
 import {
   describeReferences,
   destinationsOfExtension,
+  extensionCalledBy,
   type Reference,
   referencesTo,
 } from '../destinations/catalogue.ts';
@@ -30,7 +31,6 @@ import { directoryPasswordHash } from '../directory/password.ts';
 import type { DirectoryService } from '../directory/service.ts';
 import { holdersOf, lockNumbering, type NumberHolder } from '../numbering/holders.ts';
 import { clashError, mainExtensionCandidates, mainExtensionClash } from '../numbering/rules.ts';
-import { extensionCalledBy } from '../routes/inbound.ts';
 import { extensionColumns, searchKey } from '../users/repository.ts';
 import { isUniqueViolation, randomUserPassword, splitName } from '../users/service.ts';
 import { type CsvLine, csvField, decodeCsvFile, parseCsv, protectFormula } from './parse.ts';

@@ -20,6 +20,12 @@ export const groupDestination = (groupId: number) => `ext-group,cti-group-${grou
 /** Destinations that call extension N: the extension itself and its mailbox. */
 export const destinationsOfExtension = (ext: string) => [extensionDestination(ext), ...voicemailDestinations(ext)];
 
+/** The extension a destination calls, directly or at its voicemail; undefined for any other destination. */
+export function extensionCalledBy(destination: string): string | undefined {
+  const match = /^(?:from-did-direct,(\d+)|ext-local,vm[bus](\d+)),1$/.exec(destination);
+  return match?.[1] ?? match?.[2];
+}
+
 const VOICEMAIL_LABEL: Record<VoicemailKind, string> = { vmb: 'busy', vmu: 'unavailable', vms: 'no message' };
 
 export interface Destination {

@@ -14,12 +14,6 @@ export {
   voicemailDestination,
 } from '../destinations/catalogue.ts';
 
-/** The extension a destination calls, directly or at its voicemail; undefined for any other destination. */
-export function extensionCalledBy(destination: string): string | undefined {
-  const match = /^(?:from-did-direct,(\d+)|ext-local,vm[bus](\d+)),1$/.exec(destination);
-  return match?.[1] ?? match?.[2];
-}
-
 function routeExists(did: string, cid: string): AppError {
   const label = `${did || '*'}${cid ? ` / ${cid}` : ''}`;
   return new AppError(
