@@ -14,6 +14,8 @@ import { bulkRoutes } from './features/bulk/routes.ts';
 import { BulkService } from './features/bulk/service.ts';
 import { bulkPhonesRoutes } from './features/bulk-phones/routes.ts';
 import { BulkPhonesService } from './features/bulk-phones/service.ts';
+import { cardSourcesRoutes } from './features/card-sources/routes.ts';
+import { CardSourcesService } from './features/card-sources/service.ts';
 import { csvRoutes } from './features/csv/routes.ts';
 import { CsvService } from './features/csv/service.ts';
 import { ctiRoutes } from './features/cti/routes.ts';
@@ -169,6 +171,7 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
   });
   await app.register(ctiRoutes(cti));
   await app.register(trunksRoutes(new TrunksService(database.db)));
+  await app.register(cardSourcesRoutes(new CardSourcesService(database.db, now)));
   const phonebook = new PhonebookService(database.db, config.dataDir, now);
   await app.register(phonebookRoutes(phonebook));
   app.decorate('phonebook', phonebook);

@@ -88,6 +88,9 @@ export const errorCodes = [
   'bulk_no_phones',
   'bulk_mixed_vendors',
   'bulk_model_not_of_vendor',
+  'card_source_exists',
+  'card_source_failed',
+  'card_source_builtin',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
@@ -171,6 +174,9 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     bulk_no_phones: 'No phones selected',
     bulk_mixed_vendors: 'Phones of different vendors',
     bulk_model_not_of_vendor: 'Model of another vendor',
+    card_source_exists: 'Source already exists',
+    card_source_failed: 'Source not reachable',
+    card_source_builtin: 'Built-in source',
   },
   it: {
     validation: 'Richiesta non valida',
@@ -248,6 +254,9 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     bulk_no_phones: 'Nessun telefono selezionato',
     bulk_mixed_vendors: 'Telefoni di produttori diversi',
     bulk_model_not_of_vendor: 'Modello di un altro produttore',
+    card_source_exists: 'Sorgente già esistente',
+    card_source_failed: 'Sorgente non raggiungibile',
+    card_source_builtin: 'Sorgente di sistema',
   },
 };
 
@@ -340,6 +349,9 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
       'A model can be set only on phones of one vendor: select phones of one vendor. Nothing was changed.',
     bulk_model_not_of_vendor:
       'This model is not one of the vendor of the selected phones: choose one of theirs. Nothing was changed.',
+    card_source_exists: 'A source with this database name already exists.',
+    card_source_failed: 'The connection to the source could not be made: the source was not saved.',
+    card_source_builtin: 'The built-in sources (the phonebook and the call records) cannot be changed or deleted.',
   },
   it: {
     validation: 'Alcuni campi non sono validi.',
@@ -432,6 +444,10 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
       'Il modello si può impostare solo su telefoni dello stesso produttore: seleziona telefoni di un solo produttore. Non è stato modificato nulla.',
     bulk_model_not_of_vendor:
       'Questo modello non appartiene al produttore dei telefoni selezionati: scegline uno dei loro. Non è stato modificato nulla.',
+    card_source_exists: 'Esiste già una sorgente con questo nome di database.',
+    card_source_failed: 'Impossibile connettersi alla sorgente: la sorgente non è stata salvata.',
+    card_source_builtin:
+      'Le sorgenti di sistema (la rubrica e il registro chiamate) non si possono modificare né eliminare.',
   },
 };
 

@@ -1,6 +1,7 @@
 export * from './auth.ts';
 export * from './bulk.ts';
 export * from './bulk-phones.ts';
+export * from './card-sources.ts';
 export * from './csv.ts';
 export * from './cti.ts';
 export * from './dashboard.ts';

@@ -367,6 +367,19 @@ export interface UsersVersionTable {
   n: number | string;
 }
 
+/** A customer-card source (migration 0017); `builtin` rows are Centralino's own database. */
+export interface CardSourcesTable {
+  id: Generated<number>;
+  name: string;
+  type: string;
+  host: string | null;
+  port: number | null;
+  user: string | null;
+  password: string | null;
+  builtin: number;
+  created_at: number;
+}
+
 export interface Database {
   admins: AdminsTable;
   sessions: SessionsTable;
@@ -399,4 +412,5 @@ export interface Database {
   prov_state: ProvStateTable;
   phonebook_sources: PhonebookSourcesTable;
   phonebook_contacts: PhonebookContactsTable;
+  card_sources: CardSourcesTable;
 }

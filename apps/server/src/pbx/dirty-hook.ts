@@ -10,6 +10,8 @@ const NOT_CONFIGURATION = [
   /^\/api\/bulk\/(settings|preview)\/?$/,
   // Phonebook sources fill the phonebook the phones search; the PBX configuration does not hold it.
   /^\/api\/phonebook\/(config|test|getcolumns|syncnow|uploadfile)\b/,
+  // Customer-card sources and their check: cards are shown by the console, the PBX configuration holds none.
+  /^\/api\/(cti\/dbconn|dbconn\/test)\b/,
 ];
 
 /**

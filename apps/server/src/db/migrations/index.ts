@@ -15,6 +15,7 @@ import { profileRouteLinks } from './0013_profile_route_links.ts';
 import { userCallSettings } from './0014_user_call_settings.ts';
 import { phonebook } from './0015_phonebook.ts';
 import { usersVersion } from './0016_users_version.ts';
+import { cardSources } from './0017_card_sources.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0014_user_call_settings': userCallSettings,
   '0015_phonebook': phonebook,
   '0016_users_version': usersVersion,
+  '0017_card_sources': cardSources,
 };

@@ -1,0 +1,206 @@
+import {
+  CARD_SOURCE_CONNECT_TIMEOUT_MS,
+  CARD_SOURCE_REQUEST_TIMEOUT_MS,
+  type CardSourceType,
+  hasControlChars,
+  type UiLanguage,
+} from '@centralino/contract';
+import mssql from 'mssql';
+import mysql from 'mysql2/promise';
+import pg from 'pg';
+
+/** What a connection check needs: an external source with its password. */
+export interface SourceConnection {
+  type: CardSourceType;
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  /** The database name. */
+  name: string;
+}
+
+/** Why a check failed, as an administrator can act on it. */
+export type FailureKind = 'refused' | 'timeout' | 'host_unknown' | 'denied' | 'no_database' | 'other';
+
+/** A check that failed; `reason(lang)` says why in the caller's language, with the driver's own words. */
+export class ConnectionCheckError extends Error {
+  constructor(
+    readonly kind: FailureKind,
+    readonly connection: SourceConnection,
+    readonly driverMessage: string,
+  ) {
+    super(`${kind}: ${driverMessage}`);
+  }
+
+  reason(lang: UiLanguage): string {
+    const { host, port, name } = this.connection;
+    const seconds = CARD_SOURCE_CONNECT_TIMEOUT_MS / 1000;
+    const words: Record<FailureKind, Record<UiLanguage, string>> = {
+      refused: {
+        en: `Nothing accepts connections at ${host}:${port} (connection refused).`,
+        it: `Nessun servizio accetta connessioni su ${host}:${port} (connessione rifiutata).`,
+      },
+      timeout: {
+        en: `${host}:${port} did not answer within ${seconds} seconds.`,
+        it: `${host}:${port} non ha risposto entro ${seconds} secondi.`,
+      },
+      host_unknown: {
+        en: `The address ${host} cannot be resolved.`,
+        it: `Impossibile risolvere l'indirizzo ${host}.`,
+      },
+      denied: {
+        en: 'The database server refused the user name or password.',
+        it: 'Il server del database ha rifiutato il nome utente o la password.',
+      },
+      no_database: {
+        en: `The database ${name} does not exist on the server (or the user may not open it).`,
+        it: `Il database ${name} non esiste sul server (o l'utente non può aprirlo).`,
+      },
+      other: { en: 'The connection check failed.', it: 'La verifica della connessione non è riuscita.' },
+    };
+    const driver = lang === 'it' ? 'messaggio del driver' : 'driver message';
+    return `${words[this.kind][lang]} (${driver}: ${this.driverMessage})`;
+  }
+}
+
+interface DriverError {
+  code?: string | number;
+  errno?: number;
+  number?: number;
+  message?: string;
+  originalError?: DriverError;
+  cause?: DriverError;
+  errors?: DriverError[];
+}
+
+/** Every code and message of an error and the errors it wraps (tedious nests them; Node's AggregateError too). */
+function collect(error: DriverError | undefined, depth = 0): { codes: string[]; messages: string[] } {
+  const out = { codes: [] as string[], messages: [] as string[] };
+  if (!error || depth > 4) return out;
+  if (error.code !== undefined) out.codes.push(String(error.code));
+  if (error.number !== undefined) out.codes.push(`#${error.number}`);
+  if (error.message) out.messages.push(error.message);
+  for (const inner of [error.originalError, error.cause, ...(error.errors ?? [])]) {
+    const sub = collect(inner, depth + 1);
+    out.codes.push(...sub.codes);
+    out.messages.push(...sub.messages);
+  }
+  return out;
+}
+
+/** Sorts a driver's error into what the administrator should look at. Exported for tests. */
+export function classify(error: unknown): { kind: FailureKind; message: string } {
+  const { codes, messages } = collect(error as DriverError);
+  const all = `${codes.join(' ')} ${messages.join(' ')}`;
+  const first = messages.find((m) => m.trim() !== '') ?? codes[0] ?? String(error);
+  // One line, no control characters, not a novel.
+  const message = first
+    .split('')
+    .map((ch) => (hasControlChars(ch) ? ' ' : ch))
+    .join('')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 300);
+  let kind: FailureKind = 'other';
+  if (/ECONNREFUSED/.test(all)) kind = 'refused';
+  else if (/ENOTFOUND|EAI_AGAIN|getaddrinfo/.test(all)) kind = 'host_unknown';
+  // MySQL 1045, PostgreSQL 28P01/28000, SQL Server 18456 (login failed).
+  else if (
+    /ER_ACCESS_DENIED_ERROR|28P01|28000|#18456|ELOGIN|Login failed|Access denied|password authentication/i.test(all)
+  )
+    kind = 'denied';
+  // MySQL 1049 / 1044, PostgreSQL 3D000, SQL Server 4060.
+  else if (/ER_BAD_DB_ERROR|ER_DBACCESS_DENIED_ERROR|3D000|#4060|Unknown database|does not exist/i.test(all))
+    kind = 'no_database';
+  else if (/ETIMEDOUT|ETIMEOUT|timeout|timed out/i.test(all)) kind = 'timeout';
+  return { kind, message: message || 'unknown error' };
+}
+
+async function checkMysql(c: SourceConnection): Promise<void> {
+  let connection: mysql.Connection | undefined;
+  try {
+    connection = await mysql.createConnection({
+      host: c.host,
+      port: c.port,
+      user: c.user,
+      password: c.password,
+      database: c.name,
+      connectTimeout: CARD_SOURCE_CONNECT_TIMEOUT_MS,
+    });
+    await connection.query({ sql: 'select 1', timeout: CARD_SOURCE_REQUEST_TIMEOUT_MS });
+  } finally {
+    await connection?.end().catch(() => connection?.destroy());
+  }
+}
+
+async function checkPostgres(c: SourceConnection): Promise<void> {
+  const client = new pg.Client({
+    host: c.host,
+    port: c.port,
+    user: c.user,
+    password: c.password,
+    database: c.name,
+    connectionTimeoutMillis: CARD_SOURCE_CONNECT_TIMEOUT_MS,
+    query_timeout: CARD_SOURCE_REQUEST_TIMEOUT_MS,
+    application_name: 'centralino-card-source-check',
+  });
+  // A connection that fails after being made emits 'error'; without a listener that would end the process.
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query('select 1');
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function checkMssql(c: SourceConnection): Promise<void> {
+  const tdsVersion = c.type.slice('mssql:'.length);
+  const pool = new mssql.ConnectionPool({
+    server: c.host,
+    port: c.port,
+    user: c.user,
+    password: c.password,
+    database: c.name,
+    connectionTimeout: CARD_SOURCE_CONNECT_TIMEOUT_MS,
+    requestTimeout: CARD_SOURCE_REQUEST_TIMEOUT_MS,
+    // The original's settings: no encryption, the TDS version of the type (older servers speak no TLS).
+    options: { encrypt: false, trustServerCertificate: true, tdsVersion },
+    pool: { min: 0, max: 1 },
+  });
+  pool.on('error', () => {});
+  try {
+    await pool.connect();
+    await pool.request().query('select 1');
+  } finally {
+    await pool.close().catch(() => {});
+  }
+}
+
+/** Longest a check may take in all: connect, select and a margin; a driver that hangs past it is abandoned. */
+export const CHECK_DEADLINE_MS = CARD_SOURCE_CONNECT_TIMEOUT_MS + CARD_SOURCE_REQUEST_TIMEOUT_MS + 1_000;
+
+/**
+ * Really connects to the source (2 s connect timeout) and runs `select 1` (3 s). Resolves when both worked;
+ * throws ConnectionCheckError otherwise, never anything else.
+ */
+export async function checkConnection(c: SourceConnection): Promise<void> {
+  const run = c.type === 'mysql' ? checkMysql(c) : c.type === 'postgres' ? checkPostgres(c) : checkMssql(c);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(Object.assign(new Error(`no answer within ${CHECK_DEADLINE_MS} ms`), { code: 'ETIMEDOUT' })),
+      CHECK_DEADLINE_MS,
+    );
+  });
+  try {
+    await Promise.race([run, deadline]);
+  } catch (error) {
+    run.catch(() => {});
+    const { kind, message } = classify(error);
+    throw new ConnectionCheckError(kind, c, message);
+  } finally {
+    clearTimeout(timer);
+  }
+}
