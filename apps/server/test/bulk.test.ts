@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DB_KINDS, expectError, useTestApp } from './helpers.ts';
+import { callAs, DB_KINDS, expectError, useTestApp } from './helpers.ts';
 import { type AmiPeer, amiPeer } from './support/ami-peer.ts';
 
 type Call = (
@@ -35,13 +35,7 @@ describe.each(DB_KINDS)('bulk extensions (%s)', (kind) => {
   const t = useTestApp(kind, {
     env: { AMI_HOST: '127.0.0.1', AMI_PORT: String(port), AMI_USERNAME: 'centralino', AMI_SECRET: 'bulk-secret' },
   });
-  const call: Call = (method, url, payload, headers = {}) =>
-    t.app.inject({
-      method,
-      url,
-      headers: { ...t.headers, ...headers },
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
+  const call: Call = callAs(t);
   const users = [
     ['alice', 'Alice Rossi', '201'],
     ['bob', 'Room 202', '202'],

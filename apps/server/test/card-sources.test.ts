@@ -1,7 +1,7 @@
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DB_KINDS, expectError, POSTGRES_ADMIN_URL, useTestApp } from './helpers.ts';
+import { callAs, DB_KINDS, expectError, POSTGRES_ADMIN_URL, useTestApp } from './helpers.ts';
 import { freePort } from './support/slapd.ts';
 
 /** Real servers on this machine: MariaDB (root, no password) and PostgreSQL (trust auth). */
@@ -68,18 +68,7 @@ function keysOf(value: unknown, out: string[] = []): string[] {
 
 describe.each(DB_KINDS)('customer-card sources (%s)', (kind) => {
   const t = useTestApp(kind);
-  const call = (
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    url: string,
-    payload?: unknown,
-    headers: Record<string, string> = {},
-  ) =>
-    t.app.inject({
-      method,
-      url,
-      headers: { ...t.headers, ...headers },
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
+  const call = callAs(t);
   const list = async () => (await call('GET', '/api/cti/dbconn')).json() as Record<string, unknown>[];
   const requireServers = () => {
     if (setupError) throw new Error(setupError);

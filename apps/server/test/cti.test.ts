@@ -4,7 +4,7 @@ import { Migrator } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase } from '../src/db/database.ts';
 import { migrations } from '../src/db/migrations/index.ts';
-import { DB_KINDS, expectError, useTestApp, useTestDatabase } from './helpers.ts';
+import { callAs, DB_KINDS, expectError, useTestApp, useTestDatabase } from './helpers.ts';
 
 type Profile = {
   id: number;
@@ -188,8 +188,7 @@ describe.each(DB_KINDS)('CTI queue manager licence (%s)', (kind) => {
 
 describe.each(DB_KINDS)('CTI profiles and outbound routes (%s)', (kind) => {
   const t = useTestApp(kind);
-  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
-    t.app.inject({ method, url, headers: t.headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+  const call = callAs(t);
   type Routed = Profile & { outbound_routes_permissions?: { route_id: number; name: string; permission: boolean }[] };
   const profile = async (id: number) => (await call('GET', `/api/cti/profiles/${id}`)).json() as Routed;
   const save = (p: Routed, routes: { route_id: number; permission: boolean }[] | undefined) =>

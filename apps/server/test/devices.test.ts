@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DB_KINDS, expectError, useTestApp } from './helpers.ts';
+import { callAs, DB_KINDS, expectError, useTestApp } from './helpers.ts';
 
 describe.each(DB_KINDS)('devices of users (%s)', (kind) => {
   const t = useTestApp(kind);
-  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
-    t.app.inject({ method, url, headers: t.headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+  const call = callAs(t);
   const alice = async () => (await call('GET', '/api/users/false?search=alice')).json()[0];
   /** A device's credentials: the list carries none, its own call answers them. */
   const credentials = async (extension: string) =>

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance, LightMyRequestResponse, RouteOptions } from 'fastify';
+import type { FastifyInstance, HTTPMethods, LightMyRequestResponse, RouteOptions } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -179,6 +179,25 @@ export function useTestApp(
     await holder.testDb?.drop();
   });
   return holder;
+}
+
+/**
+ * `call(method, url, payload?, headers?)`: a request as the suite's signed-in administrator, the extra headers
+ * laid over the sign-in ones. Reads `t` at call time (its app exists only once the suite's setup ran).
+ */
+export function callAs(t: { app: FastifyInstance; headers: AuthHeaders }) {
+  return (
+    method: HTTPMethods,
+    url: string,
+    payload?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<LightMyRequestResponse> =>
+    t.app.inject({
+      method,
+      url,
+      headers: { ...t.headers, ...headers },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
 }
 
 /** A fresh database for the suite, for tests that open and close apps themselves. */

@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { groupDestinations } from '../src/db/migrations/0011_group_destinations.ts';
 import { mainExtensionClash, trunkNameClash } from '../src/features/numbering/rules.ts';
-import { DB_KINDS, expectError, useTestApp } from './helpers.ts';
+import { callAs, DB_KINDS, expectError, useTestApp } from './helpers.ts';
 
 describe('numbering rules', () => {
   it('refuses a main extension whose *N would dial a feature code', () => {
@@ -61,8 +61,7 @@ async function settledApply(call: Call) {
 
 describe.each(DB_KINDS)('numbering through the API (%s)', (kind) => {
   const t = useTestApp(kind);
-  const call: Call = (method, url, payload) =>
-    t.app.inject({ method, url, headers: t.headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+  const call: Call = callAs(t);
 
   const localDirectory = async () => {
     if ((await call('GET', '/api/configuration/userprovider')).json().configured === 1) return;

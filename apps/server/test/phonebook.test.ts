@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DB_KINDS, expectError, useTestApp } from './helpers.ts';
+import { callAs, DB_KINDS, expectError, useTestApp } from './helpers.ts';
 
 /** A real MariaDB source on this machine (root without password), in a database of its own. */
 const MARIADB = { host: '127.0.0.1', port: 3306, user: 'root', password: '' };
@@ -63,18 +63,7 @@ const crmSource = {
 describe.each(DB_KINDS)('phonebook sources (%s)', (kind) => {
   let clock = Date.UTC(2026, 10, 25, 9, 0, 0);
   const t = useTestApp(kind, { now: () => clock });
-  const call = (
-    method: 'GET' | 'POST' | 'DELETE',
-    url: string,
-    payload?: unknown,
-    headers: Record<string, string> = {},
-  ) =>
-    t.app.inject({
-      method,
-      url,
-      headers: { ...t.headers, ...headers },
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
+  const call = callAs(t);
   /** The current contacts of a source (through its contacts key), or of the extensions. */
   const contacts = async (source: string) => {
     const row = await t.database.db

@@ -1,11 +1,10 @@
 import { defaultDialPatterns, routeKeys, routeLocales } from '@centralino/contract';
 import { describe, expect, it } from 'vitest';
-import { DB_KINDS, expectError, useTestApp } from './helpers.ts';
+import { callAs, DB_KINDS, expectError, useTestApp } from './helpers.ts';
 
 describe.each(DB_KINDS)('outbound routes (%s)', (kind) => {
   const t = useTestApp(kind);
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
-    t.app.inject({ method, url, headers: t.headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+  const call = callAs(t);
   const trunk = async (name: string) => {
     const res = await call('POST', '/api/trunks', {
       provider: 'vivavox',
@@ -137,8 +136,7 @@ describe.each(DB_KINDS)('outbound routes (%s)', (kind) => {
 
 describe.each(DB_KINDS)('inbound routes (%s)', (kind) => {
   const t = useTestApp(kind);
-  const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) =>
-    t.app.inject({ method, url, headers: t.headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+  const call = callAs(t);
 
   it('lists destinations: hang up, extensions, voicemail and groups', async () => {
     expect((await call('POST', '/api/configuration/mode', { mode: 'legacy' })).statusCode).toBe(200);

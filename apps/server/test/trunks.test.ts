@@ -1,7 +1,7 @@
 import { voipProviders } from '@centralino/contract';
 import { describe, expect, it } from 'vitest';
 import { buildTrunkSettings } from '../src/features/trunks/settings.ts';
-import { DB_KINDS, expectError, useTestApp } from './helpers.ts';
+import { callAs, DB_KINDS, expectError, useTestApp } from './helpers.ts';
 
 const provider = (key: string) => {
   const found = voipProviders.find((p) => p.provider === key);
@@ -58,8 +58,7 @@ describe('VoIP provider templates', () => {
 
 describe.each(DB_KINDS)('VoIP trunks API (%s)', (kind) => {
   const t = useTestApp(kind);
-  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
-    t.app.inject({ method, url, headers: t.headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+  const call = callAs(t);
   const body = {
     provider: 'vivavox',
     name: 'vivavox',

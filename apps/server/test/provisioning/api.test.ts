@@ -1,22 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROVISIONING_FILE_LIMITS } from '@centralino/contract';
-import type { HTTPMethods } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { DB_KINDS, expectError, useTestApp } from '../helpers.ts';
+import { callAs, DB_KINDS, expectError, useTestApp } from '../helpers.ts';
 import { expectProblem, multipartBody } from './support.ts';
 
 const V1 = '/api/provisioning/v1';
 
 describe.each(DB_KINDS)('provisioning engine API (%s)', (kind) => {
   const t = useTestApp(kind);
-  const call = (method: HTTPMethods, url: string, payload?: unknown, headers: Record<string, string> = {}) =>
-    t.app.inject({
-      method,
-      url,
-      headers: { ...t.headers, ...headers },
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
+  const call = callAs(t);
 
   describe('defaults', () => {
     it('starts with the shipped values, random web passwords and ui_first_config', async () => {
