@@ -1,7 +1,6 @@
 import type { UserListQuery, UserListSort } from '@centralino/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { UNCONFIGURED_ORDER } from './repository.ts';
 
 interface Entry {
   id: number;
@@ -32,7 +31,7 @@ export class UsersSearchIndex {
     const version = await this.version();
     const known = this.copies.get(sort);
     if (known?.version === version) return known.entries;
-    const ordered = this.db.selectFrom('users').select(['id', 'search_key', 'extension_order']);
+    const ordered = this.db.selectFrom('users').select(['id', 'search_key', 'default_extension']);
     const entries = (sort === 'extension' ? ordered.orderBy('extension_order') : ordered.orderBy(sort))
       .orderBy('username')
       .execute()
@@ -40,7 +39,7 @@ export class UsersSearchIndex {
         rows.map((r) => ({
           id: Number(r.id),
           key: r.search_key,
-          configured: Number(r.extension_order) < UNCONFIGURED_ORDER,
+          configured: r.default_extension !== null,
         })),
       );
     // Concurrent searches share one load; a failed load is not kept.
