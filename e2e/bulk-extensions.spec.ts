@@ -222,4 +222,5 @@ test('says so when the users or the groups cannot be read', async ({ page }) => 
   await page.reload();
   await expect(page.getByRole('main').getByText('Errore nel recupero degli utenti')).toBeVisible();
   await expect(page.getByRole('main').getByText('Errore nel recupero dei gruppi')).toBeVisible();
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
 });
