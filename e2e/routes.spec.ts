@@ -13,6 +13,19 @@ async function makeTrunk(page: Parameters<typeof apiAs>[0], name: string) {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
 
+async function stableBox(
+  page: Parameters<typeof apiAs>[0],
+  target: ReturnType<Parameters<typeof apiAs>[0]['locator']>,
+) {
+  let last = await target.boundingBox();
+  for (;;) {
+    await page.waitForTimeout(100);
+    const now = await target.boundingBox();
+    if (now && last && now.x === last.x && now.y === last.y && now.height === last.height) return now;
+    last = now;
+  }
+}
+
 const order = async (page: Parameters<typeof apiAs>[0], route: string) => {
   const routes = (await apiAs(page, 'GET', '/api/outboundroutes')).body as {
     name: string;
@@ -37,18 +50,24 @@ test('outbound routes: Italian defaults, reorder by drag and by keyboard, save, 
   await national.getByRole('button', { name: /national_it/ }).click();
   await expect(national.getByText('3 trunks')).toBeVisible();
 
-  // Drag gamma to the top.
+  // Drag gamma to the top. The boxes are read once the panel has stopped opening (a box read mid-animation
+  // drops the pointer beside the list), and a drag that a busy machine lost is tried again: the order only
+  // changes when the drop lands, so a retry cannot move anything twice.
   const gamma = national.getByRole('button', { name: 'Move gamma', exact: true });
   const alpha = national.getByTestId('route-trunk-alpha');
-  const from = await gamma.boundingBox();
-  const to = await alpha.boundingBox();
-  if (!from || !to) throw new Error('no boxes');
-  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(from.x + from.width / 2, from.y - 10, { steps: 5 });
-  await page.mouse.move(to.x + 20, to.y + 2, { steps: 10 });
-  await page.mouse.up();
-  await expect(national.getByTestId(/^route-trunk-/).first()).toHaveAttribute('data-testid', 'route-trunk-gamma');
+  const first = national.getByTestId(/^route-trunk-/).first();
+  await expect(async () => {
+    if ((await first.getAttribute('data-testid')) !== 'route-trunk-gamma') {
+      const from = await stableBox(page, gamma);
+      const to = await stableBox(page, alpha);
+      await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(from.x + from.width / 2, from.y - 10, { steps: 5 });
+      await page.mouse.move(to.x + 20, to.y + 2, { steps: 10 });
+      await page.mouse.up();
+    }
+    await expect(first).toHaveAttribute('data-testid', 'route-trunk-gamma', { timeout: 2000 });
+  }).toPass({ timeout: 20_000 });
 
   // Keyboard: pick alpha up with Space, move it down one place, drop it. Each key waits for dnd-kit to
   // show it took the previous one (picked up, then moved), or a busy machine drops the move.
