@@ -24,6 +24,7 @@ import {
   IconDeviceMobileCog,
   IconDevices,
   IconHome,
+  IconId,
   IconKey,
   IconLanguage,
   IconLogout,
@@ -103,6 +104,7 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
           <IconUserCog size={18} />,
         )}
       {item('/apps/phonebook', t('nav.phonebook'), <IconAddressBook size={18} />)}
+      {item('/apps/cards', t('nav.cards'), <IconId size={18} />)}
       {item('/apps/bulkextensions', t('nav.bulkExtensions'), <IconUsersPlus size={18} />)}
       {engine.data === 'tancredi' && item('/apps/bulkdevices', t('nav.bulkPhones'), <IconDevices size={18} />)}
       {item('/admin', t('nav.admin'), <IconSettings size={18} />)}

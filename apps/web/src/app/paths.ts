@@ -22,6 +22,7 @@ export const ROUTED_PATHS = [
   '/final',
   '/apps/bulkextensions',
   '/apps/phonebook',
+  '/apps/cards',
   '/apps/bulkdevices',
   '/bulkdevices',
   '/admin',

@@ -21,6 +21,7 @@ const AdminSettingsPage = lazy(() =>
 const PhonebookPage = lazy(() =>
   import('../features/phonebook/PhonebookPage.tsx').then((m) => ({ default: m.PhonebookPage })),
 );
+const CardsPage = lazy(() => import('../features/cards/CardsPage.tsx').then((m) => ({ default: m.CardsPage })));
 const BulkExtensionsPage = lazy(() =>
   import('../features/bulk-extensions/BulkExtensionsPage.tsx').then((m) => ({ default: m.BulkExtensionsPage })),
 );
@@ -113,6 +114,7 @@ export const routes = [
       { path: '/final', element: screen(<FinalPage />) },
       { path: '/apps/bulkextensions', element: screen(<BulkExtensionsPage />) },
       { path: '/apps/phonebook', element: screen(<PhonebookPage />) },
+      { path: '/apps/cards', element: screen(<CardsPage />) },
       { path: '/apps/bulkdevices', element: screen(<BulkPhonesPage />) },
       { path: '/bulkdevices', element: screen(<BulkPhonesPage />) },
       { path: '/admin', element: screen(<AdminPage />) },

@@ -1,0 +1,353 @@
+import type { CardSource } from '@centralino/contract';
+import { Alert, Badge, Button, Card, Center, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../api/client.ts';
+import { confirmAction } from '../../components/confirm.tsx';
+import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { ctiApi } from '../cti/ctiApi.ts';
+import { CardModal } from './CardModal.tsx';
+import { type Card as CustomerCard, cardsApi, type Template } from './cardsApi.ts';
+import { colorOf, fromBase64, isTemplateColor, MANTINE_COLOR, templateValue } from './cardsLogic.ts';
+import { DependencyModal } from './DependencyModal.tsx';
+import { SourceModal } from './SourceModal.tsx';
+import { DuplicateTemplateModal, TemplateModal } from './TemplateModals.tsx';
+
+type Open =
+  | { kind: 'source'; source?: CardSource }
+  | { kind: 'deleteSource'; source: CardSource }
+  | { kind: 'template'; template?: Template }
+  | { kind: 'duplicate'; template: Template }
+  | { kind: 'deleteTemplate'; template: Template }
+  | { kind: 'card'; card?: CustomerCard }
+  | null;
+
+/** The connection check of a listed source, run when the list loads: checking, ok or failed. */
+function CheckBadge({ source }: { source: CardSource }) {
+  const { t } = useTranslation();
+  const check = useQuery({
+    queryKey: ['cards', 'check', source.id, source.type, source.host, source.port, source.user, source.name],
+    queryFn: () => cardsApi.testSource({ id: source.id }),
+    retry: false,
+    staleTime: 60_000,
+  });
+  const [color, label] = check.isPending
+    ? ['gray', t('cards.sources.checking')]
+    : check.isError
+      ? ['red', t('cards.sources.failed')]
+      : ['teal', t('cards.sources.ok')];
+  return (
+    <Badge
+      color={color}
+      variant="light"
+      role="status"
+      data-testid="source-check"
+      title={
+        check.isError ? (check.error instanceof ApiError ? check.error.body.detail : check.error.message) : undefined
+      }
+    >
+      {label}
+    </Badge>
+  );
+}
+
+function Section({
+  title,
+  action,
+  onAction,
+  children,
+  testId,
+}: {
+  title: string;
+  action: string;
+  onAction: () => void;
+  children: ReactNode;
+  testId: string;
+}) {
+  return (
+    <Stack gap="sm" component="section" aria-label={title} data-testid={testId}>
+      <Group justify="space-between">
+        <Title order={2} size="h3">
+          {title}
+        </Title>
+        <Button leftSection={<IconPlus size={16} />} onClick={onAction}>
+          {action}
+        </Button>
+      </Group>
+      {children}
+    </Stack>
+  );
+}
+
+function Loading<T>({
+  query,
+  empty,
+  children,
+}: {
+  query: { isPending: boolean; isError: boolean; error: Error | null; data: T[] | undefined };
+  empty: string;
+  children: (data: T[]) => ReactNode;
+}) {
+  const { t } = useTranslation();
+  if (query.isPending) {
+    return (
+      <Center>
+        <Loader aria-label={t('app.loading')} />
+      </Center>
+    );
+  }
+  if (query.isError || !query.data) return <Alert color="red">{query.error?.message}</Alert>;
+  if (query.data.length === 0) return <Text>{empty}</Text>;
+  return <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }}>{children(query.data)}</SimpleGrid>;
+}
+
+/**
+ * Customer cards (/apps/cards): the databases cards read (sources), the HTML the rows are shown with
+ * (templates) and the cards themselves (a query on a source, a template, the profiles that see it). While the
+ * later lists are empty, creating a source leads to creating a template, then a card.
+ */
+export function CardsPage() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const sources = useQuery({ queryKey: ['cards', 'sources'], queryFn: cardsApi.sources });
+  const types = useQuery({ queryKey: ['cards', 'types'], queryFn: cardsApi.sourceTypes, staleTime: Infinity });
+  const templates = useQuery({ queryKey: ['cards', 'templates'], queryFn: cardsApi.templates });
+  const cards = useQuery({ queryKey: ['cards', 'cards', 'all'], queryFn: () => cardsApi.cards() });
+  const profiles = useQuery({ queryKey: ['cards', 'profiles'], queryFn: ctiApi.profiles });
+  const [open, setOpen] = useState<Open>(null);
+  const close = () => setOpen(null);
+
+  // The wizard order: read the lists as they are once the new item is saved (the modal refreshed them).
+  const afterSource = async () => {
+    const tpl = await queryClient.fetchQuery({ queryKey: ['cards', 'templates'], queryFn: cardsApi.templates });
+    if (tpl.length === 0) return setOpen({ kind: 'template' });
+    await afterTemplate();
+  };
+  const afterTemplate = async () => {
+    const list = await queryClient.fetchQuery({ queryKey: ['cards', 'cards', 'all'], queryFn: () => cardsApi.cards() });
+    if (list.length === 0) setOpen({ kind: 'card' });
+  };
+
+  const sampleSource = sources.data?.find((s) => s.builtin);
+  const sourceName = (id: string) => sources.data?.find((s) => String(s.id) === id)?.name ?? id;
+  const profileName = (id: string) => profiles.data?.find((p) => String(p.id) === id)?.name ?? id;
+  const typeLabel = (source: CardSource) =>
+    source.builtin ? t('cards.sources.builtinType') : (types.data?.[source.type] ?? source.type);
+
+  const removeCard = async (card: CustomerCard) => {
+    const ok = await confirmAction({
+      title: t('cards.cards.delete.title'),
+      message: t('cards.cards.delete.message', { name: card.name }),
+      confirmLabel: t('cards.delete'),
+      danger: true,
+    });
+    if (!ok) return;
+    try {
+      await cardsApi.removeCard(card.id);
+      notifySuccess(t('cards.cards.deleted'));
+    } catch (e) {
+      notifyError(t('cards.cards.notDeleted'), e);
+    }
+    await queryClient.invalidateQueries({ queryKey: ['cards'] });
+  };
+  const removed = (message: string) => async () => {
+    notifySuccess(message);
+    await queryClient.invalidateQueries({ queryKey: ['cards'] });
+  };
+
+  return (
+    <Stack gap="xl">
+      <Stack gap="xs">
+        <Title order={1} size="h2">
+          {t('cards.title')}
+        </Title>
+        <Text c="dimmed">{t('cards.intro')}</Text>
+      </Stack>
+
+      <Section
+        title={t('cards.sources.title')}
+        action={t('cards.sources.create')}
+        onAction={() => setOpen({ kind: 'source' })}
+        testId="sources-section"
+      >
+        <Loading query={sources} empty={t('cards.sources.empty')}>
+          {(list) =>
+            list.map((source) => (
+              <Card key={source.id} withBorder radius="md" p="md" data-testid={`source-${source.name}`}>
+                <Stack gap="xs">
+                  <Group justify="space-between" wrap="nowrap">
+                    <Title order={3} size="h4" style={{ wordBreak: 'break-all' }}>
+                      {source.name}
+                    </Title>
+                    <CheckBadge source={source} />
+                  </Group>
+                  <Group gap="xs">
+                    <Badge variant="outline" color="gray">
+                      {typeLabel(source)}
+                    </Badge>
+                  </Group>
+                  {source.host && (
+                    <Text size="sm">
+                      {t('cards.sources.address')}: {source.host}:{source.port}
+                    </Text>
+                  )}
+                  {!source.builtin && (
+                    <Group gap="xs">
+                      <Button variant="default" size="xs" onClick={() => setOpen({ kind: 'source', source })}>
+                        {t('cards.modify')}
+                      </Button>
+                      <Button
+                        variant="default"
+                        size="xs"
+                        color="red"
+                        onClick={() => setOpen({ kind: 'deleteSource', source })}
+                      >
+                        {t('cards.delete')}
+                      </Button>
+                    </Group>
+                  )}
+                </Stack>
+              </Card>
+            ))
+          }
+        </Loading>
+      </Section>
+
+      <Section
+        title={t('cards.templates.title')}
+        action={t('cards.templates.create')}
+        onAction={() => setOpen({ kind: 'template' })}
+        testId="templates-section"
+      >
+        <Loading query={templates} empty={t('cards.templates.empty')}>
+          {(list) =>
+            list.map((template) => {
+              const color = isTemplateColor(template.color) ? template.color : colorOf(fromBase64(template.html));
+              return (
+                <Card
+                  key={templateValue(template)}
+                  withBorder
+                  radius="md"
+                  p="md"
+                  data-testid={`template-${templateValue(template)}`}
+                  style={color ? { borderLeft: `6px solid var(--mantine-color-${MANTINE_COLOR[color]}-6)` } : undefined}
+                >
+                  <Stack gap="xs">
+                    <Group justify="space-between" wrap="nowrap">
+                      <Title order={3} size="h4" style={{ wordBreak: 'break-all' }}>
+                        {template.name}
+                      </Title>
+                      {template.custom && <Badge variant="light">{t('cards.templates.custom')}</Badge>}
+                    </Group>
+                    <Text size="sm">
+                      {t('cards.templates.modal.color')}:{' '}
+                      {color ? t(`cards.colors.${color}`) : t('cards.templates.noColor')}
+                    </Text>
+                    <Group gap="xs">
+                      <Button variant="default" size="xs" onClick={() => setOpen({ kind: 'template', template })}>
+                        {t('cards.modify')}
+                      </Button>
+                      <Button variant="default" size="xs" onClick={() => setOpen({ kind: 'duplicate', template })}>
+                        {t('cards.templates.duplicate.button')}
+                      </Button>
+                      {!template.builtin && (
+                        <Button
+                          variant="default"
+                          size="xs"
+                          color="red"
+                          onClick={() => setOpen({ kind: 'deleteTemplate', template })}
+                        >
+                          {t('cards.delete')}
+                        </Button>
+                      )}
+                    </Group>
+                  </Stack>
+                </Card>
+              );
+            })
+          }
+        </Loading>
+      </Section>
+
+      <Section
+        title={t('cards.cards.title')}
+        action={t('cards.cards.create')}
+        onAction={() => setOpen({ kind: 'card' })}
+        testId="cards-section"
+      >
+        <Loading query={cards} empty={t('cards.cards.empty')}>
+          {(list) =>
+            list.map((card) => (
+              <Card key={card.id} withBorder radius="md" p="md" data-testid={`card-${card.name}`}>
+                <Stack gap="xs">
+                  <Title order={3} size="h4" style={{ wordBreak: 'break-all' }}>
+                    {card.name}
+                  </Title>
+                  <Text size="sm">
+                    {t('cards.cards.modal.source')}: {sourceName(card.dbconn_id)}
+                  </Text>
+                  <Text size="sm">
+                    {t('cards.cards.modal.template')}:{' '}
+                    {card.template.custom
+                      ? t('cards.templates.customName', { name: card.template.name })
+                      : card.template.name}
+                  </Text>
+                  <Text size="sm">
+                    {t('cards.cards.modal.profiles')}:{' '}
+                    {card.profiles.length === 0
+                      ? t('cards.cards.noProfiles')
+                      : card.profiles.map(profileName).join(', ')}
+                  </Text>
+                  <Group gap="xs">
+                    <Button variant="default" size="xs" onClick={() => setOpen({ kind: 'card', card })}>
+                      {t('cards.modify')}
+                    </Button>
+                    <Button variant="default" size="xs" color="red" onClick={() => void removeCard(card)}>
+                      {t('cards.delete')}
+                    </Button>
+                  </Group>
+                </Stack>
+              </Card>
+            ))
+          }
+        </Loading>
+      </Section>
+
+      {open?.kind === 'source' && (
+        <SourceModal source={open.source} onClose={close} onCreated={() => void afterSource()} />
+      )}
+      {open?.kind === 'deleteSource' && (
+        <DependencyModal
+          title={t('cards.sources.deleteTitle', { name: open.source.name })}
+          filter={{ dbconn_id: String(open.source.id) }}
+          onDelete={() => cardsApi.removeSource(String(open.source.id)).then(removed(t('cards.sources.deleted')))}
+          onClose={close}
+        />
+      )}
+      {open?.kind === 'template' && (
+        <TemplateModal
+          template={open.template}
+          sampleSourceId={sampleSource ? String(sampleSource.id) : undefined}
+          onClose={close}
+          onCreated={() => void afterTemplate()}
+        />
+      )}
+      {open?.kind === 'duplicate' && <DuplicateTemplateModal template={open.template} onClose={close} />}
+      {open?.kind === 'deleteTemplate' && (
+        <DependencyModal
+          title={t('cards.templates.deleteTitle', { name: open.template.name })}
+          filter={{ template: templateValue(open.template) }}
+          onDelete={() =>
+            cardsApi.removeTemplate(templateValue(open.template)).then(removed(t('cards.templates.deleted')))
+          }
+          onClose={close}
+        />
+      )}
+      {open?.kind === 'card' && (
+        <CardModal card={open.card} sources={sources.data ?? []} templates={templates.data ?? []} onClose={close} />
+      )}
+    </Stack>
+  );
+}
