@@ -113,8 +113,11 @@ describe('card form', () => {
 
 describe('sample query', () => {
   it('selects literals, quoting values and names', () => {
-    expect(sampleQuery([{ name: "O'Brien", Col_1: 'x' }, { name: 'b', Col_1: 'y' }])).toBe(
-      `SELECT 'O''Brien' AS "name", 'x' AS "Col_1"\nUNION ALL\nSELECT 'b' AS "name", 'y' AS "Col_1"`,
-    );
+    expect(
+      sampleQuery([
+        { name: "O'Brien", Col_1: 'x' },
+        { name: 'b', Col_1: 'y' },
+      ]),
+    ).toBe(`SELECT 'O''Brien' AS "name", 'x' AS "Col_1"\nUNION ALL\nSELECT 'b' AS "name", 'y' AS "Col_1"`);
   });
 });
