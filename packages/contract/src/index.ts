@@ -4,6 +4,7 @@ export * from './bulk-phones.ts';
 export * from './card-sources.ts';
 export * from './csv.ts';
 export * from './cti.ts';
+export * from './custcards.ts';
 export * from './dashboard.ts';
 export * from './devices.ts';
 export * from './directory.ts';
