@@ -38,9 +38,9 @@ export function CardModal({
   const modifying = card !== undefined;
   const [form, setForm] = useState<Form>(() => ({
     name: card?.name ?? '',
-    dbconn_id: card ? card.dbconn_id : null,
+    dbconn_id: card ? String(card.dbconn_id) : null,
     template: card ? templateValue(card.template) : null,
-    profiles: card?.profiles ?? [],
+    profiles: card?.profiles.map(String) ?? [],
     query: card ? fromBase64(card.query) : '',
   }));
   const [number, setNumber] = useState('');

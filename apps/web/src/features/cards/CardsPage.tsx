@@ -10,7 +10,7 @@ import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { ctiApi } from '../cti/ctiApi.ts';
 import { CardModal } from './CardModal.tsx';
 import { type Card as CustomerCard, cardsApi, type Template } from './cardsApi.ts';
-import { colorOf, fromBase64, isTemplateColor, MANTINE_COLOR, templateValue } from './cardsLogic.ts';
+import { colorOf, fromBase64, MANTINE_COLOR, templateValue } from './cardsLogic.ts';
 import { DependencyModal } from './DependencyModal.tsx';
 import { SourceModal } from './SourceModal.tsx';
 import { DuplicateTemplateModal, TemplateModal } from './TemplateModals.tsx';
@@ -131,8 +131,8 @@ export function CardsPage() {
   };
 
   const sampleSource = sources.data?.find((s) => s.builtin);
-  const sourceName = (id: string) => sources.data?.find((s) => String(s.id) === id)?.name ?? id;
-  const profileName = (id: string) => profiles.data?.find((p) => String(p.id) === id)?.name ?? id;
+  const sourceName = (id: number) => sources.data?.find((s) => s.id === id)?.name ?? String(id);
+  const profileName = (id: number) => profiles.data?.find((p) => p.id === id)?.name ?? String(id);
   const typeLabel = (source: CardSource) =>
     source.builtin ? t('cards.sources.builtinType') : (types.data?.[source.type] ?? source.type);
 
@@ -224,7 +224,7 @@ export function CardsPage() {
         <Loading query={templates} empty={t('cards.templates.empty')}>
           {(list) =>
             list.map((template) => {
-              const color = isTemplateColor(template.color) ? template.color : colorOf(fromBase64(template.html));
+              const color = template.color ?? colorOf(fromBase64(template.html));
               return (
                 <Card
                   key={templateValue(template)}
@@ -321,8 +321,8 @@ export function CardsPage() {
       {open?.kind === 'deleteSource' && (
         <DependencyModal
           title={t('cards.sources.deleteTitle', { name: open.source.name })}
-          filter={{ dbconn_id: String(open.source.id) }}
-          onDelete={() => cardsApi.removeSource(String(open.source.id)).then(removed(t('cards.sources.deleted')))}
+          filter={{ dbconn_id: open.source.id }}
+          onDelete={() => cardsApi.removeSource(open.source.id).then(removed(t('cards.sources.deleted')))}
           onClose={close}
         />
       )}

@@ -15,7 +15,7 @@ export function DependencyModal({
   onClose,
 }: {
   title: string;
-  filter: { dbconn_id: string } | { template: string };
+  filter: { dbconn_id: number } | { template: string };
   onDelete: () => Promise<unknown>;
   onClose: () => void;
 }) {

@@ -69,7 +69,7 @@ export function SourceModal({
   });
   const save = useMutation({
     mutationFn: async () => {
-      if (modifying) await cardsApi.updateSource(String(source.id), fields as CardSourcePatch);
+      if (modifying) await cardsApi.updateSource(source.id, fields as CardSourcePatch);
       else await cardsApi.createSource(fields as CardSourceCreate);
     },
     onSuccess: async () => {

@@ -1,111 +1,63 @@
 import {
+  type CardPreviewRequest,
   type CardSourceCreate,
   type CardSourcePatch,
   type CardSourceTest,
+  type CardTemplate,
+  type CardTemplateCreate,
+  type CardTemplateUpdate,
+  type CustomerCard,
+  type CustomerCardCreate,
+  type CustomerCardPatch,
+  cardPreviewSchema,
   cardSourceListSchema,
   cardSourceSchema,
   cardSourceTestResultSchema,
   cardSourceTypesSchema,
+  cardTemplateListSchema,
+  customerCardListSchema,
 } from '@centralino/contract';
 import { z } from 'zod';
 import { apiRequest } from '../../api/client.ts';
 
-/*
- * Templates, cards and the preview (contract api-admin §6.4–§6.6). Ids may come as numbers or as the
- * original's strings: both are read, and kept as strings on screen.
- */
-const id = z.union([z.number(), z.string()]).transform(String);
+export type Template = CardTemplate;
+export type Card = CustomerCard;
+export type { CardPreview as Preview } from '@centralino/contract';
 
-export const templateSchema = z.object({
-  name: z.string(),
-  custom: z.boolean(),
-  /** base64 of the template's text. */
-  html: z.string(),
-  color: z.string().nullable().optional(),
-  /** One of the four shipped templates: changed but never deleted. */
-  builtin: z.boolean().optional(),
-});
-export type Template = z.infer<typeof templateSchema>;
-
-export const cardSchema = z.object({
-  id,
-  name: z.string(),
-  creation: z.string().optional(),
-  /** base64 of the SQL. */
-  query: z.string(),
-  template: z.object({ name: z.string(), custom: z.boolean() }),
-  dbconn_id: id,
-  permission_id: id.nullable().optional(),
-  profiles: z.array(id),
-});
-export type Card = z.infer<typeof cardSchema>;
-
-export interface TemplateWrite {
-  name: string;
-  custom: boolean;
-  html: string;
-}
-
-export interface CardWrite {
-  name: string;
-  query: string;
-  template: string;
-  dbconn_id: string;
-  profiles: string[];
-}
-
-export interface PreviewRequest {
-  dbconn_id: string;
-  /** A stored template (`name` or `name_custom`)… */
-  template?: string;
-  /** …or the base64 text of one being edited. */
-  html?: string;
-  query: string;
-  /** The test caller number bound where the query says `$NUMBER`. */
-  number?: string;
-}
-
-/** The preview's answer: the rendered card, and the rows when the server gives them. */
-export const previewSchema = z
-  .object({
-    html: z.string(),
-    columns: z.array(z.string()).optional(),
-    rows: z.array(z.record(z.string(), z.string().nullable())).optional(),
-    truncated: z.boolean().optional(),
-  })
-  .loose();
-export type Preview = z.infer<typeof previewSchema>;
-
+/** Write calls answer little the screen uses: whatever they answer is accepted, the lists are read again. */
 const anything = z.unknown();
 
+/** Calls of the customer cards screen (contract api-admin §6). */
 export const cardsApi = {
   sources: () => apiRequest('GET', '/api/cti/dbconn', { schema: cardSourceListSchema }),
   sourceTypes: () => apiRequest('GET', '/api/cti/dbconn/type', { schema: cardSourceTypesSchema }),
   createSource: (body: CardSourceCreate) => apiRequest('POST', '/api/cti/dbconn', { body, schema: cardSourceSchema }),
-  updateSource: (sourceId: string, body: CardSourcePatch) =>
-    apiRequest('PUT', `/api/cti/dbconn/${encodeURIComponent(sourceId)}`, { body, schema: cardSourceSchema }),
-  removeSource: (sourceId: string) =>
-    apiRequest('DELETE', `/api/cti/dbconn/${encodeURIComponent(sourceId)}`, { schema: z.null() }),
+  updateSource: (sourceId: number, body: CardSourcePatch) =>
+    apiRequest('PUT', `/api/cti/dbconn/${sourceId}`, { body, schema: cardSourceSchema }),
+  removeSource: (sourceId: number) => apiRequest('DELETE', `/api/cti/dbconn/${sourceId}`, { schema: z.null() }),
   testSource: (body: CardSourceTest) =>
     apiRequest('POST', '/api/dbconn/test', { body, schema: cardSourceTestResultSchema }),
 
-  templates: () => apiRequest('GET', '/api/cti/customer_card/template', { schema: z.array(templateSchema) }),
-  createTemplate: (body: TemplateWrite) =>
+  templates: () => apiRequest('GET', '/api/cti/customer_card/template', { schema: cardTemplateListSchema }),
+  createTemplate: (body: CardTemplateCreate) =>
     apiRequest('POST', '/api/cti/customer_card/template', { body, schema: anything }),
-  updateTemplate: (name: string, body: TemplateWrite) =>
-    apiRequest('PUT', `/api/cti/customer_card/template/${encodeURIComponent(name)}`, { body, schema: anything }),
-  removeTemplate: (name: string) =>
-    apiRequest('DELETE', `/api/cti/customer_card/template/${encodeURIComponent(name)}`, { schema: anything }),
+  /** `ref` is the template as cards name it: `name`, or `name_custom`. */
+  updateTemplate: (ref: string, body: CardTemplateUpdate) =>
+    apiRequest('PUT', `/api/cti/customer_card/template/${encodeURIComponent(ref)}`, { body, schema: anything }),
+  removeTemplate: (ref: string) =>
+    apiRequest('DELETE', `/api/cti/customer_card/template/${encodeURIComponent(ref)}`, { schema: anything }),
 
-  cards: (filter?: { dbconn_id: string } | { template: string }) => {
-    const query = filter ? `?${new URLSearchParams(filter as Record<string, string>)}` : '';
-    return apiRequest('GET', `/api/cti/customer_card${query}`, { schema: z.array(cardSchema) });
+  /** All cards, or those using a source (`dbconn_id`) or a template (`name` or `name_custom`). */
+  cards: (filter?: { dbconn_id: number } | { template: string }) => {
+    const query = filter ? `?${new URLSearchParams(Object.entries(filter).map(([k, v]) => [k, String(v)]))}` : '';
+    return apiRequest('GET', `/api/cti/customer_card${query}`, { schema: customerCardListSchema });
   },
-  createCard: (body: CardWrite) => apiRequest('POST', '/api/cti/customer_card', { body, schema: anything }),
-  updateCard: (cardId: string, body: CardWrite) =>
-    apiRequest('PUT', `/api/cti/customer_card/${encodeURIComponent(cardId)}`, { body, schema: anything }),
-  removeCard: (cardId: string) =>
-    apiRequest('DELETE', `/api/cti/customer_card/${encodeURIComponent(cardId)}`, { schema: anything }),
+  createCard: (body: CustomerCardCreate) => apiRequest('POST', '/api/cti/customer_card', { body, schema: anything }),
+  updateCard: (cardId: number, body: CustomerCardPatch) =>
+    apiRequest('PUT', `/api/cti/customer_card/${cardId}`, { body, schema: anything }),
+  removeCard: (cardId: number) => apiRequest('DELETE', `/api/cti/customer_card/${cardId}`, { schema: anything }),
 
-  preview: (body: PreviewRequest) => apiRequest('POST', '/api/custcard/preview', { body, schema: previewSchema }),
+  /** Runs a query on a source and renders a stored template (or the text of one being edited). */
+  preview: (body: CardPreviewRequest) =>
+    apiRequest('POST', '/api/custcard/preview', { body, schema: cardPreviewSchema }),
 };

@@ -1,20 +1,18 @@
-import { CARD_SOURCE_TYPES, type CardSourceType, cardSourceDefaultPort } from '@centralino/contract';
+import {
+  CARD_SOURCE_TYPES,
+  CARD_TEMPLATE_COLORS,
+  CARD_TEMPLATE_DEFAULT_HTML,
+  CARD_TEMPLATE_SAMPLE_DATA,
+  type CardSourceType,
+  type CardTemplateColor,
+  cardSourceDefaultPort,
+  cardTemplateName,
+  templateRef,
+} from '@centralino/contract';
 
 /** Colours a template may have (spec §9), in the order the picker offers them. */
-export const TEMPLATE_COLORS = [
-  'red',
-  'orange',
-  'yellow',
-  'olive',
-  'green',
-  'teal',
-  'blue',
-  'violet',
-  'purple',
-  'pink',
-  'brown',
-] as const;
-export type TemplateColor = (typeof TEMPLATE_COLORS)[number];
+export const TEMPLATE_COLORS = CARD_TEMPLATE_COLORS;
+export type TemplateColor = CardTemplateColor;
 
 /**
  * The Mantine colour a template colour is drawn with on its card (Mantine has no olive or brown: the nearest
@@ -78,14 +76,10 @@ export function fromBase64(encoded: string): string {
 }
 
 /** A template as a card refers to it: `name`, or `name_custom` for a custom one. */
-export function templateValue(template: { name: string; custom: boolean }): string {
-  return template.custom ? `${template.name}_custom` : template.name;
-}
+export const templateValue = templateRef;
 
-/** The file name the server stores a template under (lower case, letters and digits only). */
-export function normaliseTemplateName(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
-}
+/** The name the server stores a template under (lower case, letters and digits only). */
+export const normaliseTemplateName = cardTemplateName;
 
 /** What the duplicate modal refuses: an empty name, or one that is the old template's once normalised. */
 export function duplicateNameError(name: string, original: string): 'required' | 'same' | null {
@@ -122,34 +116,9 @@ export function canCheck(form: SourceForm, modifying: boolean): boolean {
   return modifying || (form.host.trim() !== '' && form.user.trim() !== '');
 }
 
-/** Sample rows a template is previewed with in its editor (contract §6.4). */
+/** Sample rows a template is previewed with in its editor (contract §6.4): per shipped template, else `custom`. */
 export function sampleRows(template: string): Record<string, string>[] {
-  switch (template) {
-    case 'table':
-      return [
-        { Col_1: 'Val_1', Col_2: 'Val_2' },
-        { Col_1: 'Val_3', Col_2: 'Val_4' },
-      ];
-    case 'identity':
-      return [
-        {
-          name: 'John Doe',
-          type: 'public',
-          extension: '200',
-          homephone: '0721 405516',
-          workphone: '0721 405517',
-          cellphone: '333 1234567',
-          url: 'https://www.example.com',
-          company: 'Example Ltd',
-        },
-      ];
-    case 'statistics':
-      return [{ key: 'value' }];
-    case 'lastcalls':
-      return [{ date: '18/04/2017', time: '09:50:25', billsec: '15:23:56', clid: 'John Doe', dst: 'Marilyn Monroe' }];
-    default:
-      return [{ name: 'John', lastname: 'Doe' }];
-  }
+  return CARD_TEMPLATE_SAMPLE_DATA[template] ?? CARD_TEMPLATE_SAMPLE_DATA.custom ?? [];
 }
 
 /** Normalises an id the API may give as a number or a string (the original's strings) to a string. */
@@ -176,13 +145,7 @@ export function sampleQuery(rows: Record<string, string>[]): string {
 }
 
 /** The text a new template starts from (contract §6.4): a loop over `results`, name and bold lastname (Liquid). */
-export const DEFAULT_TEMPLATE_HTML = `<!-- color: blue -->
-<div class="card">
-  {% for row in results %}
-  <div class="card-row">{{ row.name }} <b>{{ row.lastname }}</b></div>
-  {% endfor %}
-</div>
-`;
+export const DEFAULT_TEMPLATE_HTML = CARD_TEMPLATE_DEFAULT_HTML;
 
 /**
  * What keeps a card form from being saved (spec §5, contract §6.5): name, source, template and at least one
