@@ -353,6 +353,17 @@ const SCREENS: Screen[] = [
       await checkModal(page, 'new phonebook source', () => button(page, t('phonebook.create')).click());
     },
   },
+  {
+    path: '/apps/cards',
+    modals: async (page, t) => {
+      await checkModal(page, 'new card source', () => button(page, t('cards.sources.create')).click());
+      await checkModal(page, 'new card template', () => button(page, t('cards.templates.create')).click());
+      await checkModal(page, 'duplicate card template', () =>
+        button(page.getByTestId('template-identity'), t('cards.templates.duplicate.button')).click(),
+      );
+      await checkModal(page, 'new card', () => button(page, t('cards.cards.create')).click());
+    },
+  },
   { path: '/admin' },
   { path: '/admin/languages' },
   { path: '/admin/settings' },

@@ -26,9 +26,12 @@ export function CardModal({
   card,
   sources,
   templates,
+  preset,
   onClose,
 }: {
   card?: Card;
+  /** A new card's source and template, chosen by the wizard order (the source and template just made). */
+  preset?: { dbconn_id?: string; template?: string };
   sources: CardSource[];
   templates: Template[];
   onClose: () => void;
@@ -38,8 +41,8 @@ export function CardModal({
   const modifying = card !== undefined;
   const [form, setForm] = useState<Form>(() => ({
     name: card?.name ?? '',
-    dbconn_id: card ? String(card.dbconn_id) : null,
-    template: card ? templateValue(card.template) : null,
+    dbconn_id: card ? String(card.dbconn_id) : (preset?.dbconn_id ?? null),
+    template: card ? templateValue(card.template) : (preset?.template ?? null),
     profiles: card?.profiles.map(String) ?? [],
     query: card ? fromBase64(card.query) : '',
   }));

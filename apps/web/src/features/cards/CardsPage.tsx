@@ -18,10 +18,10 @@ import { DuplicateTemplateModal, TemplateModal } from './TemplateModals.tsx';
 type Open =
   | { kind: 'source'; source?: CardSource }
   | { kind: 'deleteSource'; source: CardSource }
-  | { kind: 'template'; template?: Template }
+  | { kind: 'template'; template?: Template; wizardSource?: string }
   | { kind: 'duplicate'; template: Template }
   | { kind: 'deleteTemplate'; template: Template }
-  | { kind: 'card'; card?: CustomerCard }
+  | { kind: 'card'; card?: CustomerCard; preset?: { dbconn_id?: string; template?: string } }
   | null;
 
 /** The connection check of a listed source, run when the list loads: checking, ok or failed. */
@@ -119,15 +119,22 @@ export function CardsPage() {
   const [open, setOpen] = useState<Open>(null);
   const close = () => setOpen(null);
 
-  // The wizard order: read the lists as they are once the new item is saved (the modal refreshed them).
-  const afterSource = async () => {
+  /*
+   * The wizard order (contract §6): a new source leads to a new template while the administrator has none of
+   * their own (the four shipped ones are always there), then to a new card while there is none; the card
+   * starts with the source and template just made. The lists are read again, as they are after the save.
+   */
+  const afterSource = async (source: CardSource) => {
     const tpl = await queryClient.fetchQuery({ queryKey: ['cards', 'templates'], queryFn: cardsApi.templates });
-    if (tpl.length === 0) return setOpen({ kind: 'template' });
-    await afterTemplate();
+    if (!tpl.some((x) => x.custom)) return setOpen({ kind: 'template', wizardSource: String(source.id) });
+    await afterTemplate(undefined, String(source.id));
   };
-  const afterTemplate = async () => {
-    const list = await queryClient.fetchQuery({ queryKey: ['cards', 'cards', 'all'], queryFn: () => cardsApi.cards() });
-    if (list.length === 0) setOpen({ kind: 'card' });
+  const afterTemplate = async (template?: string, source?: string) => {
+    const list = await queryClient.fetchQuery({
+      queryKey: ['cards', 'cards', 'all'],
+      queryFn: () => cardsApi.cards(),
+    });
+    if (list.length === 0) setOpen({ kind: 'card', preset: { dbconn_id: source, template } });
   };
 
   const sampleSource = sources.data?.find((s) => s.builtin);
@@ -316,7 +323,7 @@ export function CardsPage() {
       </Section>
 
       {open?.kind === 'source' && (
-        <SourceModal source={open.source} onClose={close} onCreated={() => void afterSource()} />
+        <SourceModal source={open.source} onClose={close} onCreated={(source) => void afterSource(source)} />
       )}
       {open?.kind === 'deleteSource' && (
         <DependencyModal
@@ -331,7 +338,7 @@ export function CardsPage() {
           template={open.template}
           sampleSourceId={sampleSource ? String(sampleSource.id) : undefined}
           onClose={close}
-          onCreated={() => void afterTemplate()}
+          onCreated={(ref) => void afterTemplate(ref, open.wizardSource)}
         />
       )}
       {open?.kind === 'duplicate' && <DuplicateTemplateModal template={open.template} onClose={close} />}
@@ -346,7 +353,13 @@ export function CardsPage() {
         />
       )}
       {open?.kind === 'card' && (
-        <CardModal card={open.card} sources={sources.data ?? []} templates={templates.data ?? []} onClose={close} />
+        <CardModal
+          card={open.card}
+          preset={open.preset}
+          sources={sources.data ?? []}
+          templates={templates.data ?? []}
+          onClose={close}
+        />
       )}
     </Stack>
   );

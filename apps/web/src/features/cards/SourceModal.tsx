@@ -33,7 +33,7 @@ export function SourceModal({
   source?: CardSource;
   onClose: () => void;
   /** After a new source is saved: the wizard order goes on (template, then card). */
-  onCreated?: () => void;
+  onCreated?: (source: CardSource) => void;
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -68,15 +68,15 @@ export function SourceModal({
     },
   });
   const save = useMutation({
-    mutationFn: async () => {
-      if (modifying) await cardsApi.updateSource(source.id, fields as CardSourcePatch);
-      else await cardsApi.createSource(fields as CardSourceCreate);
-    },
-    onSuccess: async () => {
+    mutationFn: () =>
+      modifying
+        ? cardsApi.updateSource(source.id, fields as CardSourcePatch)
+        : cardsApi.createSource(fields as CardSourceCreate),
+    onSuccess: async (saved) => {
       notifySuccess(t('cards.sources.saved'));
       await queryClient.invalidateQueries({ queryKey: ['cards'] });
       onClose();
-      if (!modifying) onCreated?.();
+      if (!modifying) onCreated?.(saved);
     },
     onError: (e) => {
       notifyError(t('cards.sources.notSaved'), e);

@@ -1,3 +1,4 @@
+import { cardTemplateName } from '@centralino/contract';
 import { Button, ColorSwatch, Group, Modal, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -68,7 +69,8 @@ export function TemplateModal({
   /** The built-in source the sample rows are selected on; no live preview without one. */
   sampleSourceId?: string;
   onClose: () => void;
-  onCreated?: () => void;
+  /** After a new template is saved, with its reference (`name_custom`): the wizard order goes on. */
+  onCreated?: (ref: string) => void;
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -104,7 +106,7 @@ export function TemplateModal({
       notifySuccess(t('cards.templates.saved'));
       await queryClient.invalidateQueries({ queryKey: ['cards'] });
       onClose();
-      if (!modifying) onCreated?.();
+      if (!modifying) onCreated?.(`${cardTemplateName(name)}_custom`);
     },
     onError: (e) => {
       notifyError(t('cards.templates.notSaved'), e);

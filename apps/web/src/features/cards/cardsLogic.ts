@@ -121,11 +121,6 @@ export function sampleRows(template: string): Record<string, string>[] {
   return CARD_TEMPLATE_SAMPLE_DATA[template] ?? CARD_TEMPLATE_SAMPLE_DATA.custom ?? [];
 }
 
-/** Normalises an id the API may give as a number or a string (the original's strings) to a string. */
-export function idOf(value: string | number): string {
-  return String(value);
-}
-
 /**
  * A query answering the given rows without reading any table, for the template editor's preview on the
  * built-in source (Centralino's own database, SQLite or PostgreSQL): `SELECT 'v' AS "col", … UNION ALL …`.
