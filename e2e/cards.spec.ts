@@ -34,8 +34,11 @@ const dialogCheck = async (page: import('@playwright/test').Page) => {
 test('sources, the wizard order source → template → card, the preview and the dependency modals', async ({ page }) => {
   await signIn(page);
   // The wizard order runs while the administrator has no template and no card of their own.
-  const existing = (await apiAs(page, 'GET', '/api/cti/customer_card')).body as { id: number }[];
-  for (const card of existing) await apiAs(page, 'DELETE', `/api/cti/customer_card/${card.id}`);
+  const existing = await apiAs(page, 'GET', '/api/cti/customer_card');
+  expect(existing.status).toBe(200);
+  for (const card of existing.body as { id: number }[]) {
+    expect((await apiAs(page, 'DELETE', `/api/cti/customer_card/${card.id}`)).status).toBe(200);
+  }
 
   await page.goto('/apps/cards');
   await expect(page.getByRole('heading', { name: 'Customer cards', level: 1 })).toBeVisible();
