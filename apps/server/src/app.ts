@@ -20,6 +20,9 @@ import { csvRoutes } from './features/csv/routes.ts';
 import { CsvService } from './features/csv/service.ts';
 import { ctiRoutes } from './features/cti/routes.ts';
 import { CtiService } from './features/cti/service.ts';
+import { customerCardsRoutes } from './features/custcards/routes.ts';
+import { CardQueryRunner } from './features/custcards/run-query.ts';
+import { CustomerCardsService } from './features/custcards/service.ts';
 import { dashboardRoutes } from './features/dashboard/routes.ts';
 import { DashboardService } from './features/dashboard/service.ts';
 import { devicesRoutes } from './features/devices/routes.ts';
@@ -172,6 +175,13 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
   await app.register(ctiRoutes(cti));
   await app.register(trunksRoutes(new TrunksService(database.db)));
   await app.register(cardSourcesRoutes(new CardSourcesService(database.db, now)));
+  const cardQueries = new CardQueryRunner(
+    database.kind === 'postgres'
+      ? { kind: 'postgres', location: config.databaseUrl ?? '' }
+      : { kind: 'sqlite', location: path.join(config.dataDir, 'centralino.db') },
+  );
+  await app.register(customerCardsRoutes(new CustomerCardsService(database.db, cardQueries, now)));
+  app.addHook('onClose', () => cardQueries.close());
   const phonebook = new PhonebookService(database.db, config.dataDir, now);
   await app.register(phonebookRoutes(phonebook));
   app.decorate('phonebook', phonebook);

@@ -18,6 +18,9 @@ describe.each(DB_KINDS)('OpenAPI document (%s)', (kind) => {
         '/api/provisioning/engine',
         '/api/settings/languages',
         '/api/health',
+        '/api/cti/customer_card',
+        '/api/cti/customer_card/template',
+        '/api/custcard/preview',
       ]),
     );
     expect(Object.keys(doc.paths['/api/configuration/wizard'])).toEqual(expect.arrayContaining(['get', 'post']));

@@ -124,6 +124,10 @@ describe.each(DB_KINDS)('every /api route requires a key (%s)', (kind) => {
       'POST /api/settings/language',
       'POST /api/settings/defaultlanguage',
       'GET /api/docs/json',
+      'GET /api/cti/customer_card',
+      'PUT /api/cti/customer_card/:id',
+      'DELETE /api/cti/customer_card/template/:name',
+      'POST /api/custcard/preview',
       // The original's paths, kept for existing clients and scripts.
       'GET /tancredi/api/v1/phones',
       'PATCH /tancredi/api/v1/models/:name',

@@ -380,6 +380,26 @@ export interface CardSourcesTable {
   created_at: number;
 }
 
+export interface CardTemplatesTable {
+  name: string;
+  custom: number;
+  builtin: number;
+  html: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface CustomerCardsTable {
+  id: Generated<number>;
+  name: string;
+  permission: string;
+  query: string;
+  /** card_templates.name (without `_custom`). */
+  template: string;
+  dbconn_id: number;
+  created_at: number;
+}
+
 export interface Database {
   admins: AdminsTable;
   sessions: SessionsTable;
@@ -413,4 +433,6 @@ export interface Database {
   phonebook_sources: PhonebookSourcesTable;
   phonebook_contacts: PhonebookContactsTable;
   card_sources: CardSourcesTable;
+  card_templates: CardTemplatesTable;
+  customer_cards: CustomerCardsTable;
 }

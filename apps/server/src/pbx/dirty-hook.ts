@@ -12,6 +12,8 @@ const NOT_CONFIGURATION = [
   /^\/api\/phonebook\/(config|test|getcolumns|syncnow|uploadfile)\b/,
   // Customer-card sources and their check: cards are shown by the console, the PBX configuration holds none.
   /^\/api\/(cti\/dbconn|dbconn\/test)\b/,
+  // Customer cards, their templates and the preview: shown by the CTI, nothing of them is in the PBX files.
+  /^\/api\/(cti\/customer_card|custcard\/preview)\b/,
 ];
 
 /**

@@ -16,6 +16,7 @@ import { userCallSettings } from './0014_user_call_settings.ts';
 import { phonebook } from './0015_phonebook.ts';
 import { usersVersion } from './0016_users_version.ts';
 import { cardSources } from './0017_card_sources.ts';
+import { customerCards } from './0018_customer_cards.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0015_phonebook': phonebook,
   '0016_users_version': usersVersion,
   '0017_card_sources': cardSources,
+  '0018_customer_cards': customerCards,
 };

@@ -67,8 +67,7 @@ function checkFailed(error: ConnectionCheckError, status: number, saving: boolea
  * databases a card's query runs on, plus the two built-in rows (Centralino's own phonebook and call records,
  * migration 0017), which are listed but neither changed nor deleted. A source is saved only when its connection
  * answers (connect and `select 1`), so the list never holds a source that did not work when it was saved.
- *
- * Not done yet: deleting a source that cards use (cards come with the rest of issue 24).
+ * A source that cards use is not deleted (409 naming the cards).
  */
 export class CardSourcesService {
   constructor(
@@ -141,11 +140,31 @@ export class CardSourcesService {
     }
   }
 
-  /** Deletes a source; built-in sources are refused. Cards using it are not checked yet (no cards so far). */
+  /** Deletes a source; built-in sources and sources that cards use are refused. */
   async remove(id: number): Promise<void> {
     const row = await this.find(id);
     if (Number(row.builtin) === 1) throw builtinRefused();
-    await this.db.deleteFrom('card_sources').where('id', '=', id).where('builtin', '=', 0).execute();
+    await this.db.transaction().execute(async (trx) => {
+      const cards = await trx
+        .selectFrom('customer_cards')
+        .select('name')
+        .where('dbconn_id', '=', id)
+        .orderBy('name')
+        .execute();
+      if (cards.length > 0) {
+        const list = cards.map((c) => `'${c.name}'`).join(', ');
+        throw new AppError(
+          409,
+          'card_source_in_use',
+          (lang) =>
+            lang === 'it'
+              ? `La sorgente ${row.name} è usata dalle schede ${list}: eliminale o assegna loro un'altra sorgente.`
+              : `Source ${row.name} is used by the cards ${list}: delete them or give them another source.`,
+          { cards: cards.map((c) => c.name).join(', ') },
+        );
+      }
+      await trx.deleteFrom('card_sources').where('id', '=', id).where('builtin', '=', 0).execute();
+    });
   }
 
   /**

@@ -1,4 +1,5 @@
 import {
+  CARD_PERMISSION_BASE,
   type CtiContext,
   type CtiGroup,
   type CtiMacro,
@@ -90,10 +91,23 @@ export class CtiService {
 
   // ---- catalogue ----
 
-  /** Every permission a profile can hold now: the static ones and one per group. */
+  /** Every permission a profile can hold now: the static ones, one per group and one per customer card. */
   private async catalogue(): Promise<CatalogueEntry[]> {
-    const groups = await this.groups();
-    return [...ctiStaticPermissions, ...groups.map(groupPermission)];
+    const [groups, cards] = await Promise.all([
+      this.groups(),
+      this.db.selectFrom('customer_cards').select(['id', 'name', 'permission']).orderBy('id').execute(),
+    ]);
+    return [
+      ...ctiStaticPermissions,
+      ...groups.map(groupPermission),
+      ...cards.map((card) => ({
+        id: CARD_PERMISSION_BASE + Number(card.id),
+        name: card.permission,
+        displayname: card.name,
+        description: `Customer card: ${card.name}`,
+        macro: 'customer_card',
+      })),
+    ];
   }
 
   private blankMacros(catalogue: CatalogueEntry[], withTexts: boolean): Record<string, CtiMacro> {

@@ -1,0 +1,561 @@
+import { fromBase64, toBase64 } from '@centralino/contract';
+import mysql from 'mysql2/promise';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bindNumber } from '../src/features/custcards/sql-lex.ts';
+import { callAs, DB_KINDS, expectError, POSTGRES_ADMIN_URL, useTestApp } from './helpers.ts';
+
+/** Real servers on this machine: MariaDB (root, no password) and PostgreSQL (trust auth), as card-sources.test.ts. */
+const MARIADB = { host: '127.0.0.1', port: 3306, user: 'root', password: '' };
+const MARIADB_DB = `cz_custcards_${process.pid}`;
+const PG_DB = `cz_custcards_pg_${process.pid}`;
+let setupError: string | undefined;
+
+async function pgAdmin<T>(run: (client: pg.Client) => Promise<T>, database?: string): Promise<T> {
+  const url = new URL(POSTGRES_ADMIN_URL);
+  if (database) url.pathname = `/${database}`;
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+const CONTACTS_SQL = [
+  'CREATE TABLE contacts (id integer primary key, name varchar(100), phone varchar(40))',
+  "INSERT INTO contacts VALUES (1, 'Alice <script>alert(1)</script>', '+39 0721 111'), (2, 'Bob', '0721222'), (3, 'Carol', '333444')",
+];
+
+beforeAll(async () => {
+  try {
+    const mariadb = await mysql.createConnection(MARIADB);
+    await mariadb.query(`DROP DATABASE IF EXISTS ${MARIADB_DB}`);
+    await mariadb.query(`CREATE DATABASE ${MARIADB_DB}`);
+    await mariadb.query(`USE ${MARIADB_DB}`);
+    for (const statement of CONTACTS_SQL) await mariadb.query(statement);
+    // A function that writes: a SELECT calling it must be stopped by the read-only transaction.
+    await mariadb.query(
+      "CREATE FUNCTION bump() RETURNS INT MODIFIES SQL DATA BEGIN INSERT INTO contacts VALUES (99, 'x', 'y'); RETURN 1; END",
+    );
+    await mariadb.end();
+    await pgAdmin(async (c) => {
+      await c.query(`DROP DATABASE IF EXISTS ${PG_DB}`);
+      await c.query(`CREATE DATABASE ${PG_DB}`);
+    });
+    await pgAdmin(async (c) => {
+      for (const statement of CONTACTS_SQL) await c.query(statement);
+      await c.query(
+        "CREATE FUNCTION bump() RETURNS integer LANGUAGE sql AS $$ INSERT INTO contacts VALUES (99, 'x', 'y') RETURNING 1 $$",
+      );
+    }, PG_DB);
+  } catch (error) {
+    setupError = `MariaDB or PostgreSQL not reachable: ${(error as Error).message}`;
+  }
+});
+afterAll(async () => {
+  const mariadb = await mysql.createConnection(MARIADB).catch(() => undefined);
+  await mariadb?.query(`DROP DATABASE IF EXISTS ${MARIADB_DB}`).catch(() => {});
+  await mariadb?.end();
+  await pgAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${PG_DB} WITH (FORCE)`)).catch(() => {});
+});
+
+async function contactCount(kind: 'mysql' | 'postgres'): Promise<number> {
+  if (kind === 'mysql') {
+    const c = await mysql.createConnection({ ...MARIADB, database: MARIADB_DB });
+    const [rows] = await c.query('SELECT count(*) AS n FROM contacts');
+    await c.end();
+    return Number((rows as { n: number }[])[0]?.n);
+  }
+  return pgAdmin(async (c) => Number((await c.query('SELECT count(*) AS n FROM contacts')).rows[0].n), PG_DB);
+}
+
+describe('$NUMBER binding', () => {
+  it('never leaves the number in the SQL and splits literals into concatenations', () => {
+    const q = "select * from t where a like '%$NUMBER' and b = $NUMBER -- $NUMBER\nand c = 'x''$NUMBER'";
+    expect(bindNumber(q, 'postgres').sql).toBe(
+      "select * from t where a like ('%' || $1::text) and b = $1::text -- $NUMBER\nand c = ('x''' || $1::text)",
+    );
+    expect(bindNumber(q, 'mysql').sql).toBe(
+      "select * from t where a like CONCAT('%', ?) and b = ? -- $NUMBER\nand c = CONCAT('x''', ?)",
+    );
+    expect(bindNumber(q, 'mysql').placeholders).toBe(3);
+    expect(bindNumber(q, 'mssql').sql).toContain("('%' + @number)");
+    expect(bindNumber(q, 'sqlite').sql).toContain("('%' || @number)");
+    // A backslash escape (MySQL) does not end the literal early.
+    expect(bindNumber("select 'it\\'s $NUMBER'", 'mysql').sql).toBe("select CONCAT('it\\'s ', ?)");
+    // Dollar quoting on PostgreSQL is a literal, and $NUMBERS is not $NUMBER.
+    expect(bindNumber('select $$ $NUMBER $$, $NUMBERS', 'postgres').placeholders).toBe(0);
+    expect(bindNumber('select 1; drop table x', 'postgres').multipleStatements).toBe(true);
+    expect(bindNumber('select 1;  -- end', 'postgres')).toMatchObject({
+      multipleStatements: false,
+      sql: 'select 1  -- end',
+    });
+  });
+});
+
+describe.each(DB_KINDS)('customer cards (%s)', (kind) => {
+  const t = useTestApp(kind);
+  const call = callAs(t);
+  const requireServers = () => {
+    if (setupError) throw new Error(setupError);
+  };
+  const preview = (body: Record<string, unknown>, headers?: Record<string, string>) =>
+    call('POST', '/api/custcard/preview', body, headers);
+  const html = (res: { json(): unknown }) => fromBase64((res.json() as { html: string }).html);
+  let mariadbId = 0;
+  let postgresId = 0;
+
+  it('ships the four templates and the two default cards', async () => {
+    const templates = (await call('GET', '/api/cti/customer_card/template')).json() as Record<string, unknown>[];
+    expect(templates.map((x) => [x.name, x.custom, x.color, x.builtin])).toEqual([
+      ['identity', false, 'red', true],
+      ['lastcalls', false, 'red', true],
+      ['statistics', false, 'red', true],
+      ['table', false, 'red', true],
+    ]);
+    const cards = (await call('GET', '/api/cti/customer_card')).json() as Record<string, unknown>[];
+    expect(cards.map((c) => [c.id, c.name, c.dbconn_id, c.template, c.profiles])).toEqual([
+      [1, 'Identity', 1, { name: 'identity', custom: false }, []],
+      [2, 'Last calls', 2, { name: 'lastcalls', custom: false }, []],
+    ]);
+    expect(fromBase64(cards[0]?.query as string)).toMatch(/FROM phonebook/);
+  });
+
+  it('runs the default cards on the built-in sources, read-only', async () => {
+    await t.database.db
+      .insertInto('phonebook_contacts')
+      .values({ source_id: 'extensions', name: 'Dario <b>', workphone: '0721 555 123', type: 'extension' })
+      .execute();
+    const identity = await preview({
+      dbconn_id: 1,
+      template: 'identity',
+      query: toBase64(
+        fromBase64(((await call('GET', '/api/cti/customer_card')).json() as { query: string }[])[0]?.query ?? ''),
+      ),
+      number: '0721 555123',
+    });
+    expect(identity.statusCode, identity.body).toBe(200);
+    expect(identity.json().rows).toMatchObject([{ name: 'Dario <b>', workphone: '0721 555 123' }]);
+    expect(html(identity)).toContain('Dario &lt;b&gt;');
+    const cards = (await call('GET', '/api/cti/customer_card')).json() as { query: string }[];
+    const lastCalls = await preview({ dbconn_id: 2, template: 'lastcalls', query: cards[1]?.query, number: '201' });
+    expect(lastCalls.statusCode, lastCalls.body).toBe(200);
+    expect(lastCalls.json()).toMatchObject({ rows: [], truncated: false });
+    expect(html(lastCalls)).toContain('No calls yet');
+    // The built-in sources read only their own view or table.
+    const secrets = expectError(
+      await preview({ dbconn_id: 1, template: 'table', query: toBase64('select * from admins') }),
+      422,
+      'card_query_failed',
+    );
+    expect(secrets.detail).toMatch(/reads only phonebook; the query names admins/);
+    expectError(
+      await preview({ dbconn_id: 2, template: 'table', query: toBase64('select * from cdr, "sessions"') }),
+      422,
+      'card_query_failed',
+    );
+    // A write is refused.
+    for (const query of ['delete from cdr', 'with x as (select 1) delete from cdr', 'select 1; delete from cdr']) {
+      expectError(await preview({ dbconn_id: 2, template: 'table', query: toBase64(query) }), 422, 'card_query_failed');
+    }
+  });
+
+  it('stops a long query at the row limit and a slow one at the timeout', async () => {
+    const many = await preview({
+      dbconn_id: 2,
+      template: 'table',
+      query: toBase64(
+        'with recursive n(x) as (select 1 union all select x + 1 from n where x < 100000) select x from n',
+      ),
+    });
+    expect(many.statusCode, many.body).toBe(200);
+    expect(many.json().rows.length).toBe(100);
+    expect(many.json().truncated).toBe(true);
+    const started = Date.now();
+    const slow = expectError(
+      await preview({
+        dbconn_id: 2,
+        template: 'table',
+        query: toBase64(
+          kind === 'postgres'
+            ? 'select count(*) from generate_series(1, 100000) a, generate_series(1, 100000) b'
+            : 'with recursive n(x) as (select 1 union all select x + 1 from n) select count(*) from n',
+        ),
+      }),
+      422,
+      'card_query_timeout',
+    );
+    expect(slow.detail).toMatch(/did not finish within 5 seconds/);
+    expect(slow.detail).not.toBe('');
+    expect(Date.now() - started).toBeLessThan(8_000);
+  }, 20_000);
+
+  it('keeps templates in a sandbox and escapes values', async () => {
+    const attempts: [string, number | null][] = [
+      ['{{ results.constructor }}|{{ results.first.constructor.constructor }}|{{ results.__proto__ }}', 200],
+      ["{{ 'x' | constructor }}", 400],
+      ["{% include '/etc/passwd' %}", 400],
+      ["{% render '/etc/passwd' %}", 400],
+      ["{% layout '/etc/passwd' %}", 400],
+    ];
+    for (const [text, status] of attempts) {
+      const res = await preview({
+        dbconn_id: 2,
+        html: toBase64(text),
+        query: toBase64("select '<script>x</script>' as v"),
+      });
+      expect(res.statusCode, `${text}: ${res.body}`).toBe(status);
+      if (status === 200) expect(html(res)).toBe('||');
+      else expect(res.json().code).toBe('card_template_invalid');
+    }
+    const escaped = await preview({
+      dbconn_id: 2,
+      html: toBase64('{{ results.first.v }} {{ results.first.v | raw }}'),
+      query: toBase64("select '<script>x</script>' as v"),
+    });
+    expect(html(escaped)).toBe('&lt;script&gt;x&lt;/script&gt; <script>x</script>');
+  });
+
+  it('creates, changes and deletes templates, with the line of an error', async () => {
+    const created = await call('POST', '/api/cti/customer_card/template', {
+      name: 'My Card',
+      custom: true,
+      html: toBase64('<!-- color: green -->\n{% for r in results %}{{ r.name }}{% endfor %}'),
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    expect(created.json()).toMatchObject({ name: 'mycard', custom: true, color: 'green', builtin: false });
+    expectError(
+      await call('POST', '/api/cti/customer_card/template', { name: 'mycard', html: toBase64('x') }),
+      409,
+      'card_template_exists',
+    );
+    const broken = expectError(
+      await call('PUT', '/api/cti/customer_card/template/mycard_custom', { html: toBase64('a\nb\n{% for x in %}') }),
+      400,
+      'card_template_invalid',
+    );
+    expect(broken.detail).toMatch(/^Line 3: /);
+    const brokenIt = expectError(
+      await call(
+        'PUT',
+        '/api/cti/customer_card/template/mycard',
+        { html: toBase64('\n{% if %}') },
+        { 'accept-language': 'it' },
+      ),
+      400,
+      'card_template_invalid',
+    );
+    expect(brokenIt.detail).toMatch(/^Riga 2: /);
+    const renamedInBody = await call('PUT', '/api/cti/customer_card/template/mycard_custom', {
+      name: 'identity',
+      custom: false,
+      html: toBase64('<!-- color: blue -->\nhello'),
+    });
+    expect(renamedInBody.json()).toMatchObject({ name: 'mycard', color: 'blue' });
+    expectError(
+      await call('PUT', '/api/cti/customer_card/template/nothere', { html: toBase64('x') }),
+      404,
+      'not_found',
+    );
+    expectError(await call('DELETE', '/api/cti/customer_card/template/table'), 409, 'card_template_builtin');
+    expect((await call('DELETE', '/api/cti/customer_card/template/mycard_custom')).statusCode).toBe(200);
+  });
+
+  it('creates cards with their permission and profiles, and refuses deleting what they use', async () => {
+    requireServers();
+    const source = await call('POST', '/api/cti/dbconn', {
+      type: 'mysql',
+      host: MARIADB.host,
+      port: MARIADB.port,
+      user: MARIADB.user,
+      pass: '',
+      name: MARIADB_DB,
+    });
+    expect(source.statusCode, source.body).toBe(200);
+    mariadbId = source.json().id;
+    const pgSource = await call('POST', '/api/cti/dbconn', {
+      type: 'postgres',
+      host: '127.0.0.1',
+      port: 5432,
+      user: 'postgres',
+      name: PG_DB,
+    });
+    expect(pgSource.statusCode, pgSource.body).toBe(200);
+    postgresId = pgSource.json().id;
+    await call('POST', '/api/cti/customer_card/template', { name: 'crm', html: toBase64('{{ results.size }}') });
+
+    const invalid = expectError(
+      await call('POST', '/api/cti/customer_card', { name: '', query: '', template: '', dbconn_id: '', profiles: [] }),
+      400,
+      'validation',
+    );
+    expect(Object.keys(invalid.fields ?? {}).sort()).toEqual(['dbconn_id', 'name', 'profiles', 'query', 'template']);
+    const unknown = expectError(
+      await call('POST', '/api/cti/customer_card', {
+        name: 'CRM',
+        query: toBase64('select 1'),
+        template: 'nope',
+        dbconn_id: 99,
+        profiles: [1, 77],
+      }),
+      422,
+      'validation',
+    );
+    expect(Object.keys(unknown.fields ?? {}).sort()).toEqual(['dbconn_id', 'profiles', 'template']);
+
+    const created = await call('POST', '/api/cti/customer_card', {
+      name: 'C.R.M.',
+      query: toBase64('select name from contacts where phone = $NUMBER'),
+      template: 'crm_custom',
+      dbconn_id: String(mariadbId),
+      profiles: ['1', 2],
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const card = created.json();
+    expect(card).toMatchObject({
+      name: 'C.R.M.',
+      template: { name: 'crm', custom: true },
+      dbconn_id: mariadbId,
+      profiles: [1, 2],
+    });
+    expectError(
+      await call('POST', '/api/cti/customer_card', {
+        ...(created.json() as Record<string, unknown>),
+        template: 'crm',
+        profiles: [1],
+        name: 'crm',
+      }),
+      409,
+      'card_exists',
+    );
+    // The profiles show the permission in the customer_card macro.
+    const profile = (await call('GET', '/api/cti/profiles/1')).json();
+    const permissions = profile.macro_permissions.customer_card.permissions as {
+      name: string;
+      value: boolean;
+      id: number;
+    }[];
+    expect(permissions.find((p) => p.name === 'cc_crm')).toMatchObject({ value: true, id: card.permission_id });
+    expect(permissions.find((p) => p.name === 'cc_identity')).toMatchObject({ value: false });
+
+    // Filters: by source, by template with or without _custom.
+    expect(
+      (await call('GET', `/api/cti/customer_card?dbconn_id=${mariadbId}`)).json().map((c: { id: number }) => c.id),
+    ).toEqual([card.id]);
+    for (const ref of ['crm', 'crm_custom']) {
+      expect((await call('GET', `/api/cti/customer_card?template=${ref}`)).json().length).toBe(1);
+    }
+    const blocked = expectError(
+      await call('DELETE', '/api/cti/customer_card/template/crm'),
+      409,
+      'card_template_in_use',
+    );
+    expect(blocked.detail).toContain("'C.R.M.'");
+    const sourceBlocked = expectError(
+      await call('DELETE', `/api/cti/dbconn/${mariadbId}`, undefined, { 'accept-language': 'it' }),
+      409,
+      'card_source_in_use',
+    );
+    expect(sourceBlocked.detail).toMatch(/usata dalle schede 'C.R.M.'/);
+
+    // Change: profiles replaced, template and source moved; renaming keeps the permission.
+    const changed = await call('PUT', `/api/cti/customer_card/${card.id}`, {
+      id: card.id,
+      creation: 'ignored',
+      name: 'CRM 2',
+      profiles: [3],
+      template: { name: 'table', custom: false },
+      dbconn_id: postgresId,
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json()).toMatchObject({
+      name: 'CRM 2',
+      profiles: [3],
+      template: { name: 'table' },
+      dbconn_id: postgresId,
+    });
+    expect((await call('DELETE', '/api/cti/customer_card/template/crm')).statusCode).toBe(200);
+    expect((await call('DELETE', `/api/cti/dbconn/${mariadbId}`)).statusCode).toBe(200);
+    expectError(await call('PUT', '/api/cti/customer_card/999', { name: 'x' }), 404, 'not_found');
+
+    expect((await call('DELETE', `/api/cti/customer_card/${card.id}`)).statusCode).toBe(200);
+    const links = await t.database.db
+      .selectFrom('cti_profile_permissions')
+      .selectAll()
+      .where('permission', '=', 'cc_crm')
+      .execute();
+    expect(links).toEqual([]);
+    expectError(await call('DELETE', `/api/cti/customer_card/${card.id}`), 404, 'not_found');
+    // The MariaDB source again, for the previews below.
+    mariadbId = (
+      await call('POST', '/api/cti/dbconn', {
+        type: 'mysql',
+        host: MARIADB.host,
+        port: MARIADB.port,
+        user: 'root',
+        pass: '',
+        name: MARIADB_DB,
+      })
+    ).json().id;
+  });
+
+  it.each(['mysql', 'postgres'] as const)(
+    'previews on a real %s source; $NUMBER is bound, never SQL',
+    async (engine) => {
+      requireServers();
+      const id = engine === 'mysql' ? mariadbId : postgresId;
+      const query = toBase64(
+        "select name, phone from contacts where replace(phone, ' ', '') like '%$NUMBER' order by id",
+      );
+      const ok = await preview({ dbconn_id: id, template: 'table', query, number: '0721 111' });
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(ok.json()).toMatchObject({
+        columns: ['name', 'phone'],
+        rows: [{ name: 'Alice <script>alert(1)</script>' }],
+        truncated: false,
+      });
+      expect(html(ok)).toContain('Alice &lt;script&gt;');
+      expect(html(ok)).not.toContain('<script>alert');
+      // The test number is normalised: 0039 → +39.
+      const plus = await preview({
+        dbconn_id: id,
+        template: 'table',
+        query: toBase64("select name from contacts where replace(phone, ' ', '') = '$NUMBER'"),
+        number: '0039 0721 111',
+      });
+      expect(plus.json().rows).toEqual([{ name: 'Alice <script>alert(1)</script>' }]);
+
+      for (const attack of [
+        "' or 1=1 --",
+        "'; drop table contacts; --",
+        "111' union select name, phone from contacts --",
+      ]) {
+        for (const q of [
+          "select name from contacts where phone = '$NUMBER'",
+          'select name from contacts where phone = $NUMBER',
+          "select name from contacts where phone like '%$NUMBER%'",
+        ]) {
+          const res = await preview({
+            dbconn_id: id,
+            template: 'table',
+            query: toBase64(q),
+            number: attack.replace(/[^0-9+*# ]/g, ''),
+          });
+          expect(res.statusCode, res.body).toBe(200);
+          // The schema refuses such a number at the boundary; the raw binding is checked below.
+        }
+        const raw = await preview({
+          dbconn_id: id,
+          template: 'table',
+          query: toBase64("select name from contacts where phone = '$NUMBER'"),
+          number: attack,
+        });
+        expectError(raw, 400, 'validation');
+      }
+      expect(await contactCount(engine)).toBe(3);
+
+      // A write, many rows and a slow query.
+      const write = expectError(
+        await preview({ dbconn_id: id, template: 'table', query: toBase64("update contacts set name = 'x'") }),
+        422,
+        'card_query_failed',
+      );
+      expect(write.detail).toMatch(/SELECT/);
+      // A write hidden in a read (a function that inserts): refused by the read-only transaction.
+      const hidden = expectError(
+        await preview({ dbconn_id: id, template: 'table', query: toBase64('select bump() as n') }),
+        422,
+        'card_query_failed',
+      );
+      expect(hidden.detail).toMatch(/read-only|READ ONLY/);
+      if (engine === 'postgres') {
+        expectError(
+          await preview({
+            dbconn_id: id,
+            template: 'table',
+            query: toBase64('with d as (delete from contacts returning *) select * from d'),
+          }),
+          422,
+          'card_query_failed',
+        );
+      }
+      expect(await contactCount(engine)).toBe(3);
+      const series =
+        engine === 'postgres'
+          ? 'select g from generate_series(1, 100000) g'
+          : 'with recursive n(x) as (select 1 union all select x + 1 from n where x < 100000) select x from n';
+      const many = await preview({ dbconn_id: id, template: 'table', query: toBase64(series) });
+      expect(many.statusCode, many.body).toBe(200);
+      expect(many.json()).toMatchObject({ truncated: true });
+      expect(many.json().rows.length).toBe(100);
+      const started = Date.now();
+      const slow = expectError(
+        await preview({
+          dbconn_id: id,
+          template: 'table',
+          query: toBase64(engine === 'postgres' ? 'select pg_sleep(20)' : 'select sleep(20)'),
+        }),
+        422,
+        'card_query_timeout',
+      );
+      expect(slow.detail).toMatch(/did not finish within 5 seconds/);
+      expect(Date.now() - started).toBeLessThan(9_000);
+      // A syntax error is readable, in Italian too.
+      const syntax = expectError(
+        await preview(
+          { dbconn_id: id, template: 'table', query: toBase64('select from from') },
+          { 'accept-language': 'it' },
+        ),
+        422,
+        'card_query_failed',
+      );
+      expect(syntax.detail).toMatch(/^La query non è riuscita: /);
+    },
+    30_000,
+  );
+
+  it('answers a source that does not answer as a readable error', async () => {
+    requireServers();
+    await t.database.db
+      .insertInto('card_sources')
+      .values({
+        name: 'gone',
+        type: 'postgres',
+        host: '127.0.0.1',
+        port: 1,
+        user: 'x',
+        password: '',
+        builtin: 0,
+        created_at: 0,
+      })
+      .execute();
+    const gone = await t.database.db
+      .selectFrom('card_sources')
+      .select('id')
+      .where('name', '=', 'gone')
+      .executeTakeFirstOrThrow();
+    const res = expectError(
+      await preview({ dbconn_id: gone.id, template: 'table', query: toBase64('select 1') }),
+      503,
+      'card_source_failed',
+    );
+    expect(res.detail).toMatch(/connection refused/);
+  });
+
+  it('requires a key', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/cti/customer_card'],
+      ['GET', '/api/cti/customer_card/template'],
+      ['POST', '/api/custcard/preview'],
+      ['DELETE', '/api/cti/customer_card/1'],
+    ] as const) {
+      expectError(
+        await t.app.inject({ method, url, payload: method === 'POST' ? {} : undefined }),
+        401,
+        'unauthorized',
+      );
+    }
+  });
+});
