@@ -205,10 +205,29 @@ test('in Italian: the sections, the duplicate-template modal and its rules', asy
   await expect(duplicate.getByText("Scegli un nome diverso dall'originale")).toBeVisible();
   await expect(save).toBeDisabled();
   await dialogCheck(page);
+  // A name another template has: not saved, said so, and the modal keeps what was typed.
+  await duplicate.getByRole('textbox', { name: 'Nome della copia' }).fill('Table');
+  await save.click();
+  await expect(page.getByText('Modello non salvato')).toBeVisible();
+  await expect(duplicate.getByRole('textbox', { name: 'Nome della copia' })).toHaveValue('Table');
   await duplicate.getByRole('textbox', { name: 'Nome della copia' }).fill('Identità cliente');
   await save.click();
   await expect(page.getByText('Modello salvato')).toBeVisible();
-  await expect(page.getByTestId('template-identitcliente_custom')).toContainText('Personalizzato');
+  const copy = page.getByTestId('template-identitcliente_custom');
+  await expect(copy).toContainText('Personalizzato');
+  await expect(copy).toContainText('Rosso');
+
+  // Its colour changed: the first-line comment and the bg- classes of its markup follow.
+  await copy.getByRole('button', { name: 'Modifica' }).click();
+  const edit = page.getByRole('dialog', { name: 'Modifica il modello identitcliente' });
+  await edit.getByRole('combobox', { name: 'Colore' }).click();
+  await page.getByRole('option', { name: 'Blu' }).click();
+  await expect(edit.getByRole('textbox', { name: /^Modello/ })).toHaveValue(/^<!-- color: blue -->/);
+  await expect(edit.getByTestId('card-frame')).toBeVisible();
+  await dialogCheck(page);
+  await edit.getByRole('button', { name: 'Salva' }).click();
+  await expect(page.getByText('Modello salvato')).toBeVisible();
+  await expect(copy).toContainText('Blu');
 
   await page.getByRole('button', { name: 'Nuova scheda' }).click();
   const card = page.getByRole('dialog', { name: 'Nuova scheda' });

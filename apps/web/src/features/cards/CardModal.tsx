@@ -76,10 +76,8 @@ export function CardModal({
       await queryClient.invalidateQueries({ queryKey: ['cards'] });
       onClose();
     },
-    onError: (e) => {
-      notifyError(t('cards.cards.notSaved'), e);
-      onClose();
-    },
+    // The modal stays open with what was typed (as the phonebook's does): the notification says why.
+    onError: (e) => notifyError(t('cards.cards.notSaved'), e),
   });
   const canPreview = form.dbconn_id !== null && form.template !== null && form.query.trim() !== '';
   return (

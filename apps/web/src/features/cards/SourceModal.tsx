@@ -78,10 +78,8 @@ export function SourceModal({
       onClose();
       if (!modifying) onCreated?.(saved);
     },
-    onError: (e) => {
-      notifyError(t('cards.sources.notSaved'), e);
-      onClose();
-    },
+    // The modal stays open with what was typed (as the phonebook's does): the notification says why.
+    onError: (e) => notifyError(t('cards.sources.notSaved'), e),
   });
   const typeData = Object.entries(types.data ?? {}).map(([value, label]) => ({ value, label }));
 

@@ -108,10 +108,8 @@ export function TemplateModal({
       onClose();
       if (!modifying) onCreated?.(`${cardTemplateName(name)}_custom`);
     },
-    onError: (e) => {
-      notifyError(t('cards.templates.notSaved'), e);
-      onClose();
-    },
+    // The modal stays open with what was typed (as the phonebook's does): the notification says why.
+    onError: (e) => notifyError(t('cards.templates.notSaved'), e),
   });
   const valid = html.trim() !== '' && (modifying || name.trim() !== '');
   return (
@@ -184,10 +182,8 @@ export function DuplicateTemplateModal({ template, onClose }: { template: Templa
       await queryClient.invalidateQueries({ queryKey: ['cards'] });
       onClose();
     },
-    onError: (e) => {
-      notifyError(t('cards.templates.notSaved'), e);
-      onClose();
-    },
+    // The modal stays open with what was typed (as the phonebook's does): the notification says why.
+    onError: (e) => notifyError(t('cards.templates.notSaved'), e),
   });
   return (
     <Modal opened onClose={onClose} title={t('cards.templates.duplicate.title', { name: template.name })}>
