@@ -263,6 +263,48 @@ describe.each(DB_KINDS)('customer cards (%s)', (kind) => {
     expect((await call('DELETE', '/api/cti/customer_card/template/mycard_custom')).statusCode).toBe(200);
   });
 
+  it('converts templates of the older system (EJS) and refuses what it cannot', async () => {
+    const ejs = [
+      '<!-- color: blue -->',
+      '<% results.forEach(function (row) { %>',
+      "<% if (row.type === 'public' && row.company) { %><b><%= row.company %></b><% } else { %>-<% } %>",
+      '<% }); %>',
+      '<% for (var i = 0; i < results.length; i++) { %><%= results[i].name %><% } %>',
+    ].join('\n');
+    const res = await call('POST', '/api/cti/customer_card/template/convert', { html: toBase64(ejs) });
+    expect(res.statusCode, res.body).toBe(200);
+    const liquid = fromBase64(res.json().html);
+    expect(liquid).toBe(
+      [
+        '<!-- color: blue -->',
+        '{% for row in results %}',
+        "{% if row.type == 'public' and row.company %}<b>{{ row.company }}</b>{% else %}-{% endif %}",
+        '{% endfor %}',
+        '{% for row_0 in results %}{{ row_0.name }}{% endfor %}',
+      ].join('\n'),
+    );
+    // The converted text renders as the old one did, values escaped.
+    const shown = await preview({
+      dbconn_id: 2,
+      html: res.json().html,
+      query: toBase64("select 'public' as type, '<ACME>' as company, 'Ann' as name"),
+    });
+    expect(html(shown).replace(/\s+/g, '')).toBe('<!--color:blue--><b>&lt;ACME&gt;</b>Ann');
+    for (const lang of ['en', 'it']) {
+      const refused = expectError(
+        await call(
+          'POST',
+          '/api/cti/customer_card/template/convert',
+          { html: toBase64("<p>\n<% var fs = require('fs') %>\n</p>") },
+          { 'accept-language': lang },
+        ),
+        400,
+        'card_template_unconvertible',
+      );
+      expect(refused.detail).toMatch(lang === 'it' ? /^Riga 2: .*require/ : /^Line 2: .*require/);
+    }
+  });
+
   it('creates cards with their permission and profiles, and refuses deleting what they use', async () => {
     requireServers();
     const source = await call('POST', '/api/cti/dbconn', {
