@@ -328,6 +328,9 @@ export const cardPreviewSchema = z
   .meta({ id: 'CardPreview' });
 export type CardPreview = z.infer<typeof cardPreviewSchema>;
 
-/** POST /api/cti/customer_card/template/convert: an EJS template of the older system turned into Liquid. */
+/**
+ * POST /api/cti/customer_card/template/convert: an EJS template of the older system (base64) turned into Liquid
+ * (base64). Refused with 400 `card_template_unconvertible` naming the line it cannot convert.
+ */
 export const cardTemplateConvertSchema = z.object({ html: templateHtml }).meta({ id: 'CardTemplateConvert' });
 export const cardTemplateConvertedSchema = z.object({ html: z.string() }).meta({ id: 'CardTemplateConverted' });

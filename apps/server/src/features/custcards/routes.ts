@@ -1,6 +1,8 @@
 import {
   cardPreviewRequestSchema,
   cardPreviewSchema,
+  cardTemplateConvertedSchema,
+  cardTemplateConvertSchema,
   cardTemplateCreateSchema,
   cardTemplateListSchema,
   cardTemplateSchema,
@@ -11,9 +13,11 @@ import {
   customerCardPatchSchema,
   customerCardSchema,
   errorBodySchema,
+  toBase64,
 } from '@centralino/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { convertEjsTemplate } from './ejs.ts';
 import type { CustomerCardsService } from './service.ts';
 
 const tags = ['customer cards'];
@@ -54,6 +58,20 @@ export const customerCardsRoutes =
         },
       },
       (request) => cards.createTemplate(request.body),
+    );
+
+    app.post(
+      '/api/cti/customer_card/template/convert',
+      {
+        schema: {
+          tags,
+          summary:
+            'Converts a template of the older system (EJS) into Liquid: loops over results, value output, if/else; the rest is refused naming its line',
+          body: cardTemplateConvertSchema,
+          response: { 200: cardTemplateConvertedSchema, ...errors },
+        },
+      },
+      async (request) => ({ html: toBase64(convertEjsTemplate(request.body.html)) }),
     );
 
     app.put(
