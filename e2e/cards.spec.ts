@@ -236,7 +236,16 @@ test('in Italian: the sections, the duplicate-template modal and its rules', asy
   await dialogCheck(page);
   await page.keyboard.press('Escape');
 
+  // A template of the older system (EJS) is converted to Liquid in the editor; what cannot be is refused with its line.
   await page.getByRole('button', { name: 'Nuovo modello' }).click();
-  await expect(page.getByRole('dialog', { name: 'Nuovo modello' })).toBeVisible();
+  const create = page.getByRole('dialog', { name: 'Nuovo modello' });
+  const text = create.getByRole('textbox', { name: /^Modello/ });
+  await text.fill('<% results.forEach(function (row) { %>\n<p><%= row.name %></p>\n<% }); %>');
+  await create.getByRole('button', { name: 'Converti da EJS' }).click();
+  await expect(text).toHaveValue(/\{% for row in results %\}/);
+  await expect(text).toHaveValue(/\{\{ ?row\.name ?\}\}/);
+  await text.fill("<p>ok</p>\n<% require('fs').readFileSync('/etc/passwd') %>");
+  await create.getByRole('button', { name: 'Converti da EJS' }).click();
+  await expect(create.getByTestId('convert-error')).toContainText('Riga 2');
   await dialogCheck(page);
 });

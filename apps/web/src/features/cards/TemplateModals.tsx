@@ -1,5 +1,5 @@
 import { cardTemplateName } from '@centralino/contract';
-import { Button, ColorSwatch, Group, Modal, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, ColorSwatch, Group, Modal, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -21,7 +21,7 @@ import {
   toBase64,
   withColor,
 } from './cardsLogic.ts';
-import { PreviewResult } from './PreviewResult.tsx';
+import { PreviewResult, previewErrorText } from './PreviewResult.tsx';
 
 function ColorSelect({
   value,
@@ -111,6 +111,10 @@ export function TemplateModal({
     // The modal stays open with what was typed (as the phonebook's does): the notification says why.
     onError: (e) => notifyError(t('cards.templates.notSaved'), e),
   });
+  const convert = useMutation({
+    mutationFn: () => cardsApi.convertTemplate(toBase64(html)),
+    onSuccess: (converted) => setHtml(fromBase64(converted.html)),
+  });
   const valid = html.trim() !== '' && (modifying || name.trim() !== '');
   return (
     <Modal
@@ -143,6 +147,25 @@ export function TemplateModal({
           onChange={(e) => setHtml(e.currentTarget.value)}
           error={html.trim() === '' ? t('cards.templates.modal.htmlRequired') : undefined}
         />
+        <Group gap="xs">
+          <Button
+            variant="default"
+            size="xs"
+            disabled={html.trim() === ''}
+            loading={convert.isPending}
+            onClick={() => convert.mutate()}
+          >
+            {t('cards.templates.modal.convert')}
+          </Button>
+          <Text size="xs" c="dimmed">
+            {t('cards.templates.modal.convertHelp')}
+          </Text>
+        </Group>
+        {convert.isError && (
+          <Alert color="red" title={t('cards.templates.modal.convertFailed')} data-testid="convert-error">
+            {previewErrorText(convert.error)}
+          </Alert>
+        )}
         {sampleSourceId === undefined ? (
           <Text size="sm" c="dimmed">
             {t('cards.templates.modal.noPreview')}

@@ -14,6 +14,7 @@ import {
   cardSourceSchema,
   cardSourceTestResultSchema,
   cardSourceTypesSchema,
+  cardTemplateConvertedSchema,
   cardTemplateListSchema,
   customerCardListSchema,
 } from '@centralino/contract';
@@ -41,6 +42,12 @@ export const cardsApi = {
   templates: () => apiRequest('GET', '/api/cti/customer_card/template', { schema: cardTemplateListSchema }),
   createTemplate: (body: CardTemplateCreate) =>
     apiRequest('POST', '/api/cti/customer_card/template', { body, schema: anything }),
+  /** An older system's EJS template turned into Liquid (base64 both ways); what cannot be is refused with its line. */
+  convertTemplate: (html: string) =>
+    apiRequest('POST', '/api/cti/customer_card/template/convert', {
+      body: { html },
+      schema: cardTemplateConvertedSchema,
+    }),
   /** `ref` is the template as cards name it: `name`, or `name_custom`. */
   updateTemplate: (ref: string, body: CardTemplateUpdate) =>
     apiRequest('PUT', `/api/cti/customer_card/template/${encodeURIComponent(ref)}`, { body, schema: anything }),
