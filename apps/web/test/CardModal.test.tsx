@@ -76,10 +76,11 @@ afterEach(() => vi.unstubAllGlobals());
 
 const button = (key: string) => screen.getByRole('button', { name: i18n.t(key) }) as HTMLButtonElement;
 
-describe('card modal', () => {
+// A modal's first render takes seconds on a loaded 2-core machine.
+describe('card modal', { timeout: 30_000 }, () => {
   it('keeps Save disabled while the query is empty', async () => {
     renderThemed(<CardModal card={card} sources={sources} templates={templates} onClose={() => {}} />);
-    await waitFor(() => expect(calls.some((c) => c.url === '/api/cti/profiles')).toBe(true));
+    await waitFor(() => expect(calls.some((c) => c.url === '/api/cti/profiles')).toBe(true), { timeout: 10_000 });
     expect(button('cards.save').disabled).toBe(false);
     const query = screen.getByLabelText(new RegExp(i18n.t('cards.cards.modal.query')));
     fireEvent.change(query, { target: { value: '  ' } });
@@ -93,7 +94,9 @@ describe('card modal', () => {
       target: { value: '0721 100' },
     });
     fireEvent.click(button('cards.cards.modal.preview'));
-    const frame = (await screen.findByTitle(i18n.t('cards.preview.frame'))) as HTMLIFrameElement;
+    const frame = (await screen.findByTitle(i18n.t('cards.preview.frame'), undefined, {
+      timeout: 10_000,
+    })) as HTMLIFrameElement;
     expect(frame.getAttribute('sandbox')).toBe('');
     expect(frame.getAttribute('srcdoc')).toContain('Lucia');
     expect(screen.getByRole('table', { name: i18n.t('cards.preview.rowsTable') }).textContent).toContain('Lucia');
@@ -109,7 +112,7 @@ describe('card modal', () => {
     const closed = vi.fn();
     renderThemed(<CardModal card={card} sources={sources} templates={templates} onClose={closed} />);
     fireEvent.click(button('cards.save'));
-    await waitFor(() => expect(closed).toHaveBeenCalled());
+    await waitFor(() => expect(closed).toHaveBeenCalled(), { timeout: 10_000 });
     expect(calls.find((c) => c.method === 'PUT')).toEqual({
       method: 'PUT',
       url: '/api/cti/customer_card/7',

@@ -34,7 +34,7 @@ beforeEach(async () => {
       calls.push({ method: init?.method ?? 'GET', url, body });
       if (url === '/api/cti/dbconn/type') return json({ mysql: 'MySQL', postgres: 'PostgreSQL' });
       if (url === '/api/dbconn/test') return checkAnswer();
-      if (url === '/api/cti/dbconn/3') return json({ ...source, ...body });
+      if (url === '/api/cti/dbconn/3') return json({ ...source, ...body, port: Number(body.port) });
       return json({}, 404);
     }),
   );
@@ -44,12 +44,15 @@ afterEach(() => vi.unstubAllGlobals());
 const save = () => screen.getByRole('button', { name: i18n.t('cards.save') }) as HTMLButtonElement;
 const check = () => screen.getByRole('button', { name: i18n.t('cards.sources.modal.check') }) as HTMLButtonElement;
 
-describe('customer-card source modal', () => {
+// A modal's first render takes seconds on a loaded 2-core machine.
+describe('customer-card source modal', { timeout: 30_000 }, () => {
   it('enables Save only after a successful check, and again needs one after a change', async () => {
     renderThemed(<SourceModal source={source} onClose={() => {}} />);
     expect(save().disabled).toBe(true);
     fireEvent.click(check());
-    expect(await screen.findByText(i18n.t('cards.sources.modal.verified'))).toBeTruthy();
+    expect(
+      await screen.findByText(i18n.t('cards.sources.modal.verified'), undefined, { timeout: 10_000 }),
+    ).toBeTruthy();
     expect(save().disabled).toBe(false);
     // The stored source is checked by id, without a password (the stored one is used).
     expect(calls.find((c) => c.url === '/api/dbconn/test')?.body).toEqual({
@@ -69,9 +72,9 @@ describe('customer-card source modal', () => {
     renderThemed(<SourceModal source={source} onClose={closed} />);
     expect(screen.getByPlaceholderText(i18n.t('cards.sources.modal.passwordKept'))).toBeTruthy();
     fireEvent.click(check());
-    await waitFor(() => expect(save().disabled).toBe(false));
+    await waitFor(() => expect(save().disabled).toBe(false), { timeout: 10_000 });
     fireEvent.click(save());
-    await waitFor(() => expect(closed).toHaveBeenCalled());
+    await waitFor(() => expect(closed).toHaveBeenCalled(), { timeout: 10_000 });
     const put = calls.find((c) => c.method === 'PUT');
     expect(put?.url).toBe('/api/cti/dbconn/3');
     expect(put?.body).not.toHaveProperty('pass');
@@ -89,7 +92,11 @@ describe('customer-card source modal', () => {
       );
     renderThemed(<SourceModal source={source} onClose={() => {}} />);
     fireEvent.click(check());
-    expect(await screen.findByText('The connection check failed. Access denied for user cti.')).toBeTruthy();
+    expect(
+      await screen.findByText('The connection check failed. Access denied for user cti.', undefined, {
+        timeout: 10_000,
+      }),
+    ).toBeTruthy();
     expect(save().disabled).toBe(true);
   });
 
