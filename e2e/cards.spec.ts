@@ -179,8 +179,26 @@ test('sources, the wizard order source → template → card, the preview and th
 
 test('in Italian: the sections, the duplicate-template modal and its rules', async ({ page }) => {
   await signIn(page);
+  // A source whose database has gone since it was saved: its check on load fails and says why.
+  const gone = `${DB}_gone`;
+  const db = await mysql.createConnection(MARIADB);
+  await db.query(`CREATE DATABASE IF NOT EXISTS ${gone}`);
+  const created = await apiAs(page, 'POST', '/api/cti/dbconn', {
+    type: 'mysql',
+    host: MARIADB.host,
+    port: MARIADB.port,
+    user: MARIADB.user,
+    pass: MARIADB.password,
+    name: gone,
+  });
+  await db.query(`DROP DATABASE ${gone}`);
+  await db.end();
+  expect(created.status).toBe(200);
   await page.evaluate(() => localStorage.setItem('preferredLanguage', 'it'));
   await page.goto('/apps/cards');
+  const goneCard = page.getByTestId(`source-${gone}`);
+  await expect(goneCard.getByTestId('source-check')).toHaveText('Connessione non riuscita', { timeout: 30_000 });
+  await expect(goneCard.getByTestId('source-check-reason')).toContainText(gone);
   await expect(page.getByRole('heading', { name: 'Schede cliente', level: 1 })).toBeVisible();
   for (const name of ['Sorgenti', 'Modelli', 'Schede']) {
     await expect(page.getByRole('heading', { name, level: 2 })).toBeVisible();

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { ctiApi } from '../cti/ctiApi.ts';
-import { type Card, cardsApi, type Template } from './cardsApi.ts';
+import { type Card, cardsApi, refreshLists, type Template } from './cardsApi.ts';
 import { cardFormProblems, fromBase64, templateValue, toBase64 } from './cardsLogic.ts';
 import { PreviewResult } from './PreviewResult.tsx';
 
@@ -73,7 +73,7 @@ export function CardModal({
     },
     onSuccess: async () => {
       notifySuccess(t('cards.cards.saved'));
-      await queryClient.invalidateQueries({ queryKey: ['cards'] });
+      void refreshLists(queryClient);
       onClose();
     },
     // The modal stays open with what was typed (as the phonebook's does): the notification says why.

@@ -9,7 +9,7 @@ import { confirmAction } from '../../components/confirm.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { ctiApi } from '../cti/ctiApi.ts';
 import { CardModal } from './CardModal.tsx';
-import { type Card as CustomerCard, cardsApi, type Template } from './cardsApi.ts';
+import { type Card as CustomerCard, cardsApi, refreshLists, type Template } from './cardsApi.ts';
 import { colorOf, fromBase64, MANTINE_COLOR, templateValue } from './cardsLogic.ts';
 import { DependencyModal } from './DependencyModal.tsx';
 import { SourceModal } from './SourceModal.tsx';
@@ -24,32 +24,72 @@ type Open =
   | { kind: 'card'; card?: CustomerCard; preset?: { dbconn_id?: string; template?: string } }
   | null;
 
-/** The connection check of a listed source, run when the list loads: checking, ok or failed. */
-function CheckBadge({ source }: { source: CardSource }) {
-  const { t } = useTranslation();
-  const check = useQuery({
+/** The connection check of a listed source, run when the list loads: checking, ok or failed (and why). */
+function useSourceCheck(source: CardSource) {
+  return useQuery({
     queryKey: ['cards', 'check', source.id, source.type, source.host, source.port, source.user, source.name],
     queryFn: () => cardsApi.testSource({ id: source.id }),
     retry: false,
     staleTime: 60_000,
   });
+}
+
+function SourceItem({
+  source,
+  typeLabel,
+  onModify,
+  onDelete,
+}: {
+  source: CardSource;
+  typeLabel: string;
+  onModify: () => void;
+  onDelete: () => void;
+}) {
+  const { t } = useTranslation();
+  const check = useSourceCheck(source);
   const [color, label] = check.isPending
     ? ['gray', t('cards.sources.checking')]
     : check.isError
       ? ['red', t('cards.sources.failed')]
       : ['teal', t('cards.sources.ok')];
   return (
-    <Badge
-      color={color}
-      variant="light"
-      role="status"
-      data-testid="source-check"
-      title={
-        check.isError ? (check.error instanceof ApiError ? check.error.body.detail : check.error.message) : undefined
-      }
-    >
-      {label}
-    </Badge>
+    <Card withBorder radius="md" p="md" data-testid={`source-${source.name}`}>
+      <Stack gap="xs">
+        <Group justify="space-between" wrap="nowrap">
+          <Title order={3} size="h4" style={{ wordBreak: 'break-all' }}>
+            {source.name}
+          </Title>
+          <Badge color={color} variant="light" role="status" data-testid="source-check">
+            {label}
+          </Badge>
+        </Group>
+        <Group gap="xs">
+          <Badge variant="outline" color="gray">
+            {typeLabel}
+          </Badge>
+        </Group>
+        {source.host && (
+          <Text size="sm">
+            {t('cards.sources.address')}: {source.host}:{source.port}
+          </Text>
+        )}
+        {check.isError && (
+          <Text size="sm" c="red.8" data-testid="source-check-reason">
+            {check.error instanceof ApiError ? check.error.body.detail : check.error.message}
+          </Text>
+        )}
+        {!source.builtin && (
+          <Group gap="xs">
+            <Button variant="default" size="xs" onClick={onModify}>
+              {t('cards.modify')}
+            </Button>
+            <Button variant="default" size="xs" color="red" onClick={onDelete}>
+              {t('cards.delete')}
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </Card>
   );
 }
 
@@ -157,11 +197,11 @@ export function CardsPage() {
     } catch (e) {
       notifyError(t('cards.cards.notDeleted'), e);
     }
-    await queryClient.invalidateQueries({ queryKey: ['cards'] });
+    void refreshLists(queryClient);
   };
   const removed = (message: string) => async () => {
     notifySuccess(message);
-    await queryClient.invalidateQueries({ queryKey: ['cards'] });
+    void refreshLists(queryClient);
   };
 
   return (
@@ -182,41 +222,13 @@ export function CardsPage() {
         <Loading query={sources} empty={t('cards.sources.empty')}>
           {(list) =>
             list.map((source) => (
-              <Card key={source.id} withBorder radius="md" p="md" data-testid={`source-${source.name}`}>
-                <Stack gap="xs">
-                  <Group justify="space-between" wrap="nowrap">
-                    <Title order={3} size="h4" style={{ wordBreak: 'break-all' }}>
-                      {source.name}
-                    </Title>
-                    <CheckBadge source={source} />
-                  </Group>
-                  <Group gap="xs">
-                    <Badge variant="outline" color="gray">
-                      {typeLabel(source)}
-                    </Badge>
-                  </Group>
-                  {source.host && (
-                    <Text size="sm">
-                      {t('cards.sources.address')}: {source.host}:{source.port}
-                    </Text>
-                  )}
-                  {!source.builtin && (
-                    <Group gap="xs">
-                      <Button variant="default" size="xs" onClick={() => setOpen({ kind: 'source', source })}>
-                        {t('cards.modify')}
-                      </Button>
-                      <Button
-                        variant="default"
-                        size="xs"
-                        color="red"
-                        onClick={() => setOpen({ kind: 'deleteSource', source })}
-                      >
-                        {t('cards.delete')}
-                      </Button>
-                    </Group>
-                  )}
-                </Stack>
-              </Card>
+              <SourceItem
+                key={source.id}
+                source={source}
+                typeLabel={typeLabel(source)}
+                onModify={() => setOpen({ kind: 'source', source })}
+                onDelete={() => setOpen({ kind: 'deleteSource', source })}
+              />
             ))
           }
         </Loading>

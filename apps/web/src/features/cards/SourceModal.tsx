@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
-import { cardsApi } from './cardsApi.ts';
+import { cardsApi, refreshLists } from './cardsApi.ts';
 import { canCheck, defaultPortOf, type SourceForm } from './cardsLogic.ts';
 
 function initial(source?: CardSource): SourceForm {
@@ -74,7 +74,7 @@ export function SourceModal({
         : cardsApi.createSource(fields as CardSourceCreate),
     onSuccess: async (saved) => {
       notifySuccess(t('cards.sources.saved'));
-      await queryClient.invalidateQueries({ queryKey: ['cards'] });
+      void refreshLists(queryClient, true);
       onClose();
       if (!modifying) onCreated?.(saved);
     },

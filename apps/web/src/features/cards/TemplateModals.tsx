@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
-import { cardsApi, type Template } from './cardsApi.ts';
+import { cardsApi, refreshLists, type Template } from './cardsApi.ts';
 import {
   colorOf,
   DEFAULT_TEMPLATE_HTML,
@@ -104,7 +104,7 @@ export function TemplateModal({
     },
     onSuccess: async () => {
       notifySuccess(t('cards.templates.saved'));
-      await queryClient.invalidateQueries({ queryKey: ['cards'] });
+      void refreshLists(queryClient);
       onClose();
       if (!modifying) onCreated?.(`${cardTemplateName(name)}_custom`);
     },
@@ -202,7 +202,7 @@ export function DuplicateTemplateModal({ template, onClose }: { template: Templa
     mutationFn: () => cardsApi.createTemplate({ name: name.trim(), custom: true, html: template.html }),
     onSuccess: async () => {
       notifySuccess(t('cards.templates.saved'));
-      await queryClient.invalidateQueries({ queryKey: ['cards'] });
+      void refreshLists(queryClient);
       onClose();
     },
     // The modal stays open with what was typed (as the phonebook's does): the notification says why.

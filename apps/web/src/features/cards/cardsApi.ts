@@ -18,6 +18,7 @@ import {
   cardTemplateListSchema,
   customerCardListSchema,
 } from '@centralino/contract';
+import type { QueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiRequest } from '../../api/client.ts';
 
@@ -68,3 +69,18 @@ export const cardsApi = {
   preview: (body: CardPreviewRequest) =>
     apiRequest('POST', '/api/custcard/preview', { body, schema: cardPreviewSchema }),
 };
+
+/**
+ * After a change: the three lists (and the dependency lists) are read again. Connection checks run again only
+ * for a source whose fields changed (their key holds them), or for every source when `checks` is set; open
+ * previews are left as they are. Not awaited by the modals, which close at once.
+ */
+export function refreshLists(queryClient: QueryClient, checks = false): Promise<void> {
+  return queryClient.invalidateQueries({
+    queryKey: ['cards'],
+    predicate: (query) => {
+      const part = query.queryKey[1];
+      return part === 'sources' || part === 'templates' || part === 'cards' || (checks && part === 'check');
+    },
+  });
+}
