@@ -151,11 +151,22 @@ describe.each(DB_KINDS)('customer cards (%s)', (kind) => {
       'card_query_failed',
     );
     expect(secrets.detail).toMatch(/reads only phonebook; the query names admins/);
-    expectError(
-      await preview({ dbconn_id: 2, template: 'table', query: toBase64('select * from cdr, "sessions"') }),
-      422,
-      'card_query_failed',
-    );
+    for (const query of [
+      'select * from cdr, "sessions"',
+      "select * from 'admins'",
+      'select * from main.ADMINS',
+      'select * from `users`',
+      ...(kind === 'postgres'
+        ? [
+            'select * from U&"\\0061dmins"',
+            "select * from query_to_xml('select * from admins', true, false, '')",
+            'select * from pg_authid',
+          ]
+        : []),
+    ]) {
+      const res = await preview({ dbconn_id: 2, template: 'table', query: toBase64(query) });
+      expectError(res, 422, 'card_query_failed');
+    }
     // A write is refused.
     for (const query of ['delete from cdr', 'with x as (select 1) delete from cdr', 'select 1; delete from cdr']) {
       expectError(await preview({ dbconn_id: 2, template: 'table', query: toBase64(query) }), 422, 'card_query_failed');
