@@ -2,6 +2,7 @@ import { fromBase64, toBase64 } from '@centralino/contract';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CardQueryRunner } from '../src/features/custcards/run-query.ts';
 import { bindNumber } from '../src/features/custcards/sql-lex.ts';
 import { callAs, DB_KINDS, expectError, POSTGRES_ADMIN_URL, useTestApp } from './helpers.ts';
 
@@ -95,6 +96,44 @@ describe('$NUMBER binding', () => {
   });
 });
 
+describe('a caller number that is SQL', () => {
+  // The API accepts only digits, + * # and spaces as a test number, but the CTI will hand over whatever caller
+  // ID a call brings: the runner itself must keep it a value.
+  const runner = new CardQueryRunner({ kind: 'sqlite', location: '/nonexistent' });
+  afterAll(() => runner.close());
+
+  it.each(['mysql', 'postgres'] as const)('returns no extra rows and changes nothing on %s', async (engine) => {
+    if (setupError) throw new Error(setupError);
+    const connection =
+      engine === 'mysql'
+        ? { type: 'mysql' as const, ...MARIADB, name: MARIADB_DB }
+        : { type: 'postgres' as const, host: '127.0.0.1', port: 5432, user: 'postgres', password: '', name: PG_DB };
+    const target = { kind: 'external' as const, connection };
+    const queries = [
+      "select name from contacts where phone = '$NUMBER'",
+      'select name from contacts where phone = $NUMBER',
+      "select name from contacts where phone like '%$NUMBER%'",
+      'select name from contacts where phone = "$NUMBER"',
+    ].slice(0, engine === 'mysql' ? 4 : 3);
+    for (const attack of [
+      "' or 1=1 --",
+      "'; drop table contacts; --",
+      "x' union select phone from contacts --",
+      '1 or 1=1',
+      '" or ""="',
+      "\\' or 1=1 #",
+    ]) {
+      for (const query of queries) {
+        const result = await runner.run(target, query, attack);
+        expect(result.rows, `${query} with ${attack}`).toEqual([]);
+      }
+    }
+    expect(await contactCount(engine)).toBe(3);
+    // The same queries find the row whose number is given.
+    expect((await runner.run(target, queries[0] as string, '0721222')).rows).toEqual([{ name: 'Bob' }]);
+  });
+});
+
 describe.each(DB_KINDS)('customer cards (%s)', (kind) => {
   const t = useTestApp(kind);
   const call = callAs(t);
@@ -151,11 +190,22 @@ describe.each(DB_KINDS)('customer cards (%s)', (kind) => {
       'card_query_failed',
     );
     expect(secrets.detail).toMatch(/reads only phonebook; the query names admins/);
-    expectError(
-      await preview({ dbconn_id: 2, template: 'table', query: toBase64('select * from cdr, "sessions"') }),
-      422,
-      'card_query_failed',
-    );
+    for (const query of [
+      'select * from cdr, "sessions"',
+      "select * from 'admins'",
+      'select * from main.ADMINS',
+      'select * from `users`',
+      ...(kind === 'postgres'
+        ? [
+            'select * from U&"\\0061dmins"',
+            "select * from query_to_xml('select * from admins', true, false, '')",
+            'select * from pg_authid',
+          ]
+        : []),
+    ]) {
+      const res = await preview({ dbconn_id: 2, template: 'table', query: toBase64(query) });
+      expectError(res, 422, 'card_query_failed');
+    }
     // A write is refused.
     for (const query of ['delete from cdr', 'with x as (select 1) delete from cdr', 'select 1; delete from cdr']) {
       expectError(await preview({ dbconn_id: 2, template: 'table', query: toBase64(query) }), 422, 'card_query_failed');
@@ -216,6 +266,17 @@ describe.each(DB_KINDS)('customer cards (%s)', (kind) => {
       query: toBase64("select '<script>x</script>' as v"),
     });
     expect(html(escaped)).toBe('&lt;script&gt;x&lt;/script&gt; <script>x</script>');
+    // A template that runs away stops at its memory or time limit, naming the line.
+    const runaway = expectError(
+      await preview({
+        dbconn_id: 2,
+        html: toBase64('ok\n{% for i in (1..100000000) %}xxxxxxxxxx{% endfor %}'),
+        query: toBase64('select 1 as v'),
+      }),
+      422,
+      'card_render_failed',
+    );
+    expect(runaway.detail).toMatch(/^Line 2: .*limit/);
   });
 
   it('creates, changes and deletes templates, with the line of an error', async () => {

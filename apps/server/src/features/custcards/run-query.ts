@@ -47,7 +47,7 @@ export interface OwnDatabase {
  * cannot see). Best effort, on top of the read-only transaction: Centralino's own database user should not be
  * a superuser in production (docs/architecture.md).
  */
-const PG_DENIED = /^(pg_.*|lo_.*|dblink.*|.*_to_xml.*|ts_stat|set_config|copy|current_setting)$/;
+const PG_DENIED = /^(pg_.*|lo_.*|dblink.*|.*_to_xml.*|ts_stat|set_config)$/;
 
 function refused(lang: UiLanguage, en: string, it: string): string {
   return lang === 'it' ? it : en;
@@ -119,7 +119,16 @@ export async function checkStatement(bound: BoundQuery, dialect: Dialect, target
   if (target.kind !== 'builtin') return;
   const allowed = BUILTIN_TABLES[target.source] ?? [];
   const others = new Set((await target.ownTables()).map((t) => t.toLowerCase()).filter((t) => !allowed.includes(t)));
-  const named = [...new Set(bound.words.filter((w) => others.has(w) || (dialect === 'postgres' && PG_DENIED.test(w))))];
+  // A literal may name a table on SQLite (`from 'admins'`); a PostgreSQL identifier may be written with escapes
+  // (U&"\0061dmins"), which is refused as such rather than decoded.
+  const named = [
+    ...new Set([
+      ...bound.words.filter(
+        (w) => others.has(w) || (dialect === 'postgres' && (PG_DENIED.test(w) || w.includes('\\'))),
+      ),
+      ...bound.literals.map((l) => l.trim()).filter((l) => others.has(l)),
+    ]),
+  ];
   if (named.length > 0) {
     const list = allowed.join(', ');
     throw queryFailed((lang) =>
@@ -365,10 +374,15 @@ export class CardQueryRunner {
     const pool = this.pgPool;
     return this.guard(async () => {
       const client = await pool.connect();
+      let failed = false;
       try {
         return await readPostgres(client, bound, number, limit);
+      } catch (error) {
+        failed = true;
+        throw error;
       } finally {
-        client.release();
+        // A connection that failed mid-statement is not handed out again.
+        client.release(failed);
       }
     });
   }

@@ -21,6 +21,8 @@ export interface BoundQuery {
   placeholders: number;
   /** Words outside literals and comments, lower case (quoted identifiers unquoted), in order. */
   words: string[];
+  /** Contents of the string literals, lower case (SQLite takes `from 'table'` as a table name). */
+  literals: string[];
   /** Something follows a `;` (a trailing `;` is dropped from `sql`). */
   multipleStatements: boolean;
 }
@@ -52,6 +54,7 @@ export function bindNumber(query: string, dialect: Dialect): BoundQuery {
   let out = '';
   let placeholders = 0;
   const words: string[] = [];
+  const literals: string[] = [];
   const backslashEscapes = dialect === 'mysql';
   let i = 0;
   const n = query.length;
@@ -126,6 +129,7 @@ export function bindNumber(query: string, dialect: Dialect): BoundQuery {
         j++;
       }
       pieces.push(piece);
+      literals.push(pieces.join('').toLowerCase());
       const closed = j < n;
       i = closed ? j + 1 : n;
       if (marks === 0) {
@@ -192,5 +196,5 @@ export function bindNumber(query: string, dialect: Dialect): BoundQuery {
     i++;
   }
   if (semicolonAt !== -1 && multipleStatements) out = `${out.slice(0, semicolonAt)};${out.slice(semicolonAt)}`;
-  return { sql: out, placeholders, words, multipleStatements };
+  return { sql: out, placeholders, words, literals, multipleStatements };
 }
