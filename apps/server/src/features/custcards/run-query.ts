@@ -49,7 +49,8 @@ export interface OwnDatabase {
  */
 const PG_DENIED = /^(pg_.*|lo_.*|dblink.*|.*_to_xml.*|ts_stat|set_config)$/;
 
-function refused(lang: UiLanguage, en: string, it: string): string {
+/** The English or Italian sentence, as the caller asked. */
+function inLanguage(lang: UiLanguage, en: string, it: string): string {
   return lang === 'it' ? it : en;
 }
 
@@ -60,7 +61,7 @@ function queryFailed(message: (lang: UiLanguage) => string): AppError {
 function timedOut(): AppError {
   const seconds = CARD_QUERY_TIMEOUT_MS / 1000;
   return new AppError(422, 'card_query_timeout', (lang) =>
-    refused(
+    inLanguage(
       lang,
       `The query did not finish within ${seconds} seconds and was stopped.`,
       `La query non è terminata entro ${seconds} secondi ed è stata interrotta.`,
@@ -70,14 +71,14 @@ function timedOut(): AppError {
 
 function driverFailed(error: unknown): AppError {
   const { message } = classify(error);
-  return queryFailed((lang) => refused(lang, `The query failed: ${message}`, `La query non è riuscita: ${message}`));
+  return queryFailed((lang) => inLanguage(lang, `The query failed: ${message}`, `La query non è riuscita: ${message}`));
 }
 
 function sourceUnreachable(error: unknown, connection: SourceConnection): AppError {
   const { kind, message } = classify(error);
   const check = new ConnectionCheckError(kind, connection, message);
   return new AppError(503, 'card_source_failed', (lang) =>
-    refused(lang, 'The source did not answer.', 'La sorgente non ha risposto.').concat(' ', check.reason(lang)),
+    inLanguage(lang, 'The source did not answer.', 'La sorgente non ha risposto.').concat(' ', check.reason(lang)),
   );
 }
 
@@ -91,7 +92,7 @@ export async function checkStatement(bound: BoundQuery, dialect: Dialect, target
   const first = bound.words[0];
   if (first !== 'select' && first !== 'with') {
     throw queryFailed((lang) =>
-      refused(
+      inLanguage(
         lang,
         'A card query must read: start it with SELECT (or WITH).',
         'La query di una scheda deve solo leggere: iniziala con SELECT (o WITH).',
@@ -100,7 +101,7 @@ export async function checkStatement(bound: BoundQuery, dialect: Dialect, target
   }
   if (bound.multipleStatements) {
     throw queryFailed((lang) =>
-      refused(
+      inLanguage(
         lang,
         'A card query is one statement (no ; between statements).',
         'La query di una scheda è una sola istruzione (nessun ; tra istruzioni).',
@@ -109,7 +110,7 @@ export async function checkStatement(bound: BoundQuery, dialect: Dialect, target
   }
   if (bound.words.includes('into')) {
     throw queryFailed((lang) =>
-      refused(
+      inLanguage(
         lang,
         'A card query may not write (SELECT … INTO).',
         'La query di una scheda non può scrivere (SELECT … INTO).',
@@ -132,7 +133,7 @@ export async function checkStatement(bound: BoundQuery, dialect: Dialect, target
   if (named.length > 0) {
     const list = allowed.join(', ');
     throw queryFailed((lang) =>
-      refused(
+      inLanguage(
         lang,
         `The built-in source ${target.source} reads only ${list}; the query names ${named.join(', ')}.`,
         `La sorgente di sistema ${target.source} legge solo ${list}; la query nomina ${named.join(', ')}.`,
