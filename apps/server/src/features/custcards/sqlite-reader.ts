@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
  * (sqlite3_interrupt and the progress handler are not exposed), and terminating a worker only takes effect when
  * JavaScript runs again, so a query stuck inside one long step (`select count(*)` over an endless recursive CTE)
  * would keep its thread and a core forever. A child process is killed outright at the timeout, whatever
- * SQLite is doing. The children are kept between queries (a start costs ~50 ms) and end when idle.
+ * SQLite is doing. The children are kept between queries.
  */
 
 /** The child's whole program: plain CommonJS, so it runs from the bundle and from tsx alike. */
@@ -68,11 +68,8 @@ export class ReaderError extends Error {
 
 interface Child {
   process: ChildProcess;
-  busy: boolean;
-  idleTimer?: NodeJS.Timeout;
 }
 
-const IDLE_MS = 30_000;
 const betterSqlite3 = createRequire(import.meta.url).resolve('better-sqlite3');
 
 export class SqliteReader {
@@ -93,7 +90,8 @@ export class SqliteReader {
       stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
       env: { CZ_BETTER_SQLITE3: betterSqlite3, CZ_DB_FILE: this.file, PATH: process.env.PATH ?? '' },
     });
-    const child: Child = { process: proc, busy: false };
+    proc.unref();
+    const child: Child = { process: proc };
     this.all.add(child);
     proc.on('exit', () => this.forget(child));
     proc.on('error', () => this.forget(child));
@@ -101,7 +99,6 @@ export class SqliteReader {
   }
 
   private forget(child: Child): void {
-    clearTimeout(child.idleTimer);
     this.all.delete(child);
     const at = this.idle.indexOf(child);
     if (at !== -1) this.idle.splice(at, 1);
@@ -110,7 +107,7 @@ export class SqliteReader {
   private acquire(): Promise<Child> {
     const child = this.idle.pop();
     if (child) {
-      clearTimeout(child.idleTimer);
+      child.process.channel?.ref();
       return Promise.resolve(child);
     }
     if (this.all.size < this.size) return Promise.resolve(this.start());
@@ -129,8 +126,11 @@ export class SqliteReader {
       next(child);
       return;
     }
-    child.idleTimer = setTimeout(() => child.process.kill('SIGKILL'), IDLE_MS);
-    child.idleTimer.unref();
+    // Children stay for the server's life (two at most, ~30 MB each): starting one holds the event loop while the
+    // server's process is forked (~10 ms quiet, several hundred with a large heap on a loaded machine), which only
+    // the first previews and the one after a timeout should pay.
+    // An idle child does not keep the server's process alive.
+    child.process.channel?.unref();
     this.idle.push(child);
   }
 
