@@ -1,5 +1,5 @@
 import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely';
-import { BUILTIN_TEMPLATES } from './data/card-templates.ts';
+import { BUILTIN_TEMPLATES } from './seed/card-templates.ts';
 
 /** The built-in phonebook source reads this view: the central phonebook as the PBX users and sources leave it. */
 const PHONEBOOK_VIEW = `create view phonebook as
