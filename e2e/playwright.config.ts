@@ -7,7 +7,10 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   retries: 0,
-  timeout: 60_000,
+  globalSetup: './global-setup.ts',
+  // A test's whole budget, not a speed check: a test that signs in five times in two browsers took over a
+  // minute on a two-core machine whose Chromium ran every test about four times slower than the last CI's.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
   outputDir: '../test-results',

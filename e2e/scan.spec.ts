@@ -1,25 +1,12 @@
-import { createNetLab, type NetLab } from '../apps/server/test/support/netlab.ts';
 import { expect, signIn, test } from './fixtures.ts';
+import { type ScanLab, scanLab } from './scan-lab.ts';
 
 // New phones are offered to the vendor redirect service; nothing listens here, so that fails fast.
 test.use({ serverEnv: { RPS_URL: 'http://127.0.0.1:9' } });
-// One worker, one test network: a second worker building its own bridge and namespaces while this
-// page loads makes Chromium abort the page's requests (net::ERR_NETWORK_CHANGED), leaving it blank.
-test.describe.configure({ mode: 'serial' });
-
-let lab: NetLab | undefined;
-let skipped = '';
-
-test.beforeAll(() => {
-  const made = createNetLab([
-    { suffix: 2, mac: '80:5e:c0:aa:bb:01' },
-    { suffix: 3, mac: 'e0:e6:56:01:00:07' },
-    { suffix: 4, mac: '02:12:34:56:78:9a' },
-  ]);
-  if ('skipped' in made) skipped = made.skipped;
-  else lab = made;
-});
-test.afterAll(() => lab?.destroy());
+// The test network is built by the global setup (global-setup.ts), before any browser runs.
+const made = scanLab();
+const lab: ScanLab | undefined = 'skipped' in made ? undefined : made;
+const skipped = 'skipped' in made ? made.skipped : '';
 
 async function openScan(page: import('@playwright/test').Page) {
   await signIn(page);
@@ -54,7 +41,7 @@ test('scanning a network checks the choice and the netmask, and may find nothing
 
 test('scanning a network with phones fills the pending list; Stop scan ends a scan', async ({ page }) => {
   test.skip(!lab, `no test network: ${skipped}`);
-  const net = lab as NetLab;
+  const net = lab as ScanLab;
   const dialog = await openScan(page);
   await dialog.getByRole('combobox', { name: 'Network' }).click();
   await page.getByRole('option', { name: `${net.hostIp} (${net.prefix24}.0/255.255.252.0)` }).click();
