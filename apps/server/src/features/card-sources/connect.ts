@@ -20,6 +20,47 @@ export interface SourceConnection {
   name: string;
 }
 
+/**
+ * How every connection to a source is opened, by the check here and by a card's query: where, who, and the
+ * 2 s connect timeout. Each caller adds its own request timeout.
+ */
+export const mysqlOptions = (c: SourceConnection) => ({
+  host: c.host,
+  port: c.port,
+  user: c.user,
+  password: c.password,
+  database: c.name,
+  connectTimeout: CARD_SOURCE_CONNECT_TIMEOUT_MS,
+});
+
+export const postgresOptions = (
+  c: SourceConnection,
+  queryTimeoutMs: number,
+  applicationName: string,
+): pg.ClientConfig => ({
+  host: c.host,
+  port: c.port,
+  user: c.user,
+  password: c.password,
+  database: c.name,
+  connectionTimeoutMillis: CARD_SOURCE_CONNECT_TIMEOUT_MS,
+  query_timeout: queryTimeoutMs,
+  application_name: applicationName,
+});
+
+/** The original's settings: no encryption, the TDS version of the type (older servers speak no TLS). */
+export const mssqlOptions = (c: SourceConnection, requestTimeoutMs: number): mssql.config => ({
+  server: c.host,
+  port: c.port,
+  user: c.user,
+  password: c.password,
+  database: c.name,
+  connectionTimeout: CARD_SOURCE_CONNECT_TIMEOUT_MS,
+  requestTimeout: requestTimeoutMs,
+  options: { encrypt: false, trustServerCertificate: true, tdsVersion: c.type.slice('mssql:'.length) },
+  pool: { min: 0, max: 1 },
+});
+
 /** Why a check failed, as an administrator can act on it. */
 export type FailureKind = 'refused' | 'timeout' | 'host_unknown' | 'denied' | 'no_database' | 'other';
 
@@ -120,14 +161,7 @@ export function classify(error: unknown): { kind: FailureKind; message: string }
 async function checkMysql(c: SourceConnection): Promise<void> {
   let connection: mysql.Connection | undefined;
   try {
-    connection = await mysql.createConnection({
-      host: c.host,
-      port: c.port,
-      user: c.user,
-      password: c.password,
-      database: c.name,
-      connectTimeout: CARD_SOURCE_CONNECT_TIMEOUT_MS,
-    });
+    connection = await mysql.createConnection(mysqlOptions(c));
     await connection.query({ sql: 'select 1', timeout: CARD_SOURCE_REQUEST_TIMEOUT_MS });
   } finally {
     await connection?.end().catch(() => connection?.destroy());
@@ -135,16 +169,7 @@ async function checkMysql(c: SourceConnection): Promise<void> {
 }
 
 async function checkPostgres(c: SourceConnection): Promise<void> {
-  const client = new pg.Client({
-    host: c.host,
-    port: c.port,
-    user: c.user,
-    password: c.password,
-    database: c.name,
-    connectionTimeoutMillis: CARD_SOURCE_CONNECT_TIMEOUT_MS,
-    query_timeout: CARD_SOURCE_REQUEST_TIMEOUT_MS,
-    application_name: 'centralino-card-source-check',
-  });
+  const client = new pg.Client(postgresOptions(c, CARD_SOURCE_REQUEST_TIMEOUT_MS, 'centralino-card-source-check'));
   // A connection that fails after being made emits 'error'; without a listener that would end the process.
   client.on('error', () => {});
   try {
@@ -156,19 +181,7 @@ async function checkPostgres(c: SourceConnection): Promise<void> {
 }
 
 async function checkMssql(c: SourceConnection): Promise<void> {
-  const tdsVersion = c.type.slice('mssql:'.length);
-  const pool = new mssql.ConnectionPool({
-    server: c.host,
-    port: c.port,
-    user: c.user,
-    password: c.password,
-    database: c.name,
-    connectionTimeout: CARD_SOURCE_CONNECT_TIMEOUT_MS,
-    requestTimeout: CARD_SOURCE_REQUEST_TIMEOUT_MS,
-    // The original's settings: no encryption, the TDS version of the type (older servers speak no TLS).
-    options: { encrypt: false, trustServerCertificate: true, tdsVersion },
-    pool: { min: 0, max: 1 },
-  });
+  const pool = new mssql.ConnectionPool(mssqlOptions(c, CARD_SOURCE_REQUEST_TIMEOUT_MS));
   pool.on('error', () => {});
   try {
     await pool.connect();

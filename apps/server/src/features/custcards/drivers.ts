@@ -1,9 +1,9 @@
-import { CARD_QUERY_TIMEOUT_MS, CARD_SOURCE_CONNECT_TIMEOUT_MS } from '@centralino/contract';
+import { CARD_QUERY_TIMEOUT_MS } from '@centralino/contract';
 import mssql from 'mssql';
 import mysql from 'mysql2';
 import pg from 'pg';
 import { AppError } from '../../errors.ts';
-import type { SourceConnection } from '../card-sources/connect.ts';
+import { mssqlOptions, mysqlOptions, postgresOptions, type SourceConnection } from '../card-sources/connect.ts';
 import { driverFailed, isTimeout, sourceUnreachable, timedOut } from './query-errors.ts';
 import { type BoundQuery, NUMBER_PARAM } from './sql-lex.ts';
 
@@ -74,17 +74,8 @@ export async function readPostgres(
 }
 
 export async function runPostgresExternal(c: SourceConnection, bound: BoundQuery, number: string, limit: number) {
-  const client = new pg.Client({
-    host: c.host,
-    port: c.port,
-    user: c.user,
-    password: c.password,
-    database: c.name,
-    connectionTimeoutMillis: CARD_SOURCE_CONNECT_TIMEOUT_MS,
-    // Our side of the timeout, in case the server's statement_timeout is not reached (a stuck network).
-    query_timeout: CARD_QUERY_TIMEOUT_MS + 1_000,
-    application_name: 'centralino-card',
-  });
+  // Our side of the timeout, in case the server's statement_timeout is not reached (a stuck network).
+  const client = new pg.Client(postgresOptions(c, CARD_QUERY_TIMEOUT_MS + 1_000, 'centralino-card'));
   client.on('error', () => {});
   try {
     try {
@@ -111,12 +102,7 @@ export async function runMysql(
   limit: number,
 ): Promise<QueryResult> {
   const connection = mysql.createConnection({
-    host: c.host,
-    port: c.port,
-    user: c.user,
-    password: c.password,
-    database: c.name,
-    connectTimeout: CARD_SOURCE_CONNECT_TIMEOUT_MS,
+    ...mysqlOptions(c),
     dateStrings: true,
     supportBigNumbers: true,
     multipleStatements: false,
@@ -179,17 +165,7 @@ export async function runMssql(
   number: string,
   limit: number,
 ): Promise<QueryResult> {
-  const pool = new mssql.ConnectionPool({
-    server: c.host,
-    port: c.port,
-    user: c.user,
-    password: c.password,
-    database: c.name,
-    connectionTimeout: CARD_SOURCE_CONNECT_TIMEOUT_MS,
-    requestTimeout: CARD_QUERY_TIMEOUT_MS,
-    options: { encrypt: false, trustServerCertificate: true, tdsVersion: c.type.slice('mssql:'.length) },
-    pool: { min: 0, max: 1 },
-  });
+  const pool = new mssql.ConnectionPool(mssqlOptions(c, CARD_QUERY_TIMEOUT_MS));
   pool.on('error', () => {});
   try {
     try {
