@@ -27,7 +27,7 @@ async function main() {
   // group-readable by their own chmod).
   process.umask(0o077);
   const dataDir = prepareDataDir(config.dataDir, { configDir: config.pbx.configDir, gid: config.pbx.runAs.gid });
-  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(database.db);
   const { app, auth, jobs } = await buildApp({ config, database });
   await jobs.failInterrupted();

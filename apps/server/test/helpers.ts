@@ -129,7 +129,7 @@ export async function startApp(testDb: TestDatabase, options: StartOptions = {})
     ...testDb.env,
     ...options.env,
   });
-  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   expect(database.kind).toBe(testDb.kind);
   try {
     await migrateToLatest(database.db);

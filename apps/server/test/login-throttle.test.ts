@@ -168,7 +168,7 @@ describe.each(DB_KINDS)('sign-in logs and start (%s)', (kind) => {
 
   async function appWithLogs(testDb: TestDatabase, lines: string[]) {
     const config = loadConfig({ LOG_LEVEL: 'info', LOGIN_RATE_LIMIT: '1000', ...testDb.env });
-    const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     await migrateToLatest(database.db);
     const stream = new Writable({
       write(chunk, _encoding, done) {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import { loadPg } from '../drivers.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 
@@ -14,12 +14,10 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-// bigint columns hold millisecond times, well inside Number's exact range.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
-
-export function openDatabase(options: { databaseUrl?: string; dataDir: string }): DatabaseHandle {
+export async function openDatabase(options: { databaseUrl?: string; dataDir: string }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const { Pool } = await loadPg();
+    const pool = new Pool({ connectionString: options.databaseUrl, max: 10 });
     // An idle connection the server drops (restart, failover, a dropped test database) must not crash
     // the process: the pool discards it and the next query opens a fresh one.
     pool.on('error', () => {});

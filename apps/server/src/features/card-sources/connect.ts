@@ -5,9 +5,10 @@ import {
   hasControlChars,
   type UiLanguage,
 } from '@centralino/contract';
-import mssql from 'mssql';
-import mysql from 'mysql2/promise';
-import pg from 'pg';
+import type mssql from 'mssql';
+import type mysql from 'mysql2/promise';
+import type pg from 'pg';
+import { loadMssql, loadMysqlPromise, loadPg } from '../../drivers.ts';
 
 /** What a connection check needs: an external source with its password. */
 export interface SourceConnection {
@@ -161,7 +162,8 @@ export function classify(error: unknown): { kind: FailureKind; message: string }
 async function checkMysql(c: SourceConnection): Promise<void> {
   let connection: mysql.Connection | undefined;
   try {
-    connection = await mysql.createConnection(mysqlOptions(c));
+    const mysqlDriver = await loadMysqlPromise();
+    connection = await mysqlDriver.createConnection(mysqlOptions(c));
     await connection.query({ sql: 'select 1', timeout: CARD_SOURCE_REQUEST_TIMEOUT_MS });
   } finally {
     await connection?.end().catch(() => connection?.destroy());
@@ -169,7 +171,8 @@ async function checkMysql(c: SourceConnection): Promise<void> {
 }
 
 async function checkPostgres(c: SourceConnection): Promise<void> {
-  const client = new pg.Client(postgresOptions(c, CARD_SOURCE_REQUEST_TIMEOUT_MS, 'centralino-card-source-check'));
+  const { Client } = await loadPg();
+  const client = new Client(postgresOptions(c, CARD_SOURCE_REQUEST_TIMEOUT_MS, 'centralino-card-source-check'));
   // A connection that fails after being made emits 'error'; without a listener that would end the process.
   client.on('error', () => {});
   try {
@@ -181,7 +184,8 @@ async function checkPostgres(c: SourceConnection): Promise<void> {
 }
 
 async function checkMssql(c: SourceConnection): Promise<void> {
-  const pool = new mssql.ConnectionPool(mssqlOptions(c, CARD_SOURCE_REQUEST_TIMEOUT_MS));
+  const { ConnectionPool } = await loadMssql();
+  const pool = new ConnectionPool(mssqlOptions(c, CARD_SOURCE_REQUEST_TIMEOUT_MS));
   pool.on('error', () => {});
   try {
     await pool.connect();

@@ -1,7 +1,7 @@
 import { CARD_QUERY_TIMEOUT_MS } from '@centralino/contract';
-import mssql from 'mssql';
-import mysql from 'mysql2';
-import pg from 'pg';
+import type mysql from 'mysql2';
+import type pg from 'pg';
+import { loadMssql, loadMysql, loadPg } from '../../drivers.ts';
 import { AppError } from '../../errors.ts';
 import { mssqlOptions, mysqlOptions, postgresOptions, type SourceConnection } from '../card-sources/connect.ts';
 import { driverFailed, isTimeout, sourceUnreachable, timedOut } from './query-errors.ts';
@@ -75,7 +75,8 @@ export async function readPostgres(
 
 export async function runPostgresExternal(c: SourceConnection, bound: BoundQuery, number: string, limit: number) {
   // Our side of the timeout, in case the server's statement_timeout is not reached (a stuck network).
-  const client = new pg.Client(postgresOptions(c, CARD_QUERY_TIMEOUT_MS + 1_000, 'centralino-card'));
+  const { Client } = await loadPg();
+  const client = new Client(postgresOptions(c, CARD_QUERY_TIMEOUT_MS + 1_000, 'centralino-card'));
   client.on('error', () => {});
   try {
     try {
@@ -101,7 +102,8 @@ export async function runMysql(
   number: string,
   limit: number,
 ): Promise<QueryResult> {
-  const connection = mysql.createConnection({
+  const mysqlDriver = await loadMysql();
+  const connection = mysqlDriver.createConnection({
     ...mysqlOptions(c),
     dateStrings: true,
     supportBigNumbers: true,
@@ -165,6 +167,7 @@ export async function runMssql(
   number: string,
   limit: number,
 ): Promise<QueryResult> {
+  const mssql = await loadMssql();
   const pool = new mssql.ConnectionPool(mssqlOptions(c, CARD_QUERY_TIMEOUT_MS));
   pool.on('error', () => {});
   try {

@@ -1,5 +1,6 @@
 import { CARD_QUERY_ROW_LIMIT, CARD_QUERY_TIMEOUT_MS } from '@centralino/contract';
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from '../../drivers.ts';
 import { AppError } from '../../errors.ts';
 import type { SourceConnection } from '../card-sources/connect.ts';
 import { type QueryResult, readPostgres, runMssql, runMysql, runPostgresExternal } from './drivers.ts';
@@ -94,7 +95,7 @@ export async function checkStatement(bound: BoundQuery, dialect: Dialect, target
 /** Runs card queries for one server: its own database's readers are kept, external connections are not. */
 export class CardQueryRunner {
   private sqlite: SqliteReader | undefined;
-  private pgPool: pg.Pool | undefined;
+  private pgPool: Promise<pg.Pool> | undefined;
 
   constructor(private readonly own: OwnDatabase) {}
 
@@ -133,11 +134,13 @@ export class CardQueryRunner {
     // A pool of its own: twenty previews never take the connections the API needs. Two at most, as many as the
     // SQLite readers: each holds a database backend busy on its own core, and the API's queries need one too
     // (twenty heavy previews on two cores: the API's p99 was 125 ms with 4, 77-124 ms with 2).
-    if (!this.pgPool) {
-      this.pgPool = new pg.Pool({ connectionString: this.own.location, max: 2, application_name: 'centralino-card' });
-      this.pgPool.on('error', () => {});
-    }
-    const pool = this.pgPool;
+    // The promise is kept, not the pool: previews arriving together while the driver loads share one pool.
+    this.pgPool ??= loadPg().then(({ Pool }) => {
+      const made = new Pool({ connectionString: this.own.location, max: 2, application_name: 'centralino-card' });
+      made.on('error', () => {});
+      return made;
+    });
+    const pool = await this.pgPool;
     return this.guard(async () => {
       const client = await pool.connect();
       let failed = false;
@@ -164,6 +167,6 @@ export class CardQueryRunner {
 
   async close(): Promise<void> {
     this.sqlite?.close();
-    await this.pgPool?.end().catch(() => {});
+    await (await this.pgPool)?.end().catch(() => {});
   }
 }

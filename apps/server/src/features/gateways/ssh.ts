@@ -1,4 +1,5 @@
-import ssh2, { type Algorithms, type ClientChannel } from 'ssh2';
+import type { Algorithms, ClientChannel } from 'ssh2';
+import { loadSsh2 } from '../../drivers.ts';
 import { type DialogueStep, runDialogue } from './dialogue.ts';
 
 export interface SshLogin {
@@ -27,7 +28,7 @@ const LEGACY_ALGORITHMS: Algorithms = {
  * keyboard-interactive prompts. A refused login rejects with LoginRefusedError. The client is
  * closed on every path.
  */
-export function runSshDialogue(
+export async function runSshDialogue(
   host: string,
   port: number,
   login: SshLogin,
@@ -35,6 +36,7 @@ export function runSshDialogue(
   options: { connectTimeoutMs?: number } = {},
 ): Promise<string> {
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+  const ssh2 = await loadSsh2();
   return runDialogue(
     steps,
     (events) => {

@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import mysql from 'mysql2/promise';
+import type mysql from 'mysql2/promise';
+import { loadMysqlPromise } from '../../drivers.ts';
 import Papa from 'papaparse';
 
 /** One source record: column name → text. */
@@ -43,7 +44,8 @@ export interface MysqlSource {
 export async function readMysql(source: MysqlSource): Promise<SourceData> {
   let connection: mysql.Connection | undefined;
   try {
-    connection = await mysql.createConnection({
+    const mysqlDriver = await loadMysqlPromise();
+    connection = await mysqlDriver.createConnection({
       host: source.host,
       port: Number(source.port),
       user: source.user,
