@@ -2,8 +2,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type mysql from 'mysql2/promise';
-import { loadMysqlPromise } from '../../drivers.ts';
 import Papa from 'papaparse';
+import { loadMysqlPromise } from '../../drivers.ts';
 
 /** One source record: column name → text. */
 export type SourceRow = Record<string, string>;
