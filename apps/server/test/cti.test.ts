@@ -333,7 +333,10 @@ describe.each(DB_KINDS)('CTI profiles and outbound routes (%s)', (kind) => {
 describe.each(DB_KINDS)('route permissions of a database from before 0013 (%s)', (kind) => {
   const testDb = useTestDatabase(kind);
   it('keeps the rows of existing routes, drops the others, and follows route deletes from then on', async () => {
-    const { db, close } = await openDatabase({ databaseUrl: testDb.current.databaseUrl, dataDir: testDb.current.dataDir });
+    const { db, close } = await openDatabase({
+      databaseUrl: testDb.current.databaseUrl,
+      dataDir: testDb.current.dataDir,
+    });
     try {
       const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
       expect((await migrator.migrateTo('0012_login_throttle')).error).toBeUndefined();
