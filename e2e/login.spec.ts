@@ -1,4 +1,4 @@
-import { expect, signIn, test } from './fixtures.ts';
+import { expect, signIn, signInWithForm, test } from './fixtures.ts';
 
 test('login page requires both fields and toggles the password visibility', async ({ page }) => {
   await page.goto('/');
@@ -43,7 +43,7 @@ test('opening the console signed out asks the server nothing that needs a key', 
 });
 
 test('signing out keeps the interface language and the local preferences', async ({ page }) => {
-  await signIn(page);
+  await signInWithForm(page);
   await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
   await page.evaluate(() => localStorage.setItem('hideInventoryHelp', 'true'));
   await page.getByRole('button', { name: 'Interface language' }).click();
@@ -66,7 +66,7 @@ test('signing out keeps the interface language and the local preferences', async
 });
 
 test('signing in survives a reload; logout forgets the key', async ({ page, server }) => {
-  await signIn(page);
+  await signInWithForm(page);
   await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
   const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('secretkey') ?? '{}'));
   expect(stored.user).toBe('admin');
