@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { CARD_QUERY_ROW_LIMIT, CARD_QUERY_TIMEOUT_MS } from '@centralino/contract';
 import type pg from 'pg';
 import { loadPg } from '../../drivers.ts';
@@ -7,6 +8,13 @@ import { type QueryResult, readPostgres, runMssql, runMysql, runPostgresExternal
 import { driverFailed, inLanguage, isTimeout, queryFailed, timedOut } from './query-errors.ts';
 import { type BoundQuery, bindNumber, type Dialect, NUMBER_PARAM } from './sql-lex.ts';
 import { ReaderError, SqliteReader } from './sqlite-reader.ts';
+
+/**
+ * Card queries on Centralino's own database running at once (SQLite readers or PostgreSQL connections); more
+ * wait their turn. Each keeps a core busy while it runs, and the API's own queries need one left: on two cores,
+ * twenty heavy previews took the other requests' p99 to 77-125 ms with two at once.
+ */
+export const OWN_QUERIES_AT_ONCE = Math.max(1, availableParallelism() - 1);
 
 /**
  * Runs a card query (the preview now, the CTI's card on a call later): the caller number is a bound parameter
@@ -118,7 +126,7 @@ export class CardQueryRunner {
       return this.guard(() => runPostgresExternal(c, bound, number, limit));
     }
     if (this.own.kind === 'sqlite') {
-      this.sqlite ??= new SqliteReader(this.own.location);
+      this.sqlite ??= new SqliteReader(this.own.location, OWN_QUERIES_AT_ONCE);
       try {
         return await this.sqlite.run(
           bound.sql,
@@ -131,12 +139,14 @@ export class CardQueryRunner {
         throw driverFailed(error);
       }
     }
-    // A pool of its own: twenty previews never take the connections the API needs. Two at most, as many as the
-    // SQLite readers: each holds a database backend busy on its own core, and the API's queries need one too
-    // (twenty heavy previews on two cores: the API's p99 was 125 ms with 4, 77-124 ms with 2).
+    // A pool of its own: twenty previews never take the connections the API needs (OWN_QUERIES_AT_ONCE).
     // The promise is kept, not the pool: previews arriving together while the driver loads share one pool.
     this.pgPool ??= loadPg().then(({ Pool }) => {
-      const made = new Pool({ connectionString: this.own.location, max: 2, application_name: 'centralino-card' });
+      const made = new Pool({
+        connectionString: this.own.location,
+        max: OWN_QUERIES_AT_ONCE,
+        application_name: 'centralino-card',
+      });
       made.on('error', () => {});
       return made;
     });

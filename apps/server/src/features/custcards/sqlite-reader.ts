@@ -82,7 +82,7 @@ export class SqliteReader {
   constructor(
     private readonly file: string,
     /** Children running at once; more queries wait their turn. */
-    private readonly size = 2,
+    private readonly size: number,
   ) {}
 
   private start(): Child {
@@ -126,7 +126,7 @@ export class SqliteReader {
       next(child);
       return;
     }
-    // Children stay for the server's life (two at most, ~30 MB each): starting one holds the event loop while the
+    // Children stay for the server's life (`size` at most, ~30 MB each): starting one holds the event loop while the
     // server's process is forked (~10 ms quiet, several hundred with a large heap on a loaded machine), which only
     // the first previews and the one after a timeout should pay.
     // An idle child does not keep the server's process alive.
