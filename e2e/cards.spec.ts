@@ -148,6 +148,43 @@ test('sources, the wizard order source → template → card, the preview and th
   await expect(crm).toContainText(DB);
   await expect(crm).toContainText('contacts (custom)');
 
+  // Modifying the card: it opens as saved, and a changed query is what is stored and previewed.
+  await crm.getByRole('button', { name: 'Modify' }).click();
+  const modify = page.getByRole('dialog', { name: 'Modify card CRM' });
+  const query = modify.getByRole('textbox', { name: 'Query' });
+  await expect(query).toHaveValue('SELECT name, lastname FROM contacts WHERE phone = $NUMBER');
+  await expect(modify.getByRole('combobox', { name: 'Source' })).toHaveValue(DB);
+  await query.fill("SELECT name, lastname FROM contacts WHERE lastname = 'Rossi'");
+  await modify.getByRole('button', { name: 'Preview' }).click();
+  await expect(modify.getByRole('table', { name: 'Rows returned by the query' })).toContainText('Mario');
+  await dialogCheck(page);
+  await modify.getByRole('button', { name: 'Save' }).click();
+  await expect(modify).toHaveCount(0);
+  await expect
+    .poll(async () => {
+      const cards = (await apiAs(page, 'GET', '/api/cti/customer_card')).body as { name: string; query: string }[];
+      const stored = cards.find((c) => c.name === 'CRM')?.query ?? '';
+      return Buffer.from(stored, 'base64').toString('utf8');
+    })
+    .toBe("SELECT name, lastname FROM contacts WHERE lastname = 'Rossi'");
+
+  // Modifying the source: the password is never shown, and Save again waits for a successful check.
+  await mine.getByRole('button', { name: 'Modify' }).click();
+  const editSource = page.getByRole('dialog', { name: 'Modify source' });
+  await expect(editSource.getByRole('textbox', { name: 'Database name' })).toHaveValue(DB);
+  await expect(editSource.getByRole('textbox', { name: 'Password', exact: true })).toHaveValue('');
+  await expect(editSource.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await editSource.getByRole('textbox', { name: 'Port' }).fill('3399');
+  await editSource.getByRole('button', { name: 'Check' }).click();
+  await expect(editSource.getByRole('alert')).toContainText('Connection failed');
+  await expect(editSource.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await editSource.getByRole('textbox', { name: 'Port' }).fill('3306');
+  await editSource.getByRole('button', { name: 'Check' }).click();
+  await expect(editSource.getByText('Connection verified')).toBeVisible();
+  await editSource.getByRole('button', { name: 'Save' }).click();
+  await expect(editSource).toHaveCount(0);
+  await expect(mine.getByTestId('source-check')).toHaveText('Connected');
+
   // The source and the template are used: their dependency modals list the card and offer no Delete.
   await mine.getByRole('button', { name: 'Delete' }).click();
   const dependency = page.getByRole('dialog', { name: `Delete the source ${DB}` });
