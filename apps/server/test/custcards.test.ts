@@ -179,11 +179,24 @@ describe.each(DB_KINDS)('customer cards (%s)', (kind) => {
     expect(identity.statusCode, identity.body).toBe(200);
     expect(identity.json().rows).toMatchObject([{ name: 'Dario <b>', workphone: '0721 555 123' }]);
     expect(html(identity)).toContain('Dario &lt;b&gt;');
+    // The shipped templates' labels follow the language of whoever looks at the card.
+    expect(html(identity)).toContain('<dt>Work</dt>');
+    const italian = await preview(
+      { dbconn_id: 1, template: 'identity', query: toBase64('select * from phonebook'), number: '' },
+      { 'accept-language': 'it-IT,it;q=0.9' },
+    );
+    expect(html(italian)).toContain('<dt>Ufficio</dt>');
     const cards = (await call('GET', '/api/cti/customer_card')).json() as { query: string }[];
     const lastCalls = await preview({ dbconn_id: 2, template: 'lastcalls', query: cards[1]?.query, number: '201' });
     expect(lastCalls.statusCode, lastCalls.body).toBe(200);
     expect(lastCalls.json()).toMatchObject({ rows: [], truncated: false });
     expect(html(lastCalls)).toContain('No calls yet');
+    const ultime = await preview(
+      { dbconn_id: 2, template: 'lastcalls', query: cards[1]?.query, number: '201' },
+      { 'accept-language': 'it' },
+    );
+    expect(html(ultime)).toContain('Ancora nessuna chiamata');
+    expect(html(ultime)).toContain('Ultime chiamate');
     // The built-in sources read only their own view or table.
     const secrets = expectError(
       await preview({ dbconn_id: 1, template: 'table', query: toBase64('select * from admins') }),

@@ -1,6 +1,7 @@
 import type { UiLanguage } from '@centralino/contract';
-import { type FS, Liquid, LiquidError, type Template } from 'liquidjs';
+import { type FilterImplOptions, type FS, Liquid, LiquidError, type Template } from 'liquidjs';
 import { AppError } from '../../errors.ts';
+import { cardLabel } from './card-labels.ts';
 
 /**
  * Customer-card templates are written by administrators and rendered on the server with rows from databases
@@ -52,6 +53,11 @@ function engine(): Liquid {
     memoryLimit: 20_000_000,
   });
   for (const tag of REMOVED_TAGS) delete liquid.tags[tag];
+  // The viewer's language comes with each render (`lang` beside `results`).
+  const translate: FilterImplOptions = function (text: unknown) {
+    return cardLabel(String(text ?? ''), this.context.getSync(['lang']) === 'it' ? 'it' : 'en');
+  };
+  liquid.registerFilter('t', translate);
   return liquid;
 }
 
@@ -101,13 +107,13 @@ export function parseTemplate(text: string): Template[] {
 export type TemplateRow = Record<string, string | number | boolean | null>;
 
 /**
- * Renders a template with `results` = the rows. A template that does not parse is a 400 as on save; one that
+ * Renders a template with `results` = the rows and `lang` = the language of whoever reads the card. A template that does not parse is a 400 as on save; one that
  * fails while rendering (a limit, a filter given the wrong value) is a 422 `card_render_failed` with its line.
  */
-export async function renderTemplate(text: string, rows: TemplateRow[]): Promise<string> {
+export async function renderTemplate(text: string, rows: TemplateRow[], lang: UiLanguage): Promise<string> {
   const parsed = parseTemplate(text);
   try {
-    return await liquid.render(parsed, { results: rows });
+    return await liquid.render(parsed, { results: rows, lang });
   } catch (error) {
     const problem = problemOf(error);
     throw new AppError(422, 'card_render_failed', (lang) => describe(problem, lang));

@@ -13,6 +13,7 @@ import {
   customerCardPatchSchema,
   customerCardSchema,
   errorBodySchema,
+  pickUiLanguage,
   toBase64,
 } from '@centralino/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -171,6 +172,6 @@ export const customerCardsRoutes =
           response: { 200: cardPreviewSchema, ...errors, 503: errorBodySchema },
         },
       },
-      (request) => cards.preview(request.body),
+      (request) => cards.preview(request.body, pickUiLanguage(request.headers['accept-language'])),
     );
   };

@@ -349,13 +349,16 @@ export class CustomerCardsService {
    * Runs the query on the source with the test number for `$NUMBER` and renders the stored template (or the
    * text being edited). Connection, query and template problems are error answers with their reason.
    */
-  async preview(body: {
-    dbconn_id: number;
-    template?: string;
-    html?: string;
-    query: string;
-    number?: string;
-  }): Promise<CardPreview> {
+  async preview(
+    body: {
+      dbconn_id: number;
+      template?: string;
+      html?: string;
+      query: string;
+      number?: string;
+    },
+    lang: UiLanguage,
+  ): Promise<CardPreview> {
     const started = performance.now();
     let text = body.html;
     if (text === undefined) {
@@ -376,7 +379,7 @@ export class CustomerCardsService {
       .executeTakeFirst();
     if (!source) throw new AppError(404, 'not_found', undefined, { dbconn_id: 'unknown' });
     const result = await this.runner.run(this.target(source), body.query, normaliseCallerNumber(body.number ?? ''));
-    const html = await renderTemplate(text, result.rows);
+    const html = await renderTemplate(text, result.rows, lang);
     return {
       html: toBase64(html),
       columns: result.columns,

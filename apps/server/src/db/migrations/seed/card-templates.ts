@@ -1,5 +1,6 @@
 /**
- * The four templates a new system ships with (contract §6.7), in Liquid: `results` is the card query's rows.
+ * The four templates a new system ships with (contract §6.7), in Liquid: `results` is the card query's rows, and
+ * their labels go through the `t` filter (card-labels.ts), so a card reads in the language of whoever looks at it.
  * Each carries its own small stylesheet under a `cc-` prefix, so a card looks the same in the console's
  * preview frame and in the CTI, and no element needs an inline style. Kept as data of migration 0018: a later
  * change of these texts is a new migration, never an edit here.
@@ -27,36 +28,36 @@ ${style}
 <div class="cc-card">
   <div class="cc-head">{{ row.name }}{% if row.company %} <span class="cc-sub">{{ row.company }}</span>{% endif %}</div>
   <dl class="cc-fields cc-body">
-    {% if row.extension %}<dt>Extension</dt><dd>{{ row.extension }}</dd>{% endif %}
-    {% if row.workphone %}<dt>Work</dt><dd>{{ row.workphone }}</dd>{% endif %}
-    {% if row.cellphone %}<dt>Mobile</dt><dd>{{ row.cellphone }}</dd>{% endif %}
-    {% if row.homephone %}<dt>Home</dt><dd>{{ row.homephone }}</dd>{% endif %}
-    {% if row.fax %}<dt>Fax</dt><dd>{{ row.fax }}</dd>{% endif %}
-    {% if row.workemail %}<dt>Email</dt><dd>{{ row.workemail }}</dd>{% endif %}
-    {% if row.title %}<dt>Title</dt><dd>{{ row.title }}</dd>{% endif %}
-    {% if row.type %}<dt>Phonebook</dt><dd>{{ row.type }}</dd>{% endif %}
+    {% if row.extension %}<dt>{{ "Extension" | t }}</dt><dd>{{ row.extension }}</dd>{% endif %}
+    {% if row.workphone %}<dt>{{ "Work" | t }}</dt><dd>{{ row.workphone }}</dd>{% endif %}
+    {% if row.cellphone %}<dt>{{ "Mobile" | t }}</dt><dd>{{ row.cellphone }}</dd>{% endif %}
+    {% if row.homephone %}<dt>{{ "Home" | t }}</dt><dd>{{ row.homephone }}</dd>{% endif %}
+    {% if row.fax %}<dt>{{ "Fax" | t }}</dt><dd>{{ row.fax }}</dd>{% endif %}
+    {% if row.workemail %}<dt>{{ "Email" | t }}</dt><dd>{{ row.workemail }}</dd>{% endif %}
+    {% if row.title %}<dt>{{ "Title" | t }}</dt><dd>{{ row.title }}</dd>{% endif %}
+    {% if row.type %}<dt>{{ "Phonebook" | t }}</dt><dd>{{ row.type }}</dd>{% endif %}
     {% assign scheme = row.url | downcase | slice: 0, 4 %}
-    {% if scheme == "http" %}<dt>Web</dt><dd><a href="{{ row.url }}" target="_blank" rel="noopener noreferrer">{{ row.url }}</a></dd>{% endif %}
+    {% if scheme == "http" %}<dt>{{ "Web" | t }}</dt><dd><a href="{{ row.url }}" target="_blank" rel="noopener noreferrer">{{ row.url }}</a></dd>{% endif %}
   </dl>
 </div>
 {% else %}
-<div class="cc-card"><div class="cc-empty">No contact found</div></div>
+<div class="cc-card"><div class="cc-empty">{{ "No contact found" | t }}</div></div>
 {% endfor %}
 `;
 
 export const LASTCALLS = `<!-- color: red -->
 ${style}
 <div class="cc-card">
-  <div class="cc-head">Last calls</div>
+  <div class="cc-head">{{ "Last calls" | t }}</div>
   {% if results.size > 0 %}
   <table class="cc-table">
-    <thead><tr><th>Date</th><th>Time</th><th></th><th>From</th><th>To</th><th>Duration (s)</th></tr></thead>
+    <thead><tr><th>{{ "Date" | t }}</th><th>{{ "Time" | t }}</th><th></th><th>{{ "From" | t }}</th><th>{{ "To" | t }}</th><th>{{ "Duration (s)" | t }}</th></tr></thead>
     <tbody>
       {% for row in results %}
       <tr>
         <td>{{ row.date }}</td>
         <td>{{ row.time }}</td>
-        <td>{% if row.direction == "in" %}<span class="cc-in">in</span>{% else %}<span class="cc-out">out</span>{% endif %}</td>
+        <td>{% if row.direction == "in" %}<span class="cc-in">{{ "in" | t }}</span>{% else %}<span class="cc-out">{{ "out" | t }}</span>{% endif %}</td>
         <td>{{ row.clid | default: row.src }}</td>
         <td>{{ row.dst }}</td>
         <td>{{ row.billsec }}</td>
@@ -65,7 +66,7 @@ ${style}
     </tbody>
   </table>
   {% else %}
-  <div class="cc-empty">No calls yet</div>
+  <div class="cc-empty">{{ "No calls yet" | t }}</div>
   {% endif %}
 </div>
 `;
@@ -73,11 +74,11 @@ ${style}
 export const STATISTICS = `<!-- color: red -->
 ${style}
 <div class="cc-card">
-  <div class="cc-head">Statistics</div>
+  <div class="cc-head">{{ "Statistics" | t }}</div>
   <dl class="cc-fields cc-body">
     {% for row in results %}{% for pair in row %}<dt>{{ pair[0] }}</dt><dd>{{ pair[1] }}</dd>{% endfor %}{% endfor %}
   </dl>
-  {% if results.size == 0 %}<div class="cc-empty">No data</div>{% endif %}
+  {% if results.size == 0 %}<div class="cc-empty">{{ "No data" | t }}</div>{% endif %}
 </div>
 `;
 
@@ -92,7 +93,7 @@ ${style}
     </tbody>
   </table>
   {% else %}
-  <div class="cc-empty">No rows</div>
+  <div class="cc-empty">{{ "No rows" | t }}</div>
   {% endif %}
 </div>
 `;
