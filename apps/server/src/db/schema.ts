@@ -389,6 +389,28 @@ export interface CardTemplatesTable {
   updated_at: number;
 }
 
+/** Asterisk's standard CDR columns (migration 0018), one row per call leg as the PBX reports it over AMI. */
+export interface CdrTable {
+  id: Generated<number>;
+  /** When the call started, Asterisk's local time as 'YYYY-MM-DD HH:MM:SS'. */
+  calldate: string;
+  clid: string;
+  src: string;
+  dst: string;
+  dcontext: string;
+  channel: string;
+  dstchannel: string;
+  lastapp: string;
+  lastdata: string;
+  duration: number;
+  billsec: number;
+  disposition: string;
+  amaflags: number;
+  accountcode: string;
+  uniqueid: string;
+  userfield: string;
+}
+
 export interface CustomerCardsTable {
   id: Generated<number>;
   name: string;
@@ -435,4 +457,5 @@ export interface Database {
   card_sources: CardSourcesTable;
   card_templates: CardTemplatesTable;
   customer_cards: CustomerCardsTable;
+  cdr: CdrTable;
 }

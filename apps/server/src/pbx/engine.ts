@@ -6,6 +6,7 @@ import { selfSignedPair } from '../plugins/https-listener.ts';
 import { AmiClient, AmiError } from './ami/client.ts';
 import { field } from './ami/framing.ts';
 import { type ApplierOptions, type ExpectedObjects, PbxApplier, type PbxReloader, THREAD_FROM_USERS } from './apply.ts';
+import { CallRecords } from './call-records.ts';
 import { PbxLive } from './live.ts';
 import { LiveState } from './live-state.ts';
 import { loadPbxModel } from './load.ts';
@@ -276,6 +277,7 @@ export class PbxEngine {
         }),
     });
     this.live = new PbxLive(db, this.ami, new LiveState(this.ami));
+    if (this.ami) new CallRecords(db, this.ami, log);
     this.applier.onDirty(this.live.configurationChanged);
     this.ami?.on('state', (state) => log?.info({ state }, 'AMI connection'));
     this.ami?.on('event', (event) => {

@@ -317,6 +317,27 @@ describe.skipIf(skipReason !== '')('a real Asterisk configured by the console', 
     await seen(phones.second, 'CANCEL', 1);
   });
 
+  it('keeps the record of that call, which the Last calls card shows for either number', async () => {
+    const cards = await api<{ id: number; query: string }[]>('GET', '/api/cti/customer_card');
+    const query = cards.find((c) => c.id === 2)?.query;
+    const lastCalls = async (number: string) =>
+      (
+        await api<{ rows: Record<string, string>[] }>('POST', '/api/custcard/preview', {
+          dbconn_id: 2,
+          template: 'lastcalls',
+          query,
+          number,
+        })
+      ).rows;
+    // Asterisk sends the record over AMI once the call has ended (cdr_manager).
+    const rows = await lab.until('the call record', async () => {
+      const found = await lastCalls('202');
+      return found.length > 0 ? found : undefined;
+    });
+    expect(rows[0]).toMatchObject({ src: '202', dst: '201', disposition: 'ANSWERED', direction: 'in' });
+    expect((await lastCalls('201')).map((r) => r.src)).toContain('202');
+  });
+
   it('reports registrations and trunks through the live-state API over AMI', async () => {
     const extensions = await api<Record<string, { status: string; ip: string; sipuseragent?: string }>>(
       'GET',

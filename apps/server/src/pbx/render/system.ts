@@ -139,6 +139,8 @@ export const LOADED_MODULES = [
   'res_manager_devicestate.so',
   'res_manager_presencestate.so',
   'res_mwi_devstate.so',
+  // Call records sent to the console, which keeps them for the Last calls card (pbx/call-records.ts)
+  'cdr_manager.so',
 ];
 
 export function renderModules(): string {
@@ -309,6 +311,7 @@ export function renderDefaults(): Map<string, string> {
     ['ccss.conf', `${HEADER}[general]\n`],
     ['udptl.conf', `${HEADER}[general]\nudptlstart = 4000\nudptlend = 4999\n`],
     ['cdr.conf', `${HEADER}[general]\nenable = yes\n`],
+    ['cdr_manager.conf', `${HEADER}[general]\nenabled = yes\n`],
     // Read by the core and res_pjproject at every start: missing, each is an error line.
     ['cel.conf', `${HEADER}[general]\nenable = no\n`],
     ['acl.conf', HEADER],
