@@ -12,6 +12,7 @@ const benches = [
   'bulk.ts',
   'phonebook.ts',
   'phonebook-ldap.ts',
+  'card-previews.ts',
   'console-size.ts',
 ];
 let failed = false;
