@@ -10,6 +10,7 @@ import {
   ceiling,
   fmtWrk,
   median,
+  percentile,
   signedInChromium,
   startServer,
   type WrkResult,
@@ -363,6 +364,48 @@ async function chromiumFirstCards(url: string) {
     const line3 = `  Chromium, one AMI event → shown on the open dashboard: median ${median(shown).toFixed(0)} ms, max ${Math.max(...shown).toFixed(0)} ms (${shown.length} events; target < 2 s: ${Math.max(...shown) < 2000 ? 'met' : 'MISSED'})`;
     console.log(line3);
     summary.push(line3);
+
+    // Scrolling down the users, 20 more cards each time the list nears its end, with the wheel as a user would:
+    // how long each next 20 take to be there, and the page's frames meanwhile (gaps between animation frames,
+    // and long tasks, which are what makes scrolling stutter).
+    // In the page (a string: this project's bench code has no DOM types).
+    await page.evaluate(`(() => {
+      window.benchFrames = [];
+      window.benchLong = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) window.benchLong.push(entry.duration);
+      }).observe({ type: 'longtask' });
+      let last = performance.now();
+      const tick = (now) => {
+        window.benchFrames.push(now - last);
+        last = now;
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    })()`);
+    const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
+    await page.mouse.move(viewport.width / 2, viewport.height / 2);
+    const cards = page.locator('[data-testid^="dashboard-user-"]');
+    const nextPage: number[] = [];
+    for (let shown = 20; shown < 200; shown += 20) {
+      const started = performance.now();
+      while ((await cards.count()) <= shown) {
+        await page.mouse.wheel(0, 800);
+        await new Promise((r) => setTimeout(r, 50));
+        if (performance.now() - started > 15_000)
+          throw new Error(`no more than ${shown} cards after 15 s of scrolling`);
+      }
+      nextPage.push(performance.now() - started);
+    }
+    const frames = (await page.evaluate('({ gaps: window.benchFrames.slice(1), long: window.benchLong })')) as {
+      gaps: number[];
+      long: number[];
+    };
+    const gaps = [...frames.gaps].sort((a, b) => a - b);
+    const slow = gaps.filter((g) => g > 50).length;
+    const line4 = `  Chromium, scrolling to 200 users (${load()}): each next 20 there in median ${median(nextPage).toFixed(0)} ms (max ${Math.max(...nextPage).toFixed(0)}); ${gaps.length} frames, p95 gap ${percentile(gaps, 95).toFixed(1)} ms, ${slow} over 50 ms (longest ${(gaps.at(-1) ?? 0).toFixed(0)} ms); ${frames.long.length} long tasks (longest ${Math.max(0, ...frames.long).toFixed(0)} ms)`;
+    console.log(line4);
+    summary.push(line4);
   } finally {
     await browser.close();
   }
