@@ -390,7 +390,10 @@ async function chromiumFirstCards(url: string) {
     for (let shown = 20; shown < 200; shown += 20) {
       const started = performance.now();
       while ((await cards.count()) <= shown) {
-        await page.mouse.wheel(0, 800);
+        // As a user reading down the list: the wheel brings its last card into view, no further.
+        const box = await cards.last().boundingBox();
+        const below = (box?.y ?? 0) + (box?.height ?? 0) - viewport.height;
+        if (below > 0) await page.mouse.wheel(0, Math.min(400, below + 50));
         await new Promise((r) => setTimeout(r, 50));
         if (performance.now() - started > 15_000)
           throw new Error(`no more than ${shown} cards after 15 s of scrolling`);

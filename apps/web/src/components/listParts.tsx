@@ -94,6 +94,17 @@ export function ShowMore({ loading, onMore }: { loading?: boolean; onMore: () =>
     observer.observe(node);
     return () => observer.disconnect();
   }, []);
+  // The end came into view while a page was loading (a fast scroll, a screen taller than the page): the observer
+  // does not call again while it stays in view, so once the page has come, the end is looked at where it now is.
+  const wasLoading = useRef(false);
+  useEffect(() => {
+    const finished = wasLoading.current && !loading;
+    wasLoading.current = Boolean(loading);
+    const node = sentinel.current;
+    if (!finished || !node) return;
+    const { top, bottom } = node.getBoundingClientRect();
+    if (bottom > 0 && top < window.innerHeight) more.current();
+  }, [loading]);
   return (
     <div ref={sentinel}>
       <Button variant="subtle" loading={loading} onClick={onMore}>
