@@ -33,6 +33,8 @@ import { gatewaysRoutes } from './features/gateways/routes.ts';
 import { GatewaysService } from './features/gateways/service.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { legacyReadsRoutes } from './features/legacy-reads/routes.ts';
+import { paramUrlsRoutes } from './features/paramurls/routes.ts';
+import { ParamUrlsService } from './features/paramurls/service.ts';
 import { RebootService } from './features/phone-actions/reboot.ts';
 import { phoneActionsRoutes } from './features/phone-actions/routes.ts';
 import { ScanService } from './features/phone-actions/scan.ts';
@@ -182,6 +184,7 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
   );
   await app.register(customerCardsRoutes(new CustomerCardsService(database.db, cardQueries, now)));
   app.addHook('onClose', () => cardQueries.close());
+  await app.register(paramUrlsRoutes(new ParamUrlsService(database.db, now)));
   const phonebook = new PhonebookService(database.db, config.dataDir, now);
   await app.register(phonebookRoutes(phonebook));
   app.decorate('phonebook', phonebook);

@@ -16,6 +16,7 @@ import { useDisclosure } from '@mantine/hooks';
 import {
   IconAddressBook,
   IconApi,
+  IconApps,
   IconArrowBarToDown,
   IconArrowBarUp,
   IconCloudComputing,
@@ -27,6 +28,7 @@ import {
   IconId,
   IconKey,
   IconLanguage,
+  IconLink,
   IconLogout,
   IconPlugConnected,
   IconReportAnalytics,
@@ -103,8 +105,10 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
           t('nav.preferences'),
           <IconUserCog size={18} />,
         )}
+      {item('/apps', t('nav.apps'), <IconApps size={18} />)}
       {item('/apps/phonebook', t('nav.phonebook'), <IconAddressBook size={18} />)}
       {item('/apps/cards', t('nav.cards'), <IconId size={18} />)}
+      {item('/apps/paramurl', t('nav.paramurl'), <IconLink size={18} />)}
       {item('/apps/bulkextensions', t('nav.bulkExtensions'), <IconUsersPlus size={18} />)}
       {engine.data === 'tancredi' && item('/apps/bulkdevices', t('nav.bulkPhones'), <IconDevices size={18} />)}
       {item('/admin', t('nav.admin'), <IconSettings size={18} />)}

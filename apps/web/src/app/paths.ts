@@ -20,6 +20,8 @@ export const ROUTED_PATHS = [
   '/configurations/preferencesFreepbx',
   '/configurations/profiles',
   '/final',
+  '/apps',
+  '/apps/paramurl',
   '/apps/bulkextensions',
   '/apps/phonebook',
   '/apps/cards',
