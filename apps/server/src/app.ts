@@ -50,6 +50,8 @@ import { OutboundRoutesService } from './features/routes/outbound.ts';
 import { routesRoutes } from './features/routes/routes.ts';
 import { settingsRoutes } from './features/settings/routes.ts';
 import { LanguageService } from './features/settings/service.ts';
+import { streamingRoutes } from './features/streaming/routes.ts';
+import { StreamingService } from './features/streaming/service.ts';
 import { trunksRoutes } from './features/trunks/routes.ts';
 import { TrunksService } from './features/trunks/service.ts';
 import { usersRoutes } from './features/users/routes.ts';
@@ -185,6 +187,7 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
   await app.register(customerCardsRoutes(new CustomerCardsService(database.db, cardQueries, now)));
   app.addHook('onClose', () => cardQueries.close());
   await app.register(paramUrlsRoutes(new ParamUrlsService(database.db, now)));
+  await app.register(streamingRoutes(new StreamingService(database.db, config.streamingAllowedHosts, now)));
   const phonebook = new PhonebookService(database.db, config.dataDir, now);
   await app.register(phonebookRoutes(phonebook));
   app.decorate('phonebook', phonebook);

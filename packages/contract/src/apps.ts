@@ -123,6 +123,9 @@ export function paramUrlProfileChoices(
 // ---------------------------------------------------------------------------------------------------------------
 // Streaming sources (contract §7)
 
+/** Streaming permissions get ids above the cards' (custcards CARD_PERMISSION_BASE): this + source id. */
+export const STREAMING_PERMISSION_BASE = 3_000_000;
+
 /** Opening code (spec §5): optional star/plus/hash prefix, digits, optional star/hash suffix. */
 export const STREAMING_OPEN_PATTERN = /^[*+#]*[0-9]+[*#]*$/;
 /** The snapshot fetched by Check: at most this many bytes, within this time. */

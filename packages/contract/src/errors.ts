@@ -106,6 +106,7 @@ export const errorCodes = [
   'cti_profile_unknown',
   'streaming_exists',
   'streaming_fetch_failed',
+  'streaming_host_refused',
   'google_auth_invalid',
   'google_auth_missing',
 ] as const;
@@ -209,6 +210,7 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     cti_profile_unknown: 'Profile not found',
     streaming_exists: 'Source already exists',
     streaming_fetch_failed: 'Connection error',
+    streaming_host_refused: 'Host not allowed',
     google_auth_invalid: 'File format error',
     google_auth_missing: 'Missing authentication file',
   },
@@ -306,6 +308,7 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     cti_profile_unknown: 'Profilo non trovato',
     streaming_exists: 'Sorgente già esistente',
     streaming_fetch_failed: 'Errore di connessione',
+    streaming_host_refused: 'Host non consentito',
     google_auth_invalid: 'Errore nel formato del file',
     google_auth_missing: 'File di autenticazione mancante',
   },
@@ -418,6 +421,8 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     cti_profile_unknown: 'One of the chosen profiles does not exist (any more): reload the page.',
     streaming_exists: 'A streaming source with this name already exists.',
     streaming_fetch_failed: 'The snapshot could not be read from the source.',
+    streaming_host_refused:
+      'The server does not fetch from its own or link-local addresses unless STREAMING_ALLOWED_HOSTS names the host.',
     google_auth_invalid: 'File format error: File must be a JSON',
     google_auth_missing: 'Upload the Google service-account file first.',
   },
@@ -531,6 +536,8 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     cti_profile_unknown: 'Uno dei profili scelti non esiste (più): ricarica la pagina.',
     streaming_exists: 'Esiste già una sorgente streaming con questo nome.',
     streaming_fetch_failed: "Non è stato possibile leggere l'immagine dalla sorgente.",
+    streaming_host_refused:
+      "Il server non legge da indirizzi propri o link-local se STREAMING_ALLOWED_HOSTS non nomina l'host.",
     google_auth_invalid: 'Errore nel formato del file: il file deve essere un JSON',
     google_auth_missing: "Carica prima il file dell'account di servizio Google.",
   },
