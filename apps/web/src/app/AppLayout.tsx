@@ -39,6 +39,7 @@ import {
   IconUsers,
   IconUsersGroup,
   IconUsersPlus,
+  IconVideo,
 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
@@ -108,6 +109,7 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
       {item('/apps', t('nav.apps'), <IconApps size={18} />)}
       {item('/apps/phonebook', t('nav.phonebook'), <IconAddressBook size={18} />)}
       {item('/apps/cards', t('nav.cards'), <IconId size={18} />)}
+      {item('/apps/streaming', t('nav.streaming'), <IconVideo size={18} />)}
       {item('/apps/paramurl', t('nav.paramurl'), <IconLink size={18} />)}
       {item('/apps/bulkextensions', t('nav.bulkExtensions'), <IconUsersPlus size={18} />)}
       {engine.data === 'tancredi' && item('/apps/bulkdevices', t('nav.bulkPhones'), <IconDevices size={18} />)}

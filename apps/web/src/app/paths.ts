@@ -22,6 +22,7 @@ export const ROUTED_PATHS = [
   '/final',
   '/apps',
   '/apps/paramurl',
+  '/apps/streaming',
   '/apps/bulkextensions',
   '/apps/phonebook',
   '/apps/cards',

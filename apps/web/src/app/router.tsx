@@ -25,6 +25,9 @@ const AppsPage = lazy(() => import('../features/apps/AppsPage.tsx').then((m) => 
 const ParamUrlsPage = lazy(() =>
   import('../features/apps/ParamUrlsPage.tsx').then((m) => ({ default: m.ParamUrlsPage })),
 );
+const StreamingPage = lazy(() =>
+  import('../features/apps/StreamingPage.tsx').then((m) => ({ default: m.StreamingPage })),
+);
 const CardsPage = lazy(() => import('../features/cards/CardsPage.tsx').then((m) => ({ default: m.CardsPage })));
 const BulkExtensionsPage = lazy(() =>
   import('../features/bulk-extensions/BulkExtensionsPage.tsx').then((m) => ({ default: m.BulkExtensionsPage })),
@@ -118,6 +121,7 @@ export const routes = [
       { path: '/final', element: screen(<FinalPage />) },
       { path: '/apps', element: screen(<AppsPage />) },
       { path: '/apps/paramurl', element: screen(<ParamUrlsPage />) },
+      { path: '/apps/streaming', element: screen(<StreamingPage />) },
       { path: '/apps/bulkextensions', element: screen(<BulkExtensionsPage />) },
       { path: '/apps/phonebook', element: screen(<PhonebookPage />) },
       { path: '/apps/cards', element: screen(<CardsPage />) },
