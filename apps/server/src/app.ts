@@ -16,6 +16,8 @@ import { bulkPhonesRoutes } from './features/bulk-phones/routes.ts';
 import { BulkPhonesService } from './features/bulk-phones/service.ts';
 import { cardSourcesRoutes } from './features/card-sources/routes.ts';
 import { CardSourcesService } from './features/card-sources/service.ts';
+import { cloudSpeechRoutes } from './features/cloud-speech/routes.ts';
+import { CloudSpeechService } from './features/cloud-speech/service.ts';
 import { csvRoutes } from './features/csv/routes.ts';
 import { CsvService } from './features/csv/service.ts';
 import { ctiRoutes } from './features/cti/routes.ts';
@@ -187,6 +189,7 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
   await app.register(customerCardsRoutes(new CustomerCardsService(database.db, cardQueries, now)));
   app.addHook('onClose', () => cardQueries.close());
   await app.register(paramUrlsRoutes(new ParamUrlsService(database.db, now)));
+  await app.register(cloudSpeechRoutes(new CloudSpeechService(database.db, config.dataDir)));
   await app.register(streamingRoutes(new StreamingService(database.db, config.streamingAllowedHosts, now)));
   const phonebook = new PhonebookService(database.db, config.dataDir, now);
   await app.register(phonebookRoutes(phonebook));

@@ -26,6 +26,7 @@ registerItalianMessages({
   'Optional *, + or # first, then digits, then optional * or #':
     'Facoltativi *, + o # iniziali, poi cifre, poi * o # facoltativi',
   'Choose an extension': 'Scegli un interno',
+  'File format error: File must be a JSON': 'Errore nel formato del file: il file deve essere un JSON',
 });
 
 const id = z.coerce.number().int().min(1).max(2_147_483_647);

@@ -1,0 +1,147 @@
+import { createPrivateKey } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { UiLanguage, VoicemailSttStatus } from '@centralino/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { SettingsStore } from '../../db/settings-store.ts';
+import { AppError } from '../../errors.ts';
+
+/** Where the service-account key lives: DATA_DIR/google/credentials.json, owner-only (0600, folder 0700). */
+export function googleCredentialsPath(dataDir: string): string {
+  return path.join(dataDir, 'google', 'credentials.json');
+}
+
+const STT_SETTING = 'voicemail.googleStt';
+/** Largest key file accepted (a Google service-account key is about 2.3 kB). */
+const MAX_KEY_BYTES = 64 * 1024;
+
+/** The parts of a Google service-account key the transcription uses. */
+export interface ServiceAccountKey {
+  client_email: string;
+  private_key: string;
+  token_uri: string;
+  project_id?: string;
+}
+
+function notJson(): AppError {
+  return new AppError(400, 'google_auth_invalid', (lang) =>
+    lang === 'it'
+      ? 'Errore nel formato del file: il file deve essere un JSON'
+      : 'File format error: File must be a JSON',
+  );
+}
+
+function notServiceAccount(what: Record<UiLanguage, string>): AppError {
+  return new AppError(400, 'google_auth_invalid', (lang) =>
+    lang === 'it'
+      ? `Il file non è la chiave di un account di servizio Google: ${what.it}.`
+      : `The file is not a Google service-account key: ${what.en}.`,
+  );
+}
+
+/**
+ * Checks a key file's text: JSON, `type` service_account, an e-mail in `client_email`, and a `private_key`
+ * that node:crypto reads as a private key. Answers the fields the transcription needs.
+ */
+export function parseServiceAccountKey(text: string): ServiceAccountKey {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw notJson();
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw notJson();
+  const key = value as Record<string, unknown>;
+  if (key.type !== 'service_account') {
+    throw notServiceAccount({ en: '"type" is not "service_account"', it: '"type" non è "service_account"' });
+  }
+  if (typeof key.client_email !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(key.client_email)) {
+    throw notServiceAccount({ en: '"client_email" is missing', it: 'manca "client_email"' });
+  }
+  if (typeof key.private_key !== 'string') {
+    throw notServiceAccount({ en: '"private_key" is missing', it: 'manca "private_key"' });
+  }
+  try {
+    createPrivateKey(key.private_key);
+  } catch {
+    throw notServiceAccount({
+      en: '"private_key" is not a readable private key',
+      it: '"private_key" non è una chiave privata leggibile',
+    });
+  }
+  const tokenUri =
+    typeof key.token_uri === 'string' && /^https:\/\//.test(key.token_uri)
+      ? key.token_uri
+      : 'https://oauth2.googleapis.com/token';
+  return {
+    client_email: key.client_email,
+    private_key: key.private_key,
+    token_uri: tokenUri,
+    ...(typeof key.project_id === 'string' ? { project_id: key.project_id } : {}),
+  };
+}
+
+/**
+ * The cloud speech service (contract api-core §17): the Google service-account key (uploaded, checked, stored
+ * owner-only, never answered) and the switch that makes voicemail notification e-mails carry the transcription.
+ */
+export class CloudSpeechService {
+  private readonly settings: SettingsStore;
+
+  constructor(
+    db: Kysely<Database>,
+    private readonly dataDir: string,
+  ) {
+    this.settings = new SettingsStore(db);
+  }
+
+  get credentialsPath(): string {
+    return googleCredentialsPath(this.dataDir);
+  }
+
+  async credentialsExist(): Promise<boolean> {
+    try {
+      return (await fs.stat(this.credentialsPath)).isFile();
+    } catch {
+      return false;
+    }
+  }
+
+  /** `file`: a data URL (`data:application/json;base64,…`, as the console sends it) or bare base64. */
+  async upload(file: string): Promise<void> {
+    const comma = file.startsWith('data:') ? file.indexOf(',') : -1;
+    if (file.startsWith('data:') && (comma < 0 || !/;base64$/i.test(file.slice(0, comma)))) throw notJson();
+    const payload = comma >= 0 ? file.slice(comma + 1) : file;
+    if (!/^[A-Za-z0-9+/=\s]*$/.test(payload)) throw notJson();
+    const bytes = Buffer.from(payload, 'base64');
+    if (bytes.length === 0 || bytes.length > MAX_KEY_BYTES) throw notJson();
+    const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+    parseServiceAccountKey(text);
+    const target = this.credentialsPath;
+    await fs.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+    await fs.chmod(path.dirname(target), 0o700);
+    const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
+    const handle = await fs.open(temp, 'w', 0o600);
+    try {
+      await handle.writeFile(text);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.chmod(temp, 0o600);
+    await fs.rename(temp, target);
+  }
+
+  async status(): Promise<VoicemailSttStatus> {
+    return (await this.settings.get<VoicemailSttStatus>(STT_SETTING)) === 'enabled' ? 'enabled' : 'disabled';
+  }
+
+  /** Enabling needs the key file (412 `google_auth_missing` otherwise). */
+  async setStatus(status: VoicemailSttStatus): Promise<void> {
+    if (status === 'enabled' && !(await this.credentialsExist())) {
+      throw new AppError(412, 'google_auth_missing');
+    }
+    await this.settings.set(STT_SETTING, status);
+  }
+}
