@@ -20,7 +20,14 @@ test('the Apps landing leads to every app, and parameterised URLs work end to en
   await page.goto('/apps');
   await expect(page.getByRole('heading', { name: 'Apps', level: 1 })).toBeVisible();
   const main = page.getByRole('main');
-  for (const name of ['Customer cards', 'Phonebook', 'Parameterised URLs', 'Bulk extensions']) {
+  for (const name of [
+    'Customer cards',
+    'Phonebook',
+    'Streaming sources',
+    'Parameterised URLs',
+    'Cloud speech',
+    'Bulk extensions',
+  ]) {
     await expect(main.getByRole('link', { name: new RegExp(`^${name}`) })).toBeVisible();
   }
   expect(await seriousViolations(page, ['main'])).toEqual([]);

@@ -30,6 +30,7 @@ import {
   IconLanguage,
   IconLink,
   IconLogout,
+  IconMicrophone,
   IconPlugConnected,
   IconReportAnalytics,
   IconSettings,
@@ -111,6 +112,7 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
       {item('/apps/cards', t('nav.cards'), <IconId size={18} />)}
       {item('/apps/streaming', t('nav.streaming'), <IconVideo size={18} />)}
       {item('/apps/paramurl', t('nav.paramurl'), <IconLink size={18} />)}
+      {item('/apps/cloudServices', t('nav.cloudServices'), <IconMicrophone size={18} />)}
       {item('/apps/bulkextensions', t('nav.bulkExtensions'), <IconUsersPlus size={18} />)}
       {engine.data === 'tancredi' && item('/apps/bulkdevices', t('nav.bulkPhones'), <IconDevices size={18} />)}
       {item('/admin', t('nav.admin'), <IconSettings size={18} />)}

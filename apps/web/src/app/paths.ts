@@ -23,6 +23,7 @@ export const ROUTED_PATHS = [
   '/apps',
   '/apps/paramurl',
   '/apps/streaming',
+  '/apps/cloudServices',
   '/apps/bulkextensions',
   '/apps/phonebook',
   '/apps/cards',

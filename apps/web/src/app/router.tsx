@@ -28,6 +28,9 @@ const ParamUrlsPage = lazy(() =>
 const StreamingPage = lazy(() =>
   import('../features/apps/StreamingPage.tsx').then((m) => ({ default: m.StreamingPage })),
 );
+const CloudServicesPage = lazy(() =>
+  import('../features/apps/CloudServicesPage.tsx').then((m) => ({ default: m.CloudServicesPage })),
+);
 const CardsPage = lazy(() => import('../features/cards/CardsPage.tsx').then((m) => ({ default: m.CardsPage })));
 const BulkExtensionsPage = lazy(() =>
   import('../features/bulk-extensions/BulkExtensionsPage.tsx').then((m) => ({ default: m.BulkExtensionsPage })),
@@ -122,6 +125,7 @@ export const routes = [
       { path: '/apps', element: screen(<AppsPage />) },
       { path: '/apps/paramurl', element: screen(<ParamUrlsPage />) },
       { path: '/apps/streaming', element: screen(<StreamingPage />) },
+      { path: '/apps/cloudServices', element: screen(<CloudServicesPage />) },
       { path: '/apps/bulkextensions', element: screen(<BulkExtensionsPage />) },
       { path: '/apps/phonebook', element: screen(<PhonebookPage />) },
       { path: '/apps/cards', element: screen(<CardsPage />) },

@@ -53,7 +53,10 @@ export const cloudSpeechRoutes =
       },
       // A bare JSON string, as the original answers: Fastify would send a returned string as plain text.
       async (_request, reply) =>
-        reply.type('application/json').serializer(JSON.stringify).send(await speech.status()),
+        reply
+          .type('application/json')
+          .serializer(JSON.stringify)
+          .send(await speech.status()),
     );
 
     app.post(

@@ -3,7 +3,6 @@ import {
   type StreamingSource,
   streamingSourceWriteSchema,
   type UiLanguage,
-  userListSchema,
 } from '@centralino/contract';
 import {
   Alert,
@@ -28,10 +27,11 @@ import { IconPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, apiRequest } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
 import { DeleteButton } from '../../components/DeleteButton.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { ctiApi } from '../cti/ctiApi.ts';
+import { usersApi } from '../users/usersApi.ts';
 import { appsApi } from './appsApi.ts';
 
 type Profile = { id: number; name: string };
@@ -54,12 +54,9 @@ function useSnapshot(url: string) {
 function useExtensionChoices(search: string, current: string) {
   const users = useQuery({
     queryKey: ['apps', 'extensions', search],
-    queryFn: () =>
-      apiRequest(
-        'GET',
-        `/api/users/false?${new URLSearchParams({ filter: 'configured', sort: 'extension', limit: '50', ...(search ? { search } : {}) })}`,
-        { schema: userListSchema },
-      ),
+    queryFn: async () =>
+      (await usersApi.page({ filter: 'configured', sort: 'extension', limit: 50, ...(search ? { search } : {}) }))
+        .users,
     staleTime: 30_000,
   });
   const data = (users.data ?? []).map((u) => ({
