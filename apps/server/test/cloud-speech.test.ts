@@ -22,6 +22,16 @@ const dataUrl = (text: string, type = 'application/json') =>
 describe.each(DB_KINDS)('cloud speech (%s)', (kind) => {
   const t = useTestApp(kind);
   const call = callAs(t);
+  /** voicemail.conf once the PBX configuration written after the last change is in place. */
+  const voicemailConf = async () => {
+    let status = { state: '', directory: '' };
+    for (let i = 0; i < 400; i++) {
+      status = (await call('GET', '/api/pbx/apply')).json();
+      if (status.state === 'idle') break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    return fs.readFileSync(path.join(status.directory, 'voicemail.conf'), 'utf8');
+  };
 
   it('needs a signed-in administrator', async () => {
     for (const [method, url] of [
@@ -97,6 +107,11 @@ describe.each(DB_KINDS)('cloud speech (%s)', (kind) => {
 
     expect((await call('POST', '/api/configuration/voicemailgooglestt/enabled')).statusCode).toBe(200);
     expect((await call('GET', '/api/configuration/voicemailgooglestt')).json()).toBe('enabled');
+    // Voicemail e-mails now go through the transcription helper, in the PBX language.
+    const general = (await voicemailConf()).split('[default]')[0] ?? '';
+    expect(general).toMatch(
+      /\nmailcmd = '.+' .*'.+voicemail-stt\/main\.ts' --key '.+\/google\/credentials\.json' --language en-US\n/,
+    );
     // Replacing the key keeps it owner-only.
     const again = await call('POST', '/api/configuration/googleauth', {
       file: Buffer.from(
@@ -108,6 +123,7 @@ describe.each(DB_KINDS)('cloud speech (%s)', (kind) => {
     expect(JSON.parse(fs.readFileSync(file, 'utf8')).client_email).toBe('other@x.iam.gserviceaccount.com');
     expect((await call('POST', '/api/configuration/voicemailgooglestt/disabled')).statusCode).toBe(200);
     expect((await call('GET', '/api/configuration/voicemailgooglestt')).json()).toBe('disabled');
+    expect(await voicemailConf()).not.toContain('mailcmd');
     expectError(await call('POST', '/api/configuration/voicemailgooglestt/maybe'), 400, 'validation');
   });
 });

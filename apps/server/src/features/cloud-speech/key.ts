@@ -7,6 +7,9 @@ import { AppError } from '../../errors.ts';
  * mail command (voicemail-stt) uses it too.
  */
 
+/** The settings key of the voicemail transcription switch ('enabled' / 'disabled'). */
+export const VOICEMAIL_STT_SETTING = 'voicemail.googleStt';
+
 /** The parts of a Google service-account key the transcription uses. */
 export interface ServiceAccountKey {
   client_email: string;

@@ -5,14 +5,13 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { SettingsStore } from '../../db/settings-store.ts';
 import { AppError } from '../../errors.ts';
-import { notJson, parseServiceAccountKey } from './key.ts';
+import { notJson, parseServiceAccountKey, VOICEMAIL_STT_SETTING } from './key.ts';
 
 /** Where the service-account key lives: DATA_DIR/google/credentials.json, owner-only (0600, folder 0700). */
 export function googleCredentialsPath(dataDir: string): string {
   return path.join(dataDir, 'google', 'credentials.json');
 }
 
-const STT_SETTING = 'voicemail.googleStt';
 /** Largest key file accepted (a Google service-account key is about 2.3 kB). */
 const MAX_KEY_BYTES = 64 * 1024;
 
@@ -68,7 +67,7 @@ export class CloudSpeechService {
   }
 
   async status(): Promise<VoicemailSttStatus> {
-    return (await this.settings.get<VoicemailSttStatus>(STT_SETTING)) === 'enabled' ? 'enabled' : 'disabled';
+    return (await this.settings.get<VoicemailSttStatus>(VOICEMAIL_STT_SETTING)) === 'enabled' ? 'enabled' : 'disabled';
   }
 
   /** Enabling needs the key file (412 `google_auth_missing` otherwise). */
@@ -76,6 +75,6 @@ export class CloudSpeechService {
     if (status === 'enabled' && !(await this.credentialsExist())) {
       throw new AppError(412, 'google_auth_missing');
     }
-    await this.settings.set(STT_SETTING, status);
+    await this.settings.set(VOICEMAIL_STT_SETTING, status);
   }
 }
