@@ -39,7 +39,7 @@ export async function transcribeMail(original: string, options: HelperOptions): 
       return original;
     }
     const format = wavFormat(wav);
-    if (!format || format.bits !== 16) {
+    if (format?.bits !== 16) {
       options.log('voicemail-stt: the attachment is not 16-bit PCM WAV, e-mail sent without transcription');
       return original;
     }
