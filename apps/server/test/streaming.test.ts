@@ -17,7 +17,11 @@ let port = 0;
 beforeAll(async () => {
   camera = http.createServer((req, res) => {
     if (req.url === '/snap.png') res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
-    else if (req.url === '/page.html') res.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><p>x');
+    else if (req.url === '/private.png') {
+      const ok = req.headers.authorization === `Basic ${Buffer.from('cam:s3cret').toString('base64')}`;
+      if (ok) res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+      else res.writeHead(401, { 'www-authenticate': 'Basic realm="cam"' }).end();
+    } else if (req.url === '/page.html') res.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><p>x');
     else if (req.url === '/lying.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end('<!DOCTYPE html>');
     else if (req.url === '/huge.jpg') {
       res.writeHead(200, { 'content-type': 'image/jpeg' });
@@ -190,5 +194,37 @@ describe.each(DB_KINDS)('streaming sources (%s)', (kind) => {
       .execute();
     expect(rows).toEqual([]);
     expectError(await call('DELETE', '/api/cti/streaming/Nothing'), 404, 'not_found');
+  });
+
+  it('never lists the password of a camera URL, and uses the stored one for the Check and on save', async () => {
+    const secretUrl = `http://cam:s3cret@127.0.0.1:${port}/private.png`;
+    const listedUrl = `http://cam@127.0.0.1:${port}/private.png`;
+    expect((await check(secretUrl)).statusCode).toBe(200);
+    const res = await call('POST', '/api/cti/streaming', { descr: 'Garage', url: secretUrl, profiles: [1] });
+    expect(res.statusCode, res.body).toBe(200);
+    const listed = await call('GET', '/api/cti/streaming');
+    expect(listed.body).not.toContain('s3cret');
+    expect(listed.json()).toEqual([expect.objectContaining({ descr: 'Garage', url: listedUrl, has_password: true })]);
+    // The listed URL checks with the stored password when the source is named; not otherwise.
+    expect((await call('POST', '/api/cti/sources/test', { url: listedUrl, descr: 'Garage' })).statusCode).toBe(200);
+    expectError(await check(listedUrl), 502, 'streaming_fetch_failed');
+    // Saving the listed URL keeps the password; another user name or host does not get it.
+    const put = await call('PUT', '/api/cti/streaming/Garage', { descr: 'Garage', url: listedUrl, profiles: [1] });
+    expect(put.statusCode, put.body).toBe(200);
+    const row = await t.database.db
+      .selectFrom('streaming_sources')
+      .select('url')
+      .where('descr', '=', 'Garage')
+      .executeTakeFirst();
+    expect(row?.url).toBe(secretUrl);
+    expectError(
+      await call('POST', '/api/cti/sources/test', {
+        url: `http://other@127.0.0.1:${port}/private.png`,
+        descr: 'Garage',
+      }),
+      502,
+      'streaming_fetch_failed',
+    );
+    expect((await call('DELETE', '/api/cti/streaming/Garage')).statusCode).toBe(200);
   });
 });

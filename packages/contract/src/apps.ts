@@ -169,6 +169,8 @@ export const streamingSourceSchema = z
     id: z.number().int(),
     descr: z.string(),
     url: z.string(),
+    /** True when the stored URL carries a password; the listed `url` never does (user name kept). */
+    has_password: z.boolean(),
     /** The door phone's extension the opening code is sent to, or '' for none. */
     exten: z.string(),
     /** The opening code (DTMF), or '' for none. */
@@ -181,7 +183,10 @@ export const streamingSourceSchema = z
 export type StreamingSource = z.infer<typeof streamingSourceSchema>;
 export const streamingSourceListSchema = z.array(streamingSourceSchema).meta({ id: 'StreamingSources' });
 
-/** POST /api/cti/streaming, PUT /api/cti/streaming/{descr} (the source named by `currentDescr`, else the path). */
+/**
+ * POST /api/cti/streaming, PUT /api/cti/streaming/{descr} (the source named by `currentDescr`, else the path). On
+ * PUT, a URL with the stored user name and host but no password keeps the stored password.
+ */
 export const streamingSourceWriteSchema = z
   .object({
     currentDescr: z.string().max(50).optional(),
@@ -194,8 +199,13 @@ export const streamingSourceWriteSchema = z
   .meta({ id: 'StreamingSourceWrite' });
 export type StreamingSourceWrite = z.input<typeof streamingSourceWriteSchema>;
 
-/** POST /api/cti/sources/test: the snapshot URL to fetch through the server. */
-export const streamingTestSchema = z.object({ url: httpUrl(8000) }).meta({ id: 'StreamingTest' });
+/**
+ * POST /api/cti/sources/test: the snapshot URL to fetch through the server. With `descr`, a URL with a user name
+ * but no password uses the stored source's password when host and user are the same (the list never shows it).
+ */
+export const streamingTestSchema = z
+  .object({ url: httpUrl(8000), descr: z.string().max(50).optional() })
+  .meta({ id: 'StreamingTest' });
 /** The snapshot, base64 (the original answers a bare base64 string; this adds its content type). */
 export const streamingTestResultSchema = z
   .object({ content_type: z.string(), image: z.string() })

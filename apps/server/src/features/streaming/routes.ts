@@ -90,6 +90,6 @@ export const streamingRoutes =
           response: { 200: streamingTestResultSchema, ...errors, 502: errorBodySchema },
         },
       },
-      (request) => streaming.test(request.body.url),
+      (request) => streaming.test(request.body.url, request.body.descr),
     );
   };

@@ -21,6 +21,35 @@ export interface StreamingFields {
 
 type Row = Selectable<StreamingSourcesTable>;
 
+/** The URL without its password (the user name stays), and whether it had one. */
+export function withoutPassword(raw: string): { url: string; hadPassword: boolean } {
+  try {
+    const url = new URL(raw);
+    if (!url.password) return { url: raw, hadPassword: false };
+    url.password = '';
+    return { url: url.toString(), hadPassword: true };
+  } catch {
+    return { url: raw, hadPassword: false };
+  }
+}
+
+/**
+ * `given` with the stored URL's password when `given` names the same user at the same origin without one (as
+ * the console sends back a listed URL); otherwise `given` as it is.
+ */
+export function keepStoredPassword(given: string, stored: string): string {
+  try {
+    const next = new URL(given);
+    const old = new URL(stored);
+    if (next.password || !next.username || !old.password) return given;
+    if (next.username !== old.username || next.origin !== old.origin) return given;
+    next.password = old.password;
+    return next.toString();
+  } catch {
+    return given;
+  }
+}
+
 function sourceExists(descr: string): AppError {
   return new AppError(
     409,
@@ -64,7 +93,8 @@ export class StreamingService {
     return rows.map((row) => ({
       id: Number(row.id),
       descr: row.descr,
-      url: row.url,
+      url: withoutPassword(row.url).url,
+      has_password: withoutPassword(row.url).hadPassword,
       exten: row.exten,
       open: row.open,
       permission: row.permission,
@@ -106,7 +136,12 @@ export class StreamingService {
         await this.checkRefs(trx, fields);
         await trx
           .updateTable('streaming_sources')
-          .set({ descr: fields.descr, url: fields.url, exten: fields.exten, open: fields.open })
+          .set({
+            descr: fields.descr,
+            url: keepStoredPassword(fields.url, row.url),
+            exten: fields.exten,
+            open: fields.open,
+          })
           .where('id', '=', row.id)
           .execute();
         await trx.deleteFrom('cti_profile_permissions').where('permission', '=', row.permission).execute();
@@ -128,7 +163,16 @@ export class StreamingService {
   }
 
   /** The Check: one snapshot through the server (see snapshot.ts), as base64 with its type. */
-  async test(url: string): Promise<{ content_type: string; image: string }> {
+  async test(given: string, descr?: string): Promise<{ content_type: string; image: string }> {
+    let url = given;
+    if (descr !== undefined) {
+      const row = await this.db
+        .selectFrom('streaming_sources')
+        .select('url')
+        .where('descr', '=', descr)
+        .executeTakeFirst();
+      if (row) url = keepStoredPassword(given, row.url);
+    }
     try {
       const image = await fetchSnapshot(url, {
         timeoutMs: STREAMING_SNAPSHOT_TIMEOUT_MS,

@@ -41,10 +41,10 @@ function reasonOf(error: unknown): string {
 }
 
 /** The snapshot of a listed source, fetched through the server when the list loads. */
-function useSnapshot(url: string) {
+function useSnapshot(url: string, descr: string) {
   return useQuery({
-    queryKey: ['apps', 'snapshot', url],
-    queryFn: () => appsApi.testStreaming(url),
+    queryKey: ['apps', 'snapshot', url, descr],
+    queryFn: () => appsApi.testStreaming(url, descr),
     retry: false,
     staleTime: 30_000,
   });
@@ -89,7 +89,7 @@ function StreamingModal({
   const [touched, setTouched] = useState<Record<string, boolean>>({});
   const [search, setSearch] = useState('');
   const extensions = useExtensionChoices(search, form.exten);
-  const check = useMutation({ mutationFn: (url: string) => appsApi.testStreaming(url) });
+  const check = useMutation({ mutationFn: (url: string) => appsApi.testStreaming(url, editing?.descr) });
   const set = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) => {
     setForm((f) => ({ ...f, [key]: value }));
     if (key === 'url') check.reset();
@@ -146,7 +146,11 @@ function StreamingModal({
         />
         <TextInput
           label={t('apps.streaming.modal.url')}
-          description={t('apps.streaming.modal.urlHelp')}
+          description={
+            editing?.has_password && form.url === editing.url
+              ? t('apps.streaming.modal.passwordKept')
+              : t('apps.streaming.modal.urlHelp')
+          }
           required
           placeholder="http://192.168.1.50/snapshot.jpg"
           value={form.url}
@@ -228,7 +232,7 @@ function StreamingItem({
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const snapshot = useSnapshot(source.url);
+  const snapshot = useSnapshot(source.url, source.descr);
   const remove = useMutation({
     mutationFn: () => appsApi.removeStreaming(source.descr),
     onSuccess: () => {

@@ -28,8 +28,12 @@ export const appsApi = {
     }),
   removeStreaming: (descr: string) =>
     apiRequest('DELETE', `/api/cti/streaming/${encodeURIComponent(descr)}`, { schema: anything }),
-  testStreaming: (url: string) =>
-    apiRequest('POST', '/api/cti/sources/test', { body: { url }, schema: streamingTestResultSchema }),
+  /** `descr`: the stored source whose password a listed URL (which never shows it) should use. */
+  testStreaming: (url: string, descr?: string) =>
+    apiRequest('POST', '/api/cti/sources/test', {
+      body: descr === undefined ? { url } : { url, descr },
+      schema: streamingTestResultSchema,
+    }),
 
   googleAuthExists: async (): Promise<boolean> => {
     try {
