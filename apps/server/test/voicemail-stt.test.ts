@@ -12,7 +12,7 @@ import { parseMail, wavAttachment } from '../src/voicemail-stt/mail.ts';
 /*
  * The voicemail transcription mail command against a loopback HTTPS double speaking Google's token endpoint
  * (JWT bearer grant, signature checked with the account's public key) and Speech-to-Text's speech:recognize
- * (request shape checked), with a real WAV made here by sox, and a sendmail stand-in that records the e-mail.
+ * (request shape checked), with a real WAV spoken here by espeak-ng and converted by sox, and a sendmail stand-in that records the e-mail.
  */
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cz-stt-'));
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
