@@ -338,6 +338,20 @@ const SCREENS: Screen[] = [
       );
     },
   },
+  { path: '/apps' },
+  {
+    path: '/apps/paramurl',
+    modals: async (page, t) => {
+      await checkModal(page, 'new parameterised URL', () => button(page, t('apps.paramurl.create')).click());
+    },
+  },
+  {
+    path: '/apps/streaming',
+    modals: async (page, t) => {
+      await checkModal(page, 'new streaming source', () => button(page, t('apps.streaming.create')).click());
+    },
+  },
+  { path: '/apps/cloudServices' },
   {
     path: '/apps/bulkextensions',
     modals: async (page, t) => {

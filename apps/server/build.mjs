@@ -1,4 +1,4 @@
-// Bundles the server into dist/main.js (and its validator thread into dist/validate-worker.js); npm dependencies stay external, the workspace contract is inlined.
+// Bundles the server into dist/main.js (its validator thread into dist/validate-worker.js, the voicemail transcription mail command into dist/voicemail-stt.js); npm dependencies stay external, the workspace contract is inlined.
 import { cpSync, readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
@@ -8,7 +8,12 @@ const external = Object.keys(pkg.dependencies ?? {}).filter((name) => !name.star
 
 await build({
   // The PBX configuration check runs on a thread of its own, from a file of its own.
-  entryPoints: { main: 'src/main.ts', 'validate-worker': 'src/pbx/validate-worker.ts' },
+  entryPoints: {
+    main: 'src/main.ts',
+    'validate-worker': 'src/pbx/validate-worker.ts',
+    // The voicemail mail command when transcription is on (voicemail-stt/helper.ts), run by Asterisk.
+    'voicemail-stt': 'src/voicemail-stt/main.ts',
+  },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

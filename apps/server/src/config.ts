@@ -77,6 +77,14 @@ const envSchema = z.object({
     .string()
     .regex(/^https?:\/\/\S+$/, 'ROUTE_PLANNER_URL must be an http(s) address')
     .optional(),
+  /**
+   * Hosts the streaming sources' snapshot check may reach even though they are the server itself (loopback),
+   * link-local or a cloud metadata address: comma-separated host names or addresses, as written in the URLs.
+   */
+  STREAMING_ALLOWED_HOSTS: z
+    .string()
+    .regex(/^[\w.:\-[\], ]*$/, 'STREAMING_ALLOWED_HOSTS must be a comma-separated list of host names or addresses')
+    .optional(),
   TFTP_PORT: z.coerce
     .number({ error: 'TFTP_PORT must be a number' })
     .int('TFTP_PORT must be a whole number')
@@ -208,6 +216,8 @@ export type Config = {
   gatewayControlPort: number;
   /** External route planner the inbound routes screen may open; undefined when there is none. */
   routePlannerUrl: string | undefined;
+  /** Hosts the streaming snapshot check may reach although they are loopback, link-local or metadata (lower case). */
+  streamingAllowedHosts: string[];
   /** Vendor redirect service phones are registered with (POST /phones/rps); credentials of this system. */
   rps: { url: string; systemId: string | undefined; secret: string | undefined };
 };
@@ -296,6 +306,15 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
     phonebookLdapPorts: { ldap: v.PHONEBOOK_LDAP_PORT, ldaps: v.PHONEBOOK_LDAPS_PORT },
     gatewayControlPort: v.GATEWAY_CONTROL_PORT,
     routePlannerUrl: v.ROUTE_PLANNER_URL,
+    streamingAllowedHosts: (v.STREAMING_ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((h) =>
+        h
+          .trim()
+          .toLowerCase()
+          .replace(/^\[|\]$/g, ''),
+      )
+      .filter((h) => h !== ''),
     rps: { url: v.RPS_URL.replace(/\/+$/, ''), systemId: v.RPS_SYSTEM_ID, secret: v.RPS_SECRET },
   };
 }

@@ -101,6 +101,14 @@ export const errorCodes = [
   'card_query_failed',
   'card_query_timeout',
   'card_render_failed',
+  'paramurl_exists',
+  'paramurl_profile_taken',
+  'cti_profile_unknown',
+  'streaming_exists',
+  'streaming_fetch_failed',
+  'streaming_host_refused',
+  'google_auth_invalid',
+  'google_auth_missing',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
@@ -197,6 +205,14 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     card_query_failed: 'Query failed',
     card_query_timeout: 'Query too slow',
     card_render_failed: 'Template failed',
+    paramurl_exists: 'URL already exists',
+    paramurl_profile_taken: 'Profile already has a URL',
+    cti_profile_unknown: 'Profile not found',
+    streaming_exists: 'Source already exists',
+    streaming_fetch_failed: 'Connection error',
+    streaming_host_refused: 'Host not allowed',
+    google_auth_invalid: 'File format error',
+    google_auth_missing: 'Missing authentication file',
   },
   it: {
     validation: 'Richiesta non valida',
@@ -287,6 +303,14 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     card_query_failed: 'Query non riuscita',
     card_query_timeout: 'Query troppo lenta',
     card_render_failed: 'Modello non riuscito',
+    paramurl_exists: 'URL già esistente',
+    paramurl_profile_taken: 'Profilo già associato a un URL',
+    cti_profile_unknown: 'Profilo non trovato',
+    streaming_exists: 'Sorgente già esistente',
+    streaming_fetch_failed: 'Errore di connessione',
+    streaming_host_refused: 'Host non consentito',
+    google_auth_invalid: 'Errore nel formato del file',
+    google_auth_missing: 'File di autenticazione mancante',
   },
 };
 
@@ -392,6 +416,15 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     card_query_failed: 'The card query failed on its source.',
     card_query_timeout: 'The card query did not finish in time and was stopped.',
     card_render_failed: 'The template could not be rendered with the query rows.',
+    paramurl_exists: 'Another entry already has this URL: modify that one instead.',
+    paramurl_profile_taken: 'A profile can have one URL only: free it from the other URL first.',
+    cti_profile_unknown: 'One of the chosen profiles does not exist (any more): reload the page.',
+    streaming_exists: 'A streaming source with this name already exists.',
+    streaming_fetch_failed: 'The snapshot could not be read from the source.',
+    streaming_host_refused:
+      'The server does not fetch from its own or link-local addresses unless STREAMING_ALLOWED_HOSTS names the host.',
+    google_auth_invalid: 'File format error: File must be a JSON',
+    google_auth_missing: 'Upload the Google service-account file first.',
   },
   it: {
     validation: 'Alcuni campi non sono validi.',
@@ -498,6 +531,15 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     card_query_failed: 'La query della scheda non è riuscita sulla sorgente.',
     card_query_timeout: 'La query della scheda non è terminata in tempo ed è stata interrotta.',
     card_render_failed: 'Non è stato possibile comporre il modello con le righe della query.',
+    paramurl_exists: "Un'altra voce ha già questo URL: modifica quella.",
+    paramurl_profile_taken: "Un profilo può avere un solo URL: liberalo prima dall'altro URL.",
+    cti_profile_unknown: 'Uno dei profili scelti non esiste (più): ricarica la pagina.',
+    streaming_exists: 'Esiste già una sorgente streaming con questo nome.',
+    streaming_fetch_failed: "Non è stato possibile leggere l'immagine dalla sorgente.",
+    streaming_host_refused:
+      "Il server non legge da indirizzi propri o link-local se STREAMING_ALLOWED_HOSTS non nomina l'host.",
+    google_auth_invalid: 'Errore nel formato del file: il file deve essere un JSON',
+    google_auth_missing: "Carica prima il file dell'account di servizio Google.",
   },
 };
 

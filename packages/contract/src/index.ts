@@ -1,3 +1,4 @@
+export * from './apps.ts';
 export * from './auth.ts';
 export * from './bulk.ts';
 export * from './bulk-phones.ts';

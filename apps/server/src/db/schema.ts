@@ -422,6 +422,30 @@ export interface CustomerCardsTable {
   created_at: number;
 }
 
+/** A parameterised URL (migration 0019); its profiles are rows of paramurl_profiles. */
+export interface ParamUrlsTable {
+  id: Generated<number>;
+  url: string;
+  only_queues: number;
+  created_at: number;
+}
+
+export interface ParamUrlProfilesTable {
+  profile_id: number;
+  paramurl_id: number;
+}
+
+/** A streaming (video) source (migration 0019); profiles hold its `permission` in cti_profile_permissions. */
+export interface StreamingSourcesTable {
+  id: Generated<number>;
+  descr: string;
+  permission: string;
+  url: string;
+  exten: string;
+  open: string;
+  created_at: number;
+}
+
 export interface Database {
   admins: AdminsTable;
   sessions: SessionsTable;
@@ -458,4 +482,7 @@ export interface Database {
   card_templates: CardTemplatesTable;
   customer_cards: CustomerCardsTable;
   cdr: CdrTable;
+  paramurls: ParamUrlsTable;
+  paramurl_profiles: ParamUrlProfilesTable;
+  streaming_sources: StreamingSourcesTable;
 }

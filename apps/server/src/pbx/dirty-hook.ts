@@ -14,6 +14,10 @@ const NOT_CONFIGURATION = [
   /^\/api\/(cti\/dbconn|dbconn\/test)\b/,
   // Customer cards, their templates and the preview: shown by the CTI, nothing of them is in the PBX files.
   /^\/api\/(cti\/customer_card|custcard\/preview)\b/,
+  // Parameterised URLs are opened by the CTI client; the streaming Check only fetches a picture; the Google key
+  // is read by the mail command when it runs (the switch, which changes voicemail.conf, is not listed).
+  /^\/api\/cti\/(paramurl|sources\/test)\b/,
+  /^\/api\/configuration\/googleauth\/?$/,
 ];
 
 /**

@@ -1,7 +1,9 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
+import { googleCredentialsPath } from '../features/cloud-speech/service.ts';
 import { selfSignedPair } from '../plugins/https-listener.ts';
 import { AmiClient, AmiError } from './ami/client.ts';
 import { field } from './ami/framing.ts';
@@ -274,6 +276,7 @@ export class PbxEngine {
             users: ami ? [{ username: ami.username, secret: ami.secret }] : [],
           },
           version,
+          voicemailStt: voicemailSttCommand(config.dataDir),
         }),
     });
     this.live = new PbxLive(db, this.ami, new LiveState(this.ami));
@@ -333,4 +336,25 @@ export class PbxEngine {
     this.live.state.close();
     await this.ami?.stop();
   }
+}
+
+/** A path for the shell Asterisk runs its mail command with. */
+const shellQuoted = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
+
+/**
+ * The voicemail transcription mail command (voicemail-stt/main.ts) without its language: the bundle's
+ * dist/voicemail-stt.js run by this Node, or the source through tsx when the server itself runs from source.
+ */
+export function voicemailSttCommand(dataDir: string): string {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const script = fileURLToPath(
+    new URL(fromSource ? '../voicemail-stt/main.ts' : './voicemail-stt.js', import.meta.url),
+  );
+  return [
+    shellQuoted(process.execPath),
+    ...(fromSource ? ['--import', 'tsx'] : []),
+    shellQuoted(script),
+    '--key',
+    shellQuoted(googleCredentialsPath(dataDir)),
+  ].join(' ');
 }

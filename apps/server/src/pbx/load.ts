@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, TrunksTable } from '../db/schema.ts';
 import { SettingsStore } from '../db/settings-store.ts';
+import { VOICEMAIL_STT_SETTING } from '../features/cloud-speech/key.ts';
 import type {
   PbxDevice,
   PbxInboundRoute,
@@ -19,7 +20,12 @@ export interface EngineSettings {
   ami: PbxSettings['ami'];
   system: PbxSettings['system'];
   version: string;
+  /** The voicemail transcription mail command without its language (features/cloud-speech), if it can run. */
+  voicemailStt?: string;
 }
+
+/** Speech-to-Text language codes of the PBX languages (spec §9: it, en, fr, de, es). */
+const SPEECH_LANGUAGES: Record<string, string> = { it: 'it-IT', en: 'en-US', fr: 'fr-FR', de: 'de-DE', es: 'es-ES' };
 
 /** 32 lowercase hex characters, like the original's SIP secrets (contract asterisk §1.4). */
 export function newSipSecret(): string {
@@ -98,11 +104,12 @@ function toTrunk(row: Selectable<TrunksTable>): PbxTrunk {
 export async function loadPbxModel(db: Kysely<Database>, engine: EngineSettings): Promise<PbxModel> {
   await ensureSecrets(db);
   const store = new SettingsStore(db);
-  const [language, toneZone, externalIp, localNetworks] = await Promise.all([
+  const [language, toneZone, externalIp, localNetworks, stt] = await Promise.all([
     store.get<string>('pbx.language'),
     store.get<string>('pbx.tonezone'),
     store.get<string>('pbx.externalip'),
     store.get<{ net: string; mask: string }[]>('pbx.localnetworks'),
+    store.get<string>(VOICEMAIL_STT_SETTING),
   ]);
   const [rows, memberships, groups, profiles, permissions, routePermissions, trunkRows, fxs, deviceRows] =
     await Promise.all([
@@ -241,6 +248,10 @@ export async function loadPbxModel(db: Kysely<Database>, engine: EngineSettings)
       ami: engine.ami,
       system: engine.system,
       version: engine.version,
+      voicemailMailCmd:
+        stt === 'enabled' && engine.voicemailStt
+          ? `${engine.voicemailStt} --language ${SPEECH_LANGUAGES[language ?? 'en'] ?? 'en-US'}`
+          : null,
     },
     users,
     trunks,

@@ -212,6 +212,8 @@ export interface PbxSettings {
   system: AsteriskSystem;
   /** Written into the SIP User-Agent. */
   version: string;
+  /** voicemail.conf's mailcmd: the transcription helper while voicemail transcription is on, else null. */
+  voicemailMailCmd: string | null;
 }
 
 export interface PbxModel {
@@ -237,6 +239,7 @@ export const defaultPbxSettings: PbxSettings = {
   rtpStart: 10000,
   rtpEnd: 20000,
   ringTimerDefault: 15,
+  voicemailMailCmd: null,
   ami: { port: 5038, bindAddress: '127.0.0.1', users: [] },
   system: {
     runUser: 'asterisk',

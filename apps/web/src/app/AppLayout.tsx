@@ -16,6 +16,7 @@ import { useDisclosure } from '@mantine/hooks';
 import {
   IconAddressBook,
   IconApi,
+  IconApps,
   IconArrowBarToDown,
   IconArrowBarUp,
   IconCloudComputing,
@@ -27,7 +28,9 @@ import {
   IconId,
   IconKey,
   IconLanguage,
+  IconLink,
   IconLogout,
+  IconMicrophone,
   IconPlugConnected,
   IconReportAnalytics,
   IconSettings,
@@ -37,6 +40,7 @@ import {
   IconUsers,
   IconUsersGroup,
   IconUsersPlus,
+  IconVideo,
 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
@@ -103,8 +107,12 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
           t('nav.preferences'),
           <IconUserCog size={18} />,
         )}
+      {item('/apps', t('nav.apps'), <IconApps size={18} />)}
       {item('/apps/phonebook', t('nav.phonebook'), <IconAddressBook size={18} />)}
       {item('/apps/cards', t('nav.cards'), <IconId size={18} />)}
+      {item('/apps/streaming', t('nav.streaming'), <IconVideo size={18} />)}
+      {item('/apps/paramurl', t('nav.paramurl'), <IconLink size={18} />)}
+      {item('/apps/cloudServices', t('nav.cloudServices'), <IconMicrophone size={18} />)}
       {item('/apps/bulkextensions', t('nav.bulkExtensions'), <IconUsersPlus size={18} />)}
       {engine.data === 'tancredi' && item('/apps/bulkdevices', t('nav.bulkPhones'), <IconDevices size={18} />)}
       {item('/admin', t('nav.admin'), <IconSettings size={18} />)}

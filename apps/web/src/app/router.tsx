@@ -21,6 +21,16 @@ const AdminSettingsPage = lazy(() =>
 const PhonebookPage = lazy(() =>
   import('../features/phonebook/PhonebookPage.tsx').then((m) => ({ default: m.PhonebookPage })),
 );
+const AppsPage = lazy(() => import('../features/apps/AppsPage.tsx').then((m) => ({ default: m.AppsPage })));
+const ParamUrlsPage = lazy(() =>
+  import('../features/apps/ParamUrlsPage.tsx').then((m) => ({ default: m.ParamUrlsPage })),
+);
+const StreamingPage = lazy(() =>
+  import('../features/apps/StreamingPage.tsx').then((m) => ({ default: m.StreamingPage })),
+);
+const CloudServicesPage = lazy(() =>
+  import('../features/apps/CloudServicesPage.tsx').then((m) => ({ default: m.CloudServicesPage })),
+);
 const CardsPage = lazy(() => import('../features/cards/CardsPage.tsx').then((m) => ({ default: m.CardsPage })));
 const BulkExtensionsPage = lazy(() =>
   import('../features/bulk-extensions/BulkExtensionsPage.tsx').then((m) => ({ default: m.BulkExtensionsPage })),
@@ -112,6 +122,10 @@ export const routes = [
       { path: '/configurations/preferencesFreepbx', element: screen(<PreferencesPage />) },
       { path: '/configurations/profiles', element: screen(<ProfilesPage />) },
       { path: '/final', element: screen(<FinalPage />) },
+      { path: '/apps', element: screen(<AppsPage />) },
+      { path: '/apps/paramurl', element: screen(<ParamUrlsPage />) },
+      { path: '/apps/streaming', element: screen(<StreamingPage />) },
+      { path: '/apps/cloudServices', element: screen(<CloudServicesPage />) },
       { path: '/apps/bulkextensions', element: screen(<BulkExtensionsPage />) },
       { path: '/apps/phonebook', element: screen(<PhonebookPage />) },
       { path: '/apps/cards', element: screen(<CardsPage />) },

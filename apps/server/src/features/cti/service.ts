@@ -10,6 +10,7 @@ import {
   ctiStaticPermissions,
   groupPermission,
   groupPermissionName,
+  STREAMING_PERMISSION_BASE,
 } from '@centralino/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -91,11 +92,12 @@ export class CtiService {
 
   // ---- catalogue ----
 
-  /** Every permission a profile can hold now: the static ones, one per group and one per customer card. */
+  /** Every permission a profile can hold now: the static ones, one per group, customer card and streaming source. */
   private async catalogue(): Promise<CatalogueEntry[]> {
-    const [groups, cards] = await Promise.all([
+    const [groups, cards, streams] = await Promise.all([
       this.groups(),
       this.db.selectFrom('customer_cards').select(['id', 'name', 'permission']).orderBy('id').execute(),
+      this.db.selectFrom('streaming_sources').select(['id', 'descr', 'permission']).orderBy('id').execute(),
     ]);
     return [
       ...ctiStaticPermissions,
@@ -106,6 +108,13 @@ export class CtiService {
         displayname: card.name,
         description: `Customer card: ${card.name}`,
         macro: 'customer_card',
+      })),
+      ...streams.map((source) => ({
+        id: STREAMING_PERMISSION_BASE + Number(source.id),
+        name: source.permission,
+        displayname: source.descr,
+        description: `Streaming source: ${source.descr}`,
+        macro: 'streaming',
       })),
     ];
   }

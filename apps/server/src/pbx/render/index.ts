@@ -15,7 +15,7 @@ import {
   renderPjsipNotify,
   renderRtp,
 } from './system.ts';
-import { VOICEMAIL_HEAD, voicemailBox } from './voicemail.ts';
+import { voicemailBox, voicemailHead } from './voicemail.ts';
 
 interface UserParts {
   /** The user object last rendered: the same object again needs no comparison at all. */
@@ -195,7 +195,7 @@ export class ConfigRenderer {
       return accounts.get(extension);
     };
     // Mailboxes in extension order: the blocks are in that order already, and so are their users.
-    const voicemail: string[] = [VOICEMAIL_HEAD];
+    const voicemail: string[] = [voicemailHead(model.settings.voicemailMailCmd)];
     for (const bucket of names) {
       const users = this.sorted(bucket, buckets.get(bucket) ?? []);
       const parts = users.map((user) => this.userParts(user));

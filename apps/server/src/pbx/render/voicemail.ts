@@ -19,6 +19,14 @@ export function voicemailBox(user: PbxUser): string {
 }
 
 /**
+ * The head with the mail command notification e-mails go through (the transcription helper while voicemail
+ * transcription is on; Asterisk's default, sendmail, otherwise).
+ */
+export function voicemailHead(mailCmd: string | null): string {
+  return mailCmd ? VOICEMAIL_HEAD.replace('[general]\n', `[general]\nmailcmd = ${mailCmd}\n`) : VOICEMAIL_HEAD;
+}
+
+/**
  * Everything of voicemail.conf before the mailboxes. Silence does not end a message (maxsilence 0): a
  * silence limit at or above minsecs would keep empty messages, and Asterisk warns about it.
  */

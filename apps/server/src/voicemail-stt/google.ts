@@ -1,0 +1,124 @@
+import { sign } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+
+/**
+ * Google's OAuth 2.0 service-account flow (a JWT signed with the account's key, exchanged at its token URI
+ * for an access token) and Speech-to-Text's REST `speech:recognize`, over node:https with a deadline.
+ */
+
+export interface HttpOptions {
+  /** Extra certificate authorities (PEM), for test doubles. */
+  ca?: string;
+  /** When the whole exchange must be over (epoch ms). */
+  deadline: number;
+}
+
+function post(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  options: HttpOptions,
+): Promise<{ status: number; text: string }> {
+  const target = new URL(url);
+  const client = target.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const remaining = options.deadline - Date.now();
+    if (remaining <= 0) {
+      reject(new Error('timeout'));
+      return;
+    }
+    const request = client.request(
+      target,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        ...(options.ca ? { ca: options.ca } : {}),
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > 5 * 1024 * 1024) request.destroy(new Error('answer too large'));
+          else chunks.push(chunk);
+        });
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        response.on('error', reject);
+      },
+    );
+    request.setTimeout(remaining, () => request.destroy(new Error('timeout')));
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+const base64url = (value: Buffer | string) => Buffer.from(value).toString('base64url');
+
+/** The signed JWT of the service account (RS256), asking for the cloud-platform scope, valid one hour. */
+export function serviceAccountJwt(
+  key: { client_email: string; private_key: string; token_uri: string },
+  now = Date.now(),
+) {
+  const iat = Math.floor(now / 1000);
+  const header = base64url(JSON.stringify({ alg: 'RS256', typ: 'JWT' }));
+  const claims = base64url(
+    JSON.stringify({
+      iss: key.client_email,
+      scope: 'https://www.googleapis.com/auth/cloud-platform',
+      aud: key.token_uri,
+      iat,
+      exp: iat + 3600,
+    }),
+  );
+  const signature = sign('RSA-SHA256', Buffer.from(`${header}.${claims}`), key.private_key);
+  return `${header}.${claims}.${base64url(signature)}`;
+}
+
+export async function accessToken(
+  key: { client_email: string; private_key: string; token_uri: string },
+  options: HttpOptions,
+): Promise<string> {
+  const form = new URLSearchParams({
+    grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+    assertion: serviceAccountJwt(key),
+  }).toString();
+  const res = await post(key.token_uri, form, { 'content-type': 'application/x-www-form-urlencoded' }, options);
+  if (res.status !== 200) throw new Error(`token endpoint answered ${res.status}`);
+  const token = (JSON.parse(res.text) as { access_token?: unknown }).access_token;
+  if (typeof token !== 'string' || token === '') throw new Error('no access token');
+  return token;
+}
+
+/** Speech-to-Text v1 `speech:recognize` of a LINEAR16 WAV; the transcripts of every result joined. */
+export async function recognize(
+  speechUrl: string,
+  token: string,
+  audio: { wav: Buffer; sampleRate: number; channels: number; languageCode: string },
+  options: HttpOptions,
+): Promise<string> {
+  const body = JSON.stringify({
+    config: {
+      encoding: 'LINEAR16',
+      sampleRateHertz: audio.sampleRate,
+      audioChannelCount: audio.channels,
+      languageCode: audio.languageCode,
+      enableAutomaticPunctuation: true,
+    },
+    audio: { content: audio.wav.toString('base64') },
+  });
+  const res = await post(
+    `${speechUrl.replace(/\/+$/, '')}/v1/speech:recognize`,
+    body,
+    { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    options,
+  );
+  if (res.status !== 200) throw new Error(`speech:recognize answered ${res.status}`);
+  const answer = JSON.parse(res.text) as { results?: { alternatives?: { transcript?: string }[] }[] };
+  return (answer.results ?? [])
+    .map((r) => r.alternatives?.[0]?.transcript?.trim() ?? '')
+    .filter((t) => t !== '')
+    .join(' ');
+}
