@@ -3,14 +3,11 @@
 // connections, first with nothing else running, then while twenty clients preview without pause a card whose
 // query counts a 100,000-step recursive CTE on the built-in call-records source, on SQLite and on PostgreSQL.
 // The generator's ceiling (wrk against nginx's `return 200`) is stated.
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { ceiling, fmtWrk, startServer, wrkBinary, wrkWithCpu } from './lib.ts';
+import { ceiling, fmtWrk, onThrowawayPostgres, startServer, wrkBinary, wrkWithCpu } from './lib.ts';
 import { type Headers, signIn } from './seed.ts';
 
 wrkBinary();
 const PASSWORD = 'bench-password-1';
-const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PREVIEWS = 20;
 const HEAVY = Buffer.from(
   'with recursive n(x) as (select 1 union all select x + 1 from n where x < 100000) select count(*) as n from n',
@@ -60,24 +57,6 @@ async function run(name: string, env: Record<string, string>) {
 
 await run('SQLite', {});
 
-const admin = new pg.Client({ connectionString: ADMIN_URL });
-let database: string | undefined;
-try {
-  await admin.connect();
-  database = `centralino_bench_${randomBytes(4).toString('hex')}`;
-  await admin.query(`create database ${database}`);
-} catch (error) {
-  console.log(`\n### PostgreSQL skipped: ${(error as Error).message}`);
-}
-if (database) {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${database}`;
-  try {
-    await run('PostgreSQL', { DATABASE_URL: url.toString() });
-  } finally {
-    await admin.query(`drop database if exists ${database} with (force)`);
-  }
-}
-await admin.end().catch(() => {});
+await onThrowawayPostgres((url) => run('PostgreSQL', { DATABASE_URL: url }));
 const top = await ceiling(4);
 if (top) console.log(fmtWrk("generator's ceiling: wrk vs nginx `return 200`", top, 40));

@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium.ts';
 import { freePort } from '../e2e/server.ts';
 
@@ -389,4 +391,33 @@ export async function signedInChromium(
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((u) => !u.pathname.endsWith('/login'), { timeout: 30_000 });
   return { browser, context, page };
+}
+
+// ------------------------------------------------------------------------------------------------ PostgreSQL
+
+/**
+ * Runs `body` with the URL of a PostgreSQL database made for it and dropped after (BENCH_POSTGRES_URL names the
+ * server; the local one by default). Without a reachable server it says so and skips.
+ */
+export async function onThrowawayPostgres(body: (databaseUrl: string) => Promise<void>): Promise<void> {
+  const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const admin = new pg.Client({ connectionString: adminUrl });
+  let database: string | undefined;
+  try {
+    await admin.connect();
+    database = `centralino_bench_${randomBytes(4).toString('hex')}`;
+    await admin.query(`create database ${database}`);
+  } catch (error) {
+    console.log(`\n### PostgreSQL skipped: ${(error as Error).message}`);
+  }
+  try {
+    if (database) {
+      const url = new URL(adminUrl);
+      url.pathname = `/${database}`;
+      await body(url.toString());
+    }
+  } finally {
+    if (database) await admin.query(`drop database if exists ${database} with (force)`);
+    await admin.end().catch(() => {});
+  }
 }

@@ -4,9 +4,17 @@
 // Lua script spreads the searches over 97 name fragments); the generator's ceiling on this machine is what it
 // gets from nginx's in-memory 2-byte answer with the same connections.
 // Runs on SQLite, and on PostgreSQL when it is reachable (BENCH_POSTGRES_URL or the local default).
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { ceiling, fmtWrk, load, median, startServer, type WrkResult, wrk, wrkBinary } from './lib.ts';
+import {
+  ceiling,
+  fmtWrk,
+  load,
+  median,
+  onThrowawayPostgres,
+  startServer,
+  type WrkResult,
+  wrk,
+  wrkBinary,
+} from './lib.ts';
 import { type Headers, post, signIn, usersCsv } from './seed.ts';
 
 wrkBinary();
@@ -14,7 +22,6 @@ const CLIENTS = 16;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 
 const PASSWORD = 'bench-password-1';
-const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 async function importAndWait(url: string, headers: Headers, file: string): Promise<{ ms: number; status: unknown }> {
   const started = performance.now();
@@ -150,22 +157,4 @@ async function run(label: string, env: Record<string, string>) {
 
 await run('SQLite', {});
 
-const admin = new pg.Client({ connectionString: ADMIN_URL });
-let database: string | undefined;
-try {
-  await admin.connect();
-  database = `centralino_bench_${randomBytes(4).toString('hex')}`;
-  await admin.query(`create database ${database}`);
-} catch (error) {
-  console.log(`\n### PostgreSQL skipped: ${(error as Error).message}`);
-}
-if (database) {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${database}`;
-  try {
-    await run('PostgreSQL', { DATABASE_URL: url.toString() });
-  } finally {
-    await admin.query(`drop database if exists ${database} with (force)`);
-  }
-}
-await admin.end().catch(() => {});
+await onThrowawayPostgres((url) => run('PostgreSQL', { DATABASE_URL: url }));
