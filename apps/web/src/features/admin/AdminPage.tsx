@@ -1,44 +1,8 @@
-import { Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { SimpleGrid, Stack, Title } from '@mantine/core';
 import { IconApi, IconKey, IconLanguage, IconReportAnalytics, IconUsers } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { AreaCard } from '../../components/AreaCard.tsx';
 import { SystemCard } from './SystemCard.tsx';
-
-function AreaCard({
-  icon,
-  title,
-  description,
-  to,
-  external,
-}: {
-  icon: ReactNode;
-  title: string;
-  description: string;
-  to: string;
-  external?: boolean;
-}) {
-  const content = (
-    <>
-      {icon}
-      <Text fw={600} mt="sm">
-        {title}
-      </Text>
-      <Text size="sm" c="dimmed">
-        {description}
-      </Text>
-    </>
-  );
-  return external ? (
-    <Card withBorder radius="md" component="a" href={to} target="_blank" rel="noreferrer">
-      {content}
-    </Card>
-  ) : (
-    <Card withBorder radius="md" component={Link} to={to}>
-      {content}
-    </Card>
-  );
-}
 
 export function AdminPage() {
   const { t } = useTranslation();

@@ -1,4 +1,4 @@
-import { Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import {
   IconAddressBook,
   IconDevices,
@@ -8,34 +8,9 @@ import {
   IconUsersPlus,
   IconVideo,
 } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { AreaCard } from '../../components/AreaCard.tsx';
 import { useEngine } from '../wizard/useWizard.ts';
-
-function AppCard({
-  icon,
-  title,
-  description,
-  to,
-}: {
-  icon: ReactNode;
-  title: string;
-  description: string;
-  to: string;
-}) {
-  return (
-    <Card withBorder radius="md" component={Link} to={to} data-testid={`app-${to}`}>
-      {icon}
-      <Text fw={600} mt="sm">
-        {title}
-      </Text>
-      <Text size="sm" c="dimmed">
-        {description}
-      </Text>
-    </Card>
-  );
-}
 
 /** /apps: one card per app of the Apps area, with what it is for. */
 export function AppsPage() {
@@ -48,43 +23,55 @@ export function AppsPage() {
       </Title>
       <Text c="dimmed">{t('apps.intro')}</Text>
       <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
-        <AppCard icon={<IconId />} title={t('nav.cards')} description={t('apps.cardsDescription')} to="/apps/cards" />
-        <AppCard
+        <AreaCard
+          icon={<IconId />}
+          title={t('nav.cards')}
+          description={t('apps.cardsDescription')}
+          to="/apps/cards"
+          testId="app-/apps/cards"
+        />
+        <AreaCard
           icon={<IconAddressBook />}
           title={t('nav.phonebook')}
           description={t('apps.phonebookDescription')}
           to="/apps/phonebook"
+          testId="app-/apps/phonebook"
         />
-        <AppCard
+        <AreaCard
           icon={<IconVideo />}
           title={t('nav.streaming')}
           description={t('apps.streamingDescription')}
           to="/apps/streaming"
+          testId="app-/apps/streaming"
         />
-        <AppCard
+        <AreaCard
           icon={<IconLink />}
           title={t('nav.paramurl')}
           description={t('apps.paramurlDescription')}
           to="/apps/paramurl"
+          testId="app-/apps/paramurl"
         />
-        <AppCard
+        <AreaCard
           icon={<IconMicrophone />}
           title={t('nav.cloudServices')}
           description={t('apps.cloudDescription')}
           to="/apps/cloudServices"
+          testId="app-/apps/cloudServices"
         />
-        <AppCard
+        <AreaCard
           icon={<IconUsersPlus />}
           title={t('nav.bulkExtensions')}
           description={t('apps.bulkExtensionsDescription')}
           to="/apps/bulkextensions"
+          testId="app-/apps/bulkextensions"
         />
         {engine.data === 'tancredi' && (
-          <AppCard
+          <AreaCard
             icon={<IconDevices />}
             title={t('nav.bulkPhones')}
             description={t('apps.bulkPhonesDescription')}
             to="/apps/bulkdevices"
+            testId="app-/apps/bulkdevices"
           />
         )}
       </SimpleGrid>
