@@ -36,7 +36,13 @@ export async function signIn(page: Page, password = ADMIN_PASSWORD) {
     key: STORED_CREDENTIALS_KEY,
     value: JSON.stringify({ user: session.user, secretkey: session.secretkey }),
   });
+  // Done when the console has checked the key (GET /api/login), so a navigation right after cannot cut it short.
+  const checked = page.waitForResponse(
+    (response) => new URL(response.url()).pathname === '/api/login' && response.request().method() === 'GET',
+    { timeout: 30_000 },
+  );
   await page.goto('/');
+  expect((await checked).status()).toBe(200);
   await page.waitForURL((url) => !url.pathname.endsWith('/login'), { timeout: 30_000 });
 }
 

@@ -75,6 +75,16 @@ test('signing in survives a reload; logout forgets the key', async ({ page, serv
   await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
   await expect(page).not.toHaveURL(/\/login$/);
 
+  // A key check that never reached the server (network down, a request cut short) keeps the key: the next load
+  // is signed in again without typing the password.
+  await page.route('**/api/login', (route) => route.abort('internetdisconnected'));
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('secretkey'))).not.toBeNull();
+  await page.unroute('**/api/login');
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
+
   await page.getByRole('button', { name: 'Account' }).click();
   await page.getByRole('menuitem', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/login$/);

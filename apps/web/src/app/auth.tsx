@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { setUnauthorizedListener } from '../api/client.ts';
+import { ApiError, setUnauthorizedListener } from '../api/client.ts';
 import { forgetCredentials, readCredentials, storeCredentials } from '../api/credentials.ts';
 import { sessionApi as api } from '../api/session.ts';
 import { notifyError } from '../components/notify.ts';
@@ -36,8 +36,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     api
       .checkLogin()
       .then(() => setStatus('signedIn'))
-      .catch(() => signOut());
-  }, [status, signOut]);
+      .catch((error) => {
+        // Only the server's refusal forgets the key. A check that never reached it (the network, a navigation
+        // that cut the request short) leaves the key for the next load: the sign-in page shows meanwhile.
+        if (error instanceof ApiError && error.status === 0) {
+          queryClient.clear();
+          setStatus('signedOut');
+        } else signOut();
+      });
+  }, [status, signOut, queryClient]);
 
   useEffect(() => {
     setUnauthorizedListener(() => {
