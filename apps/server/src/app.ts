@@ -17,7 +17,7 @@ import { BulkPhonesService } from './features/bulk-phones/service.ts';
 import { cardSourcesRoutes } from './features/card-sources/routes.ts';
 import { CardSourcesService } from './features/card-sources/service.ts';
 import { cloudSpeechRoutes } from './features/cloud-speech/routes.ts';
-import { CloudSpeechService } from './features/cloud-speech/service.ts';
+import { CloudSpeechService, type GoogleSpeechOptions } from './features/cloud-speech/service.ts';
 import { csvRoutes } from './features/csv/routes.ts';
 import { CsvService } from './features/csv/service.ts';
 import { ctiRoutes } from './features/cti/routes.ts';
@@ -86,6 +86,8 @@ export interface AppDeps {
   now?: () => number;
   /** Called for every route as it is registered (tests use it to walk the route table). */
   onRoute?: (route: RouteOptions) => void;
+  /** Where Google's token and Speech-to-Text endpoints are (tests point them at a loopback double). */
+  googleSpeech?: GoogleSpeechOptions;
 }
 
 export interface App {
@@ -95,7 +97,7 @@ export interface App {
   provisioning: ProvisioningService;
 }
 
-export async function buildApp({ config, database, logger, now, onRoute }: AppDeps): Promise<App> {
+export async function buildApp({ config, database, logger, now, onRoute, googleSpeech }: AppDeps): Promise<App> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     genReqId: (req) => {
@@ -189,7 +191,9 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
   await app.register(customerCardsRoutes(new CustomerCardsService(database.db, cardQueries, now)));
   app.addHook('onClose', () => cardQueries.close());
   await app.register(paramUrlsRoutes(new ParamUrlsService(database.db, now)));
-  await app.register(cloudSpeechRoutes(new CloudSpeechService(database.db, config.dataDir)));
+  await app.register(
+    cloudSpeechRoutes(new CloudSpeechService(database.db, config.dataDir, googleSpeech), pbx.voicemailSttToken),
+  );
   await app.register(streamingRoutes(new StreamingService(database.db, config.streamingAllowedHosts, now)));
   const phonebook = new PhonebookService(database.db, config.dataDir, now);
   await app.register(phonebookRoutes(phonebook));

@@ -107,11 +107,12 @@ describe.each(DB_KINDS)('cloud speech (%s)', (kind) => {
 
     expect((await call('POST', '/api/configuration/voicemailgooglestt/enabled')).statusCode).toBe(200);
     expect((await call('GET', '/api/configuration/voicemailgooglestt')).json()).toBe('enabled');
-    // Voicemail e-mails now go through the transcription helper, in the PBX language.
+    // Voicemail e-mails now go through the transcription helper, in the PBX language; it never names the key.
     const general = (await voicemailConf()).split('[default]')[0] ?? '';
     expect(general).toMatch(
-      /\nmailcmd = '.+' .*'.+voicemail-stt\/main\.ts' --key '.+\/google\/credentials\.json' --language en-US\n/,
+      /\nmailcmd = '.+' .*'.+voicemail-stt\/main\.ts' --url 'http:\/\/127\.0\.0\.1:\d+\/api\/internal\/voicemail-transcription' --token-file '.+\/keys\/voicemail-stt\.token' --language en-US\n/,
     );
+    expect(general).not.toContain('credentials.json');
     // Replacing the key keeps it owner-only.
     const again = await call('POST', '/api/configuration/googleauth', {
       file: Buffer.from(

@@ -10,6 +10,7 @@ import { type Config, loadConfig } from '../src/config.ts';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../src/db/database.ts';
 import { hashPassword } from '../src/features/auth/password.ts';
 import { ADMIN_USERNAME, type AuthService } from '../src/features/auth/service.ts';
+import type { GoogleSpeechOptions } from '../src/features/cloud-speech/service.ts';
 import { freePort } from './support/slapd.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
@@ -98,6 +99,8 @@ export interface StartOptions {
   /** Clock for session expiry. */
   now?: () => number;
   onRoute?: (route: RouteOptions) => void;
+  /** Where the server reaches Google for voicemail transcription (a loopback double). */
+  googleSpeech?: GoogleSpeechOptions;
   /** Runs after the app is built and before it is ready (to add test-only routes). */
   beforeReady?: (app: FastifyInstance) => void | Promise<void>;
   /** Create the admin with ADMIN_PASSWORD (default true). */
@@ -139,6 +142,7 @@ export async function startApp(testDb: TestDatabase, options: StartOptions = {})
       logger: false,
       now: options.now,
       onRoute: options.onRoute,
+      googleSpeech: options.googleSpeech,
     });
     if (options.ensureAdmin ?? true) await seedAdmin(database);
     await options.beforeReady?.(app);

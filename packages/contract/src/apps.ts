@@ -221,6 +221,27 @@ export const googleAuthUploadSchema = z
 export const voicemailSttStatusSchema = z.enum(['enabled', 'disabled']);
 export type VoicemailSttStatus = z.infer<typeof voicemailSttStatusSchema>;
 
+/**
+ * The voicemail mail command's loopback call (not in the public API documentation): Centralino transcribes the
+ * message with its own key, which never leaves it. Authenticated by the per-install token the mail command reads
+ * from a file only Asterisk's group can read (`Authorization: Bearer <token>`), from loopback addresses only.
+ */
+export const VOICEMAIL_TRANSCRIPTION_PATH = '/api/internal/voicemail-transcription';
+/** Largest WAV the call accepts (Speech-to-Text's synchronous recognize takes 10 MB of audio at most). */
+export const VOICEMAIL_TRANSCRIPTION_MAX_AUDIO_BYTES = 10 * 1024 * 1024;
+/** The call's body: the language (BCP-47, e.g. it-IT) and the message's 16-bit PCM WAV in base64. */
+export const voicemailTranscriptionRequestSchema = z.object({
+  language: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/),
+  audio: z
+    .string()
+    .min(1)
+    .max(Math.ceil(VOICEMAIL_TRANSCRIPTION_MAX_AUDIO_BYTES / 3) * 4)
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/),
+});
+export type VoicemailTranscriptionRequest = z.infer<typeof voicemailTranscriptionRequestSchema>;
+/** The recognised text ('' when nothing was recognised). */
+export const voicemailTranscriptionSchema = z.object({ text: z.string() });
+
 /** Quick client-side check of a picked file's name and type ('File format error: File must be a JSON'). */
 export function looksLikeJsonFile(name: string, type: string): boolean {
   return /\.json$/i.test(name) && (type === '' || type === 'application/json' || type.endsWith('+json'));

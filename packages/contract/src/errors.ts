@@ -109,6 +109,8 @@ export const errorCodes = [
   'streaming_host_refused',
   'google_auth_invalid',
   'google_auth_missing',
+  'voicemail_stt_local_only',
+  'voicemail_stt_failed',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
@@ -213,6 +215,8 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     streaming_host_refused: 'Host not allowed',
     google_auth_invalid: 'File format error',
     google_auth_missing: 'Missing authentication file',
+    voicemail_stt_local_only: 'Local calls only',
+    voicemail_stt_failed: 'Transcription failed',
   },
   it: {
     validation: 'Richiesta non valida',
@@ -311,6 +315,8 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     streaming_host_refused: 'Host non consentito',
     google_auth_invalid: 'Errore nel formato del file',
     google_auth_missing: 'File di autenticazione mancante',
+    voicemail_stt_local_only: 'Solo chiamate locali',
+    voicemail_stt_failed: 'Trascrizione non riuscita',
   },
 };
 
@@ -425,6 +431,9 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
       'The server does not fetch from its own or link-local addresses unless STREAMING_ALLOWED_HOSTS names the host.',
     google_auth_invalid: 'File format error: File must be a JSON',
     google_auth_missing: 'Upload the Google service-account file first.',
+    voicemail_stt_local_only:
+      'The voicemail transcription call is answered only to the mail command on this host (a loopback address, not through a proxy).',
+    voicemail_stt_failed: 'Google Speech-to-Text could not transcribe the message.',
   },
   it: {
     validation: 'Alcuni campi non sono validi.',
@@ -540,6 +549,9 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
       "Il server non legge da indirizzi propri o link-local se STREAMING_ALLOWED_HOSTS non nomina l'host.",
     google_auth_invalid: 'Errore nel formato del file: il file deve essere un JSON',
     google_auth_missing: "Carica prima il file dell'account di servizio Google.",
+    voicemail_stt_local_only:
+      'La trascrizione dei messaggi vocali risponde solo al comando di posta di questo host (indirizzo di loopback, non attraverso un proxy).',
+    voicemail_stt_failed: 'Google Speech-to-Text non è riuscito a trascrivere il messaggio.',
   },
 };
 

@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { VOICEMAIL_TRANSCRIPTION_PATH } from '@centralino/contract';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
-import { googleCredentialsPath } from '../features/cloud-speech/service.ts';
+import { VoicemailSttToken, voicemailSttTokenPath } from '../features/cloud-speech/token.ts';
 import { selfSignedPair } from '../plugins/https-listener.ts';
 import { AmiClient, AmiError } from './ami/client.ts';
 import { field } from './ami/framing.ts';
@@ -239,6 +240,8 @@ export class PbxEngine {
   readonly applier: PbxApplier;
   readonly live: PbxLive;
   readonly ami: AmiClient | undefined;
+  /** The voicemail mail command's credential for the loopback transcription call (features/cloud-speech). */
+  readonly voicemailSttToken: VoicemailSttToken;
   private readonly reloader: AmiReloader | undefined;
 
   constructor(
@@ -255,6 +258,7 @@ export class PbxEngine {
     const reloader = this.ami ? new AmiReloader(this.ami, log, { wssPort: WSS_PORT, connect }) : undefined;
     this.reloader = reloader;
     const { runAs, directories } = config.pbx;
+    this.voicemailSttToken = new VoicemailSttToken(voicemailSttTokenPath(config.pbx.configDir), runAs.gid);
     const system: PbxSettings['system'] = {
       runUser: runAs.user,
       runGroup: runAs.group,
@@ -276,7 +280,7 @@ export class PbxEngine {
             users: ami ? [{ username: ami.username, secret: ami.secret }] : [],
           },
           version,
-          voicemailStt: voicemailSttCommand(config.dataDir),
+          voicemailStt: await this.voicemailStt(config),
         }),
     });
     this.live = new PbxLive(db, this.ami, new LiveState(this.ami));
@@ -288,6 +292,20 @@ export class PbxEngine {
       // and is waiting for it).
       if (field(event, 'event') === 'FullyBooted' && !reloader?.restarting) this.applier.request();
     });
+  }
+
+  /**
+   * The transcription mail command, once its token file is in place; without one (the file cannot be
+   * written), none: e-mails then go out as Asterisk sends them, without the text.
+   */
+  private async voicemailStt(config: Config): Promise<string | undefined> {
+    try {
+      await this.voicemailSttToken.ensure();
+      return voicemailSttCommand({ host: config.host, port: config.port, tokenFile: this.voicemailSttToken.file });
+    } catch (error) {
+      this.log?.error({ err: error }, 'voicemail transcription: cannot write the mail command token');
+      return undefined;
+    }
   }
 
   private tlsReady: Promise<PbxSettings['tls']> | undefined;
@@ -342,10 +360,21 @@ export class PbxEngine {
 const shellQuoted = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
 
 /**
+ * The address the mail command reaches this server at: loopback (HOST must be a wildcard or a loopback
+ * address; the call is refused from anywhere else).
+ */
+export function loopbackUrl(host: string, port: number): string {
+  const address = host === '::1' ? '[::1]' : '127.0.0.1';
+  return `http://${address}:${port}${VOICEMAIL_TRANSCRIPTION_PATH}`;
+}
+
+/**
  * The voicemail transcription mail command (voicemail-stt/main.ts) without its language: the bundle's
  * dist/voicemail-stt.js run by this Node, or the source through tsx when the server itself runs from source.
+ * It sends the message's audio to this server over loopback with the token of `tokenFile` (readable by
+ * Asterisk's group); the Google key stays here.
  */
-export function voicemailSttCommand(dataDir: string): string {
+export function voicemailSttCommand(options: { host: string; port: number; tokenFile: string }): string {
   const fromSource = import.meta.url.endsWith('.ts');
   const script = fileURLToPath(
     new URL(fromSource ? '../voicemail-stt/main.ts' : './voicemail-stt.js', import.meta.url),
@@ -354,7 +383,9 @@ export function voicemailSttCommand(dataDir: string): string {
     shellQuoted(process.execPath),
     ...(fromSource ? ['--import', 'tsx'] : []),
     shellQuoted(script),
-    '--key',
-    shellQuoted(googleCredentialsPath(dataDir)),
+    '--url',
+    shellQuoted(loopbackUrl(options.host, options.port)),
+    '--token-file',
+    shellQuoted(options.tokenFile),
   ].join(' ');
 }

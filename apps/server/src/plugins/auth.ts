@@ -7,6 +7,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Set on the few routes that answer without authentication. */
     public?: boolean;
+    /**
+     * Set on the routes authenticated by a credential of their own instead of a sign-in key (the voicemail
+     * mail command's loopback call and its token): throws the refusal (an AppError) when the request lacks it.
+     */
+    ownAuth?: (request: FastifyRequest) => Promise<void>;
   }
   interface FastifyRequest {
     /** The signed-in administrator, set by the auth hook on protected routes. */
@@ -60,6 +65,9 @@ export function registerAuth(app: FastifyInstance, auth: AuthService) {
   app.decorateRequest('admin', undefined);
   app.addHook('onRequest', async (request, reply) => {
     if (request.method === 'OPTIONS' || isPublicRequest(request)) return;
+    const ownAuth = request.routeOptions.config?.ownAuth;
+    // Such a route never takes a sign-in key: its own credential or nothing.
+    if (ownAuth) return ownAuth(request);
     const admin = await auth.authenticate(
       headerValue(request, AUTH_USER_HEADER),
       headerValue(request, AUTH_KEY_HEADER),

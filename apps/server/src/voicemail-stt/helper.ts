@@ -1,25 +1,27 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import { parseServiceAccountKey } from '../features/cloud-speech/key.ts';
-import { accessToken, recognize } from './google.ts';
-import { parseMail, wavAttachment, wavFormat, withTranscription } from './mail.ts';
+import { post } from '../features/cloud-speech/http.ts';
+import { parseMail, wavAttachment, withTranscription } from './mail.ts';
 
 /**
  * The voicemail mail command when transcription is on (contract api-core §17): Asterisk writes the
- * notification e-mail to this helper's standard input; the helper transcribes the WAV attachment with Google
- * Speech-to-Text and hands the e-mail, with the text added, to sendmail. Whatever goes wrong (no key, no
- * attachment, the token or the recognition failing or taking too long), the e-mail is sent as it came: a
- * message is never lost for its transcription.
+ * notification e-mail to this helper's standard input; the helper sends the WAV attachment to Centralino over
+ * loopback (authenticated by the token Centralino keeps in a file Asterisk's group can read), Centralino
+ * transcribes it with Google Speech-to-Text and its own key (which this helper, running as Asterisk, never
+ * reads), and the helper hands the e-mail, with the text added, to sendmail. Whatever goes wrong (no token,
+ * no attachment, Centralino refusing, failing or taking too long), the e-mail is sent as it came: a message is
+ * never lost for its transcription.
  */
 
 export interface HelperOptions {
-  keyFile: string;
+  /** Centralino's transcription call, on loopback. */
+  url: string;
+  /** The file with the token (one line). */
+  tokenFile: string;
   languageCode: string;
   /** The command the e-mail is handed to, split on spaces (default `/usr/sbin/sendmail -t`). */
   sendmail: string[];
-  speechUrl: string;
   timeoutMs: number;
-  ca?: string;
   /** Where problems are reported (standard error in production, so Asterisk's log has them). */
   log: (line: string) => void;
 }
@@ -38,21 +40,22 @@ export async function transcribeMail(original: string, options: HelperOptions): 
       options.log('voicemail-stt: no WAV attachment, e-mail sent without transcription');
       return original;
     }
-    const format = wavFormat(wav);
-    if (format?.bits !== 16) {
-      options.log('voicemail-stt: the attachment is not 16-bit PCM WAV, e-mail sent without transcription');
-      return original;
-    }
-    const key = parseServiceAccountKey(await fs.readFile(options.keyFile, 'utf8'));
-    const http = { deadline, ...(options.ca ? { ca: options.ca } : {}) };
-    const token = await accessToken(key, http);
-    const text = await recognize(
-      options.speechUrl,
-      token,
-      { wav, sampleRate: format.sampleRate, channels: format.channels, languageCode: options.languageCode },
-      http,
+    const token = (await fs.readFile(options.tokenFile, 'utf8')).trim();
+    const res = await post(
+      options.url,
+      JSON.stringify({ language: options.languageCode, audio: wav.toString('base64') }),
+      { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      { deadline },
     );
-    if (text === '') {
+    if (res.status !== 200) {
+      let detail = '';
+      try {
+        detail = `: ${(JSON.parse(res.text) as { detail?: string }).detail ?? ''}`;
+      } catch {}
+      throw new Error(`Centralino answered ${res.status}${detail}`);
+    }
+    const text = (JSON.parse(res.text) as { text?: unknown }).text;
+    if (typeof text !== 'string' || text === '') {
       options.log('voicemail-stt: nothing recognised, e-mail sent without transcription');
       return original;
     }
@@ -75,20 +78,19 @@ export function sendMail(command: string[], message: string): Promise<number> {
   });
 }
 
-export function parseArgs(argv: string[]): Omit<HelperOptions, 'log'> & { caFile?: string } {
+export function parseArgs(argv: string[]): Omit<HelperOptions, 'log'> {
   const value = (name: string) => {
     const at = argv.indexOf(name);
     return at >= 0 ? argv[at + 1] : undefined;
   };
-  const keyFile = value('--key');
-  if (!keyFile) throw new Error('--key <service-account file> is required');
-  const caFile = value('--ca');
+  const url = value('--url');
+  const tokenFile = value('--token-file');
+  if (!url || !tokenFile) throw new Error('--url <transcription call> and --token-file <file> are required');
   return {
-    keyFile,
+    url,
+    tokenFile,
     languageCode: value('--language') ?? 'en-US',
     sendmail: (value('--sendmail') ?? '/usr/sbin/sendmail -t').split(' ').filter((s) => s !== ''),
-    speechUrl: value('--speech-url') ?? 'https://speech.googleapis.com',
     timeoutMs: Number(value('--timeout-ms') ?? 30_000),
-    ...(caFile ? { caFile } : {}),
   };
 }

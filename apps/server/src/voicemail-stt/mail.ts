@@ -98,26 +98,3 @@ export function withTranscription(mail: ParsedMail, label: string, transcript: s
   const part = `Content-Type: text/plain; charset=UTF-8${eol}Content-Transfer-Encoding: 8bit${eol}${eol}${label}${eol}${transcript}${eol}${eol}--${boundary}${eol}`;
   return text.slice(0, audio.start) + part + text.slice(audio.start);
 }
-
-/** Sample rate, channels and bits of a RIFF/WAVE file; undefined when it is not PCM WAV. */
-export function wavFormat(bytes: Buffer): { sampleRate: number; channels: number; bits: number } | undefined {
-  if (bytes.length < 44 || bytes.toString('latin1', 0, 4) !== 'RIFF' || bytes.toString('latin1', 8, 12) !== 'WAVE') {
-    return undefined;
-  }
-  let at = 12;
-  while (at + 8 <= bytes.length) {
-    const id = bytes.toString('latin1', at, at + 4);
-    const size = bytes.readUInt32LE(at + 4);
-    if (id === 'fmt ' && at + 24 <= bytes.length) {
-      const format = bytes.readUInt16LE(at + 8);
-      if (format !== 1) return undefined;
-      return {
-        channels: bytes.readUInt16LE(at + 10),
-        sampleRate: bytes.readUInt32LE(at + 12),
-        bits: bytes.readUInt16LE(at + 22),
-      };
-    }
-    at += 8 + size + (size % 2);
-  }
-  return undefined;
-}

@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import { parseArgs, sendMail, transcribeMail } from './helper.ts';
 
 /** Entry point of dist/voicemail-stt.js, the voicemail mail command (see helper.ts). */
@@ -13,10 +12,8 @@ async function main(): Promise<number> {
     process.stderr.write(`voicemail-stt: ${(error as Error).message}\n`);
     return sendMail(['/usr/sbin/sendmail', '-t'], original);
   }
-  const ca = options.caFile ? await fs.readFile(options.caFile, 'utf8').catch(() => undefined) : undefined;
   const message = await transcribeMail(original, {
     ...options,
-    ...(ca ? { ca } : {}),
     log: (line) => process.stderr.write(`${line}\n`),
   });
   return sendMail(options.sendmail, message);

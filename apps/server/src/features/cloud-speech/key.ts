@@ -3,8 +3,7 @@ import type { UiLanguage } from '@centralino/contract';
 import { AppError } from '../../errors.ts';
 
 /*
- * Checking a Google service-account key file. Kept apart from the service (no database), since the voicemail
- * mail command (voicemail-stt) uses it too.
+ * Checking a Google service-account key file (at upload, and before each transcription the server makes with it).
  */
 
 /** The settings key of the voicemail transcription switch ('enabled' / 'disabled'). */

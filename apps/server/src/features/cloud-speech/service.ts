@@ -5,11 +5,22 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { SettingsStore } from '../../db/settings-store.ts';
 import { AppError } from '../../errors.ts';
+import { accessToken, recognize, wavFormat } from './google.ts';
 import { notJson, parseServiceAccountKey, VOICEMAIL_STT_SETTING } from './key.ts';
 
 /** Where the service-account key lives: DATA_DIR/google/credentials.json, owner-only (0600, folder 0700). */
 export function googleCredentialsPath(dataDir: string): string {
   return path.join(dataDir, 'google', 'credentials.json');
+}
+
+/** Where Google is reached; tests point it at a loopback double. */
+export interface GoogleSpeechOptions {
+  /** Speech-to-Text's base URL (default https://speech.googleapis.com). */
+  speechUrl?: string;
+  /** Extra certificate authorities (PEM) for the token and speech endpoints. */
+  ca?: string;
+  /** How long a transcription may take, token included (default 25 s: the mail command waits 30). */
+  timeoutMs?: number;
 }
 
 /** Largest key file accepted (a Google service-account key is about 2.3 kB). */
@@ -25,6 +36,7 @@ export class CloudSpeechService {
   constructor(
     db: Kysely<Database>,
     private readonly dataDir: string,
+    private readonly google: GoogleSpeechOptions = {},
   ) {
     this.settings = new SettingsStore(db);
   }
@@ -76,5 +88,43 @@ export class CloudSpeechService {
       throw new AppError(412, 'google_auth_missing');
     }
     await this.settings.set(VOICEMAIL_STT_SETTING, status);
+  }
+
+  /**
+   * The text of a voicemail message (a 16-bit PCM WAV), with the stored key: a token for the service account,
+   * then speech:recognize. '' when nothing was recognised; 412 without a key, 502 when Google fails or is late.
+   */
+  async transcribe(wav: Buffer, languageCode: string): Promise<string> {
+    const format = wavFormat(wav);
+    if (format?.bits !== 16) {
+      throw new AppError(400, 'validation', (lang) =>
+        lang === 'it' ? "L'audio non è un WAV PCM a 16 bit." : 'The audio is not a 16-bit PCM WAV.',
+      );
+    }
+    let keyText: string;
+    try {
+      keyText = await fs.readFile(this.credentialsPath, 'utf8');
+    } catch {
+      throw new AppError(412, 'google_auth_missing');
+    }
+    const key = parseServiceAccountKey(keyText);
+    const http = {
+      deadline: Date.now() + (this.google.timeoutMs ?? 25_000),
+      ...(this.google.ca ? { ca: this.google.ca } : {}),
+    };
+    try {
+      const token = await accessToken(key, http);
+      return await recognize(
+        this.google.speechUrl ?? 'https://speech.googleapis.com',
+        token,
+        { wav, sampleRate: format.sampleRate, channels: format.channels, languageCode },
+        http,
+      );
+    } catch (error) {
+      const reason = (error as Error).message;
+      throw new AppError(502, 'voicemail_stt_failed', (lang) =>
+        lang === 'it' ? `Trascrizione non riuscita: ${reason}.` : `Transcription failed: ${reason}.`,
+      );
+    }
   }
 }

@@ -1,59 +1,11 @@
 import { sign } from 'node:crypto';
-import http from 'node:http';
-import https from 'node:https';
+import { type HttpOptions, post } from './http.ts';
 
 /**
  * Google's OAuth 2.0 service-account flow (a JWT signed with the account's key, exchanged at its token URI
- * for an access token) and Speech-to-Text's REST `speech:recognize`, over node:https with a deadline.
+ * for an access token) and Speech-to-Text's REST `speech:recognize`, over node:https with a deadline. Only
+ * the server calls them (CloudSpeechService.transcribe): the key never leaves it.
  */
-
-export interface HttpOptions {
-  /** Extra certificate authorities (PEM), for test doubles. */
-  ca?: string;
-  /** When the whole exchange must be over (epoch ms). */
-  deadline: number;
-}
-
-function post(
-  url: string,
-  body: string,
-  headers: Record<string, string>,
-  options: HttpOptions,
-): Promise<{ status: number; text: string }> {
-  const target = new URL(url);
-  const client = target.protocol === 'https:' ? https : http;
-  return new Promise((resolve, reject) => {
-    const remaining = options.deadline - Date.now();
-    if (remaining <= 0) {
-      reject(new Error('timeout'));
-      return;
-    }
-    const request = client.request(
-      target,
-      {
-        method: 'POST',
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        ...(options.ca ? { ca: options.ca } : {}),
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > 5 * 1024 * 1024) request.destroy(new Error('answer too large'));
-          else chunks.push(chunk);
-        });
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
-        );
-        response.on('error', reject);
-      },
-    );
-    request.setTimeout(remaining, () => request.destroy(new Error('timeout')));
-    request.on('error', reject);
-    request.end(body);
-  });
-}
 
 const base64url = (value: Buffer | string) => Buffer.from(value).toString('base64url');
 
@@ -121,4 +73,27 @@ export async function recognize(
     .map((r) => r.alternatives?.[0]?.transcript?.trim() ?? '')
     .filter((t) => t !== '')
     .join(' ');
+}
+
+/** Sample rate, channels and bits of a RIFF/WAVE file; undefined when it is not PCM WAV. */
+export function wavFormat(bytes: Buffer): { sampleRate: number; channels: number; bits: number } | undefined {
+  if (bytes.length < 44 || bytes.toString('latin1', 0, 4) !== 'RIFF' || bytes.toString('latin1', 8, 12) !== 'WAVE') {
+    return undefined;
+  }
+  let at = 12;
+  while (at + 8 <= bytes.length) {
+    const id = bytes.toString('latin1', at, at + 4);
+    const size = bytes.readUInt32LE(at + 4);
+    if (id === 'fmt ' && at + 24 <= bytes.length) {
+      const format = bytes.readUInt16LE(at + 8);
+      if (format !== 1) return undefined;
+      return {
+        channels: bytes.readUInt16LE(at + 10),
+        sampleRate: bytes.readUInt32LE(at + 12),
+        bits: bytes.readUInt16LE(at + 22),
+      };
+    }
+    at += 8 + size + (size % 2);
+  }
+  return undefined;
 }
