@@ -101,6 +101,11 @@ export const errorCodes = [
   'card_query_failed',
   'card_query_timeout',
   'card_render_failed',
+  'flow_in_use',
+  'flow_loop',
+  'flow_exists',
+  'audio_invalid',
+  'audio_converter_missing',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
@@ -197,6 +202,11 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     card_query_failed: 'Query failed',
     card_query_timeout: 'Query too slow',
     card_render_failed: 'Template failed',
+    flow_in_use: 'Still in use',
+    flow_loop: 'Call flow without an end',
+    flow_exists: 'Name already used',
+    audio_invalid: 'Not an audio file',
+    audio_converter_missing: 'Audio conversion unavailable',
   },
   it: {
     validation: 'Richiesta non valida',
@@ -287,6 +297,11 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     card_query_failed: 'Query non riuscita',
     card_query_timeout: 'Query troppo lenta',
     card_render_failed: 'Modello non riuscito',
+    flow_in_use: 'Ancora in uso',
+    flow_loop: 'Flusso di chiamata senza fine',
+    flow_exists: 'Nome già usato',
+    audio_invalid: 'Non è un file audio',
+    audio_converter_missing: 'Conversione audio non disponibile',
   },
 };
 
@@ -392,6 +407,11 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     card_query_failed: 'The card query failed on its source.',
     card_query_timeout: 'The card query did not finish in time and was stopped.',
     card_render_failed: 'The template could not be rendered with the query rows.',
+    flow_in_use: 'Other call flows or routes use this object: give them another destination first.',
+    flow_loop: 'Calls would go round this call flow for ever: give it a way out to an extension, a group, voicemail or a hang-up.',
+    flow_exists: 'Another object of this kind already has this name.',
+    audio_invalid: 'Upload a WAV, MP3 or OGG audio file.',
+    audio_converter_missing: 'The server cannot convert audio: install sox (apt-get install sox libsox-fmt-mp3).',
   },
   it: {
     validation: 'Alcuni campi non sono validi.',
@@ -498,6 +518,11 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     card_query_failed: 'La query della scheda non è riuscita sulla sorgente.',
     card_query_timeout: 'La query della scheda non è terminata in tempo ed è stata interrotta.',
     card_render_failed: 'Non è stato possibile comporre il modello con le righe della query.',
+    flow_in_use: "Altri flussi di chiamata o rotte usano questo oggetto: assegna loro prima un'altra destinazione.",
+    flow_loop: "Le chiamate girerebbero in questo flusso per sempre: dagli un'uscita verso un interno, un gruppo, una segreteria o la chiusura.",
+    flow_exists: 'Un altro oggetto di questo tipo ha già questo nome.',
+    audio_invalid: 'Carica un file audio WAV, MP3 o OGG.',
+    audio_converter_missing: 'Il server non può convertire audio: installa sox (apt-get install sox libsox-fmt-mp3).',
   },
 };
 

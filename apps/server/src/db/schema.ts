@@ -400,6 +400,51 @@ export interface CustomerCardsTable {
   created_at: number;
 }
 
+/** Call flows (migration 0020). */
+export interface RecordingsTable {
+  id: Generated<number>;
+  displayname: string;
+  description: Generated<string>;
+  /** 8 kHz mono 16-bit WAV. */
+  audio: Buffer;
+  duration_ms: number;
+  fcode: Generated<number>;
+  fcode_pass: Generated<string>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AnnouncementsTable {
+  id: Generated<number>;
+  description: string;
+  recording_id: number | null;
+  allow_skip: number;
+  post_dest: string;
+  return_ivr: number;
+  noanswer: number;
+  repeat_msg: string;
+}
+
+export interface IvrsTable {
+  id: Generated<number>;
+  name: string;
+  description: string;
+  /** recordings.id played as the menu. */
+  announcement: number | null;
+  directdial: number;
+  timeout_time: number;
+  invalid_loops: number;
+  invalid_destination: string;
+  timeout_loops: number;
+  timeout_destination: string;
+}
+
+export interface IvrEntriesTable {
+  ivr_id: number;
+  selection: string;
+  dest: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   sessions: SessionsTable;
@@ -435,4 +480,8 @@ export interface Database {
   card_sources: CardSourcesTable;
   card_templates: CardTemplatesTable;
   customer_cards: CustomerCardsTable;
+  recordings: RecordingsTable;
+  announcements: AnnouncementsTable;
+  ivrs: IvrsTable;
+  ivr_entries: IvrEntriesTable;
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, TrunksTable } from '../db/schema.ts';
 import { SettingsStore } from '../db/settings-store.ts';
@@ -19,6 +20,8 @@ export interface EngineSettings {
   ami: PbxSettings['ami'];
   system: PbxSettings['system'];
   version: string;
+  /** Where recordings are written (config.pbx.soundsDir). */
+  soundsDir: string;
 }
 
 /** 32 lowercase hex characters, like the original's SIP secrets (contract asterisk §1.4). */
@@ -222,6 +225,7 @@ export async function loadPbxModel(db: Kysely<Database>, engine: EngineSettings)
     ),
   }));
 
+  const flows = await loadFlows(db, engine.soundsDir);
   const trunks = trunkRows.map(toTrunk).filter((t) => t.host !== '' || t.registration === 'receive');
   const { outboundRoutes, inboundRoutes } = await loadRoutes(db, new Set(trunks.map((t) => t.id)));
 
@@ -257,6 +261,50 @@ export async function loadPbxModel(db: Kysely<Database>, engine: EngineSettings)
       ringTime: 20,
     })),
     profiles: profileList,
+    ...flows,
+  };
+}
+
+/** The sound file of a recording, as the dialplan plays it (no extension) and as it is written (with .wav). */
+export function recordingSoundPath(soundsDir: string, id: number): string {
+  return path.join(soundsDir, `recording-${id}`);
+}
+
+async function loadFlows(
+  db: Kysely<Database>,
+  soundsDir: string,
+): Promise<Pick<PbxModel, 'announcements' | 'ivrs'>> {
+  const [announcements, ivrs, entries] = await Promise.all([
+    db.selectFrom('announcements').selectAll().orderBy('id').execute(),
+    db.selectFrom('ivrs').selectAll().orderBy('id').execute(),
+    db.selectFrom('ivr_entries').selectAll().orderBy('ivr_id').orderBy('selection').execute(),
+  ]);
+  const sound = (id: number | null) => (id === null ? null : recordingSoundPath(soundsDir, Number(id)));
+  return {
+    announcements: announcements.map((a) => ({
+      id: Number(a.id),
+      description: a.description,
+      recording: sound(a.recording_id),
+      allowSkip: Number(a.allow_skip) === 1,
+      destination: a.post_dest,
+      returnIvr: Number(a.return_ivr) === 1,
+      noAnswer: Number(a.noanswer) === 1,
+      repeatKey: a.repeat_msg,
+    })),
+    ivrs: ivrs.map((i) => ({
+      id: Number(i.id),
+      name: i.name,
+      announcement: sound(i.announcement),
+      directDial: Number(i.directdial) === 1,
+      timeout: Number(i.timeout_time),
+      invalidLoops: Number(i.invalid_loops),
+      invalidDestination: i.invalid_destination,
+      timeoutLoops: Number(i.timeout_loops),
+      timeoutDestination: i.timeout_destination,
+      entries: entries
+        .filter((e) => Number(e.ivr_id) === Number(i.id))
+        .map((e) => ({ selection: e.selection, destination: e.dest })),
+    })),
   };
 }
 

@@ -17,6 +17,7 @@ import { phonebook } from './0015_phonebook.ts';
 import { usersVersion } from './0016_users_version.ts';
 import { cardSources } from './0017_card_sources.ts';
 import { customerCards } from './0018_customer_cards.ts';
+import { callFlows } from './0020_call_flows.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0016_users_version': usersVersion,
   '0017_card_sources': cardSources,
   '0018_customer_cards': customerCards,
+  '0020_call_flows': callFlows,
 };
