@@ -90,7 +90,8 @@ const build = background('build', 'npm', ['run', '--silent', 'build']);
 let ok =
   step('lint', npx, ['biome', 'check', '.']) &&
   step('test services', process.execPath, ['scripts/ensure-postgres.mjs']) &&
-  step('directory server (slapd)', process.execPath, ['scripts/ensure-slapd.mjs']);
+  step('directory server (slapd)', process.execPath, ['scripts/ensure-slapd.mjs']) &&
+  step('audio conversion (sox)', process.execPath, ['scripts/ensure-sox.mjs']);
 // Builds Asterisk once into a cache (or says why the real-PBX tier is skipped); never fails the run.
 if (ok) step('real Asterisk (apps/server/test/asterisk)', process.execPath, ['scripts/ensure-asterisk.mjs']);
 

@@ -408,7 +408,8 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     card_query_timeout: 'The card query did not finish in time and was stopped.',
     card_render_failed: 'The template could not be rendered with the query rows.',
     flow_in_use: 'Other call flows or routes use this object: give them another destination first.',
-    flow_loop: 'Calls would go round this call flow for ever: give it a way out to an extension, a group, voicemail or a hang-up.',
+    flow_loop:
+      'Calls would go round this call flow for ever: give it a way out to an extension, a group, voicemail or a hang-up.',
     flow_exists: 'Another object of this kind already has this name.',
     audio_invalid: 'Upload a WAV, MP3 or OGG audio file.',
     audio_converter_missing: 'The server cannot convert audio: install sox (apt-get install sox libsox-fmt-mp3).',
@@ -519,7 +520,8 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     card_query_timeout: 'La query della scheda non è terminata in tempo ed è stata interrotta.',
     card_render_failed: 'Non è stato possibile comporre il modello con le righe della query.',
     flow_in_use: "Altri flussi di chiamata o rotte usano questo oggetto: assegna loro prima un'altra destinazione.",
-    flow_loop: "Le chiamate girerebbero in questo flusso per sempre: dagli un'uscita verso un interno, un gruppo, una segreteria o la chiusura.",
+    flow_loop:
+      "Le chiamate girerebbero in questo flusso per sempre: dagli un'uscita verso un interno, un gruppo, una segreteria o la chiusura.",
     flow_exists: 'Un altro oggetto di questo tipo ha già questo nome.',
     audio_invalid: 'Carica un file audio WAV, MP3 o OGG.',
     audio_converter_missing: 'Il server non può convertire audio: installa sox (apt-get install sox libsox-fmt-mp3).',

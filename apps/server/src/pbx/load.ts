@@ -270,10 +270,7 @@ export function recordingSoundPath(soundsDir: string, id: number): string {
   return path.join(soundsDir, `recording-${id}`);
 }
 
-async function loadFlows(
-  db: Kysely<Database>,
-  soundsDir: string,
-): Promise<Pick<PbxModel, 'announcements' | 'ivrs'>> {
+async function loadFlows(db: Kysely<Database>, soundsDir: string): Promise<Pick<PbxModel, 'announcements' | 'ivrs'>> {
   const [announcements, ivrs, entries] = await Promise.all([
     db.selectFrom('announcements').selectAll().orderBy('id').execute(),
     db.selectFrom('ivrs').selectAll().orderBy('id').execute(),

@@ -15,11 +15,7 @@ const label = (text: string) => value(text).replace(/[(),|]/g, ' ');
 
 /** Answers unless the channel is up already (an IVR or announcement reached from another flow). */
 function answerLines(noAnswer: boolean): string[] {
-  return [
-    'GotoIf($["${CHANNEL(state)}" = "Up"]?begin)',
-    noAnswer ? 'Progress()' : 'Answer()',
-    'Wait(1)',
-  ];
+  return ['GotoIf($["${CHANNEL(state)}" = "Up"]?begin)', noAnswer ? 'Progress()' : 'Answer()', 'Wait(1)'];
 }
 
 export function renderAnnouncement(a: PbxAnnouncement): string {
