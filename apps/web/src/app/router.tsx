@@ -22,6 +22,13 @@ const PhonebookPage = lazy(() =>
   import('../features/phonebook/PhonebookPage.tsx').then((m) => ({ default: m.PhonebookPage })),
 );
 const CardsPage = lazy(() => import('../features/cards/CardsPage.tsx').then((m) => ({ default: m.CardsPage })));
+const RecordingsPage = lazy(() =>
+  import('../features/flows/RecordingsPage.tsx').then((m) => ({ default: m.RecordingsPage })),
+);
+const AnnouncementsPage = lazy(() =>
+  import('../features/flows/AnnouncementsPage.tsx').then((m) => ({ default: m.AnnouncementsPage })),
+);
+const IvrsPage = lazy(() => import('../features/flows/IvrsPage.tsx').then((m) => ({ default: m.IvrsPage })));
 const BulkExtensionsPage = lazy(() =>
   import('../features/bulk-extensions/BulkExtensionsPage.tsx').then((m) => ({ default: m.BulkExtensionsPage })),
 );
@@ -115,6 +122,9 @@ export const routes = [
       { path: '/apps/bulkextensions', element: screen(<BulkExtensionsPage />) },
       { path: '/apps/phonebook', element: screen(<PhonebookPage />) },
       { path: '/apps/cards', element: screen(<CardsPage />) },
+      { path: '/flows/recordings', element: screen(<RecordingsPage />) },
+      { path: '/flows/announcements', element: screen(<AnnouncementsPage />) },
+      { path: '/flows/ivr', element: screen(<IvrsPage />) },
       { path: '/apps/bulkdevices', element: screen(<BulkPhonesPage />) },
       { path: '/bulkdevices', element: screen(<BulkPhonesPage />) },
       { path: '/admin', element: screen(<AdminPage />) },

@@ -24,6 +24,8 @@ const CATEGORY_KEYS: Record<string, string> = {
   Extensions: 'extensions',
   Voicemail: 'voicemail',
   Groups: 'groups',
+  Announcements: 'announcements',
+  IVR: 'ivr',
 };
 
 function routeLabel(route: { extension: string; cidnum: string }, any: string) {
