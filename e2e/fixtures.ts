@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { test as base, expect, type Page } from '@playwright/test';
 import { STORED_CREDENTIALS_KEY } from '@centralino/contract/constants';
+import { test as base, expect, type Page } from '@playwright/test';
 import { ADMIN_PASSWORD, type RunningServer, startServer } from './server.ts';
 
 export { expect };
@@ -32,10 +32,10 @@ export async function signIn(page: Page, password = ADMIN_PASSWORD) {
   const session = await answer.json();
   // Any page of the console's origin will do to write its storage; the health answer is the lightest.
   await page.goto('/api/health');
-  await page.evaluate(
-    ({ key, value }) => localStorage.setItem(key, value),
-    { key: STORED_CREDENTIALS_KEY, value: JSON.stringify({ user: session.user, secretkey: session.secretkey }) },
-  );
+  await page.evaluate(({ key, value }) => localStorage.setItem(key, value), {
+    key: STORED_CREDENTIALS_KEY,
+    value: JSON.stringify({ user: session.user, secretkey: session.secretkey }),
+  });
   await page.goto('/');
   await page.waitForURL((url) => !url.pathname.endsWith('/login'), { timeout: 30_000 });
 }
