@@ -198,7 +198,7 @@ export async function buildApp({ config, database, logger, now, onRoute }: AppDe
     routesRoutes(new InboundRoutesService(database.db), new OutboundRoutesService(database.db), config.routePlannerUrl),
   );
   const recordings = new RecordingsService(database.db, { dir: config.pbx.soundsDir, gid: config.pbx.runAs.gid });
-  await app.register(flowsRoutes(recordings, new FlowsService(database.db)));
+  await app.register(flowsRoutes(recordings, new FlowsService(database.db, pbx.ami)));
   // Recordings uploaded through another process, or before the sounds directory was moved, are written out.
   app.addHook('onReady', async () => {
     recordings.syncFiles().catch((error) => app.log.error({ err: error }, 'could not write the recordings'));

@@ -345,8 +345,65 @@ describe.skipIf(skipReason !== '').each(DB_KINDS)('call flows API (%s)', (kind) 
     expectError(await call('GET', `/api/recordings/${ids.wav}/audio`), 404, 'not_found');
   });
 
+  it('day/night switches: a destination with two ways on, the mode read from and set in Asterisk', async () => {
+    let res = await call('POST', '/api/announcements', {
+      description: 'Night message',
+      recording_id: ids.mp3,
+      post_dest: 'app-blackhole,hangup,1',
+    });
+    const night = (res.json() as { id: number }).id;
+    const office = {
+      ext: 0,
+      name: 'Office',
+      day_dest: 'app-blackhole,busy,1',
+      night_dest: `app-announcement-${night},s,1`,
+    };
+    res = await call('POST', '/api/daynight', office);
+    expect(res.statusCode, res.body).toBe(204);
+    expectError(await call('POST', '/api/daynight', { ...office, name: 'Other' }), 409, 'flow_exists');
+    expectError(await call('POST', '/api/daynight', { ...office, ext: 10, name: 'Ten' }), 400, 'validation');
+    const list = (await call('GET', '/api/daynight')).json() as { state: string; feature_code: string }[];
+    // No AMI connection here: the mode is unknown, and setting it says why it cannot.
+    expect(list).toEqual([
+      expect.objectContaining({
+        name: 'Office',
+        feature_code: '*280',
+        state: 'unknown',
+        destination: 'app-daynight,0,1',
+      }),
+    ]);
+    expectError(await call('POST', '/api/daynight/0/state', { state: 'night' }), 503, 'pbx_not_connected');
+    expectError(await call('POST', '/api/daynight/5/state', { state: 'night' }), 404, 'not_found');
+    const destinations = (await call('GET', '/api/destinations')).json() as Record<string, Record<string, unknown>>;
+    expect(Object.values(destinations['Day/Night'] ?? {})).toEqual([
+      expect.objectContaining({ destination: 'app-daynight,0,1', description: 'Office' }),
+    ]);
+    // At night the message would send callers back to the switch, which sends them to the message…
+    const loop = expectError(
+      await call('PUT', `/api/announcements/${night}`, {
+        description: 'Night message',
+        recording_id: ids.mp3,
+        post_dest: 'app-daynight,0,1',
+      }),
+      400,
+      'flow_loop',
+    );
+    expect(loop.detail).toContain('day/night Office');
+    const used = expectError(await call('DELETE', `/api/announcements/${night}`), 409, 'flow_in_use');
+    expect(used.detail).toContain('day/night switch Office');
+    expect((await call('PUT', '/api/daynight/0', { ...office, name: 'Main office' })).statusCode).toBe(204);
+    expect((await call('DELETE', '/api/daynight/0')).statusCode).toBe(204);
+    expect((await call('DELETE', `/api/announcements/${night}`)).statusCode).toBe(204);
+  });
+
   it('needs a signed-in administrator', async () => {
-    for (const url of ['/api/recordings', `/api/recordings/${ids.mp3}/audio`, '/api/announcements', '/api/ivrs']) {
+    for (const url of [
+      '/api/recordings',
+      `/api/recordings/${ids.mp3}/audio`,
+      '/api/announcements',
+      '/api/ivrs',
+      '/api/daynight',
+    ]) {
       expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
     }
   });

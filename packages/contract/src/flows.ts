@@ -27,6 +27,7 @@ registerItalianMessages({
   'A key may appear once': 'Ogni tasto può comparire una volta sola',
   'From 1 to 60 seconds': 'Da 1 a 60 secondi',
   'From 0 to 10': 'Da 0 a 10',
+  'From 0 to 9': 'Da 0 a 9',
 });
 
 const nameSchema = z.string().trim().min(1, NAME_MESSAGE).max(80, NAME_MESSAGE).check(noControlChars);
@@ -129,6 +130,35 @@ export const ivrSchema = ivrWriteSchema.extend({ id: z.number().int(), destinati
 export type Ivr = z.infer<typeof ivrSchema>;
 export const ivrListSchema = z.array(ivrSchema).meta({ id: 'IvrList' });
 
+// ---- Day/night switches
+
+/** Feature code of day/night switch n is this followed by n (FreePBX's default *28). */
+export const DAYNIGHT_FEATURE_CODE = '*28';
+
+export const dayNightWriteSchema = z
+  .object({
+    /** 0–9: the switch's digit after the feature code. */
+    ext: z.number().int().min(0, 'From 0 to 9').max(9, 'From 0 to 9'),
+    name: nameSchema,
+    day_dest: flowDestinationSchema,
+    night_dest: flowDestinationSchema,
+  })
+  .meta({ id: 'DayNightWrite' });
+export type DayNightWrite = z.infer<typeof dayNightWriteSchema>;
+
+export const dayNightSchema = dayNightWriteSchema
+  .extend({
+    destination: z.string(),
+    feature_code: z.string(),
+    /** The current mode as Asterisk has it; unknown while the PBX is not connected. */
+    state: z.enum(['day', 'night', 'unknown']),
+  })
+  .meta({ id: 'DayNight' });
+export type DayNight = z.infer<typeof dayNightSchema>;
+export const dayNightListSchema = z.array(dayNightSchema).meta({ id: 'DayNightList' });
+export const dayNightStateSchema = z.object({ state: z.enum(['day', 'night']) }).meta({ id: 'DayNightState' });
+
 /** Dialplan destinations of the flow objects (contract asterisk §5.1). */
 export const announcementDestination = (id: number) => `app-announcement-${id},s,1`;
 export const ivrDestination = (id: number) => `ivr-${id},s,1`;
+export const dayNightDestination = (ext: number) => `app-daynight,${ext},1`;

@@ -445,6 +445,15 @@ export interface IvrEntriesTable {
   dest: string;
 }
 
+/** Day/night switches (migration 0021). */
+export interface DayNightTable {
+  /** 0–9: feature code *28<ext>, AstDB key DAYNIGHT/C<ext>. */
+  ext: number;
+  name: string;
+  day_dest: string;
+  night_dest: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   sessions: SessionsTable;
@@ -484,4 +493,5 @@ export interface Database {
   announcements: AnnouncementsTable;
   ivrs: IvrsTable;
   ivr_entries: IvrEntriesTable;
+  daynight: DayNightTable;
 }

@@ -270,11 +270,15 @@ export function recordingSoundPath(soundsDir: string, id: number): string {
   return path.join(soundsDir, `recording-${id}`);
 }
 
-async function loadFlows(db: Kysely<Database>, soundsDir: string): Promise<Pick<PbxModel, 'announcements' | 'ivrs'>> {
-  const [announcements, ivrs, entries] = await Promise.all([
+async function loadFlows(
+  db: Kysely<Database>,
+  soundsDir: string,
+): Promise<Pick<PbxModel, 'announcements' | 'ivrs' | 'dayNight'>> {
+  const [announcements, ivrs, entries, dayNight] = await Promise.all([
     db.selectFrom('announcements').selectAll().orderBy('id').execute(),
     db.selectFrom('ivrs').selectAll().orderBy('id').execute(),
     db.selectFrom('ivr_entries').selectAll().orderBy('ivr_id').orderBy('selection').execute(),
+    db.selectFrom('daynight').selectAll().orderBy('ext').execute(),
   ]);
   const sound = (id: number | null) => (id === null ? null : recordingSoundPath(soundsDir, Number(id)));
   return {
@@ -301,6 +305,12 @@ async function loadFlows(db: Kysely<Database>, soundsDir: string): Promise<Pick<
       entries: entries
         .filter((e) => Number(e.ivr_id) === Number(i.id))
         .map((e) => ({ selection: e.selection, destination: e.dest })),
+    })),
+    dayNight: dayNight.map((d) => ({
+      index: Number(d.ext),
+      name: d.name,
+      dayDestination: d.day_dest,
+      nightDestination: d.night_dest,
     })),
   };
 }

@@ -204,6 +204,14 @@ export interface PbxIvr {
   entries: { selection: string; destination: Destination }[];
 }
 
+/** A day/night switch (issue 26): app-daynight,<index>,1; *28<index> toggles it (AstDB DAYNIGHT/C<index>). */
+export interface PbxDayNight {
+  index: number;
+  name: string;
+  dayDestination: Destination;
+  nightDestination: Destination;
+}
+
 export interface AmiUser {
   username: string;
   secret: string;
@@ -259,6 +267,7 @@ export interface PbxModel {
   profiles: PbxProfile[];
   announcements: PbxAnnouncement[];
   ivrs: PbxIvr[];
+  dayNight: PbxDayNight[];
 }
 
 export const defaultPbxSettings: PbxSettings = {

@@ -215,6 +215,14 @@ export function referenceModel(): PbxModel {
         ],
       },
     ],
+    dayNight: [
+      {
+        index: 0,
+        name: 'Office (main)',
+        dayDestination: 'ivr-1,s,1',
+        nightDestination: 'app-announcement-2,s,1',
+      },
+    ],
   };
 }
 

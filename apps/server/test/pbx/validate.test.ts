@@ -268,6 +268,17 @@ function randomModel(seed: number): PbxModel {
       .filter(() => r() < 0.5)
       .map((selection) => ({ selection, destination: flowDestination() })),
   }));
+  model.dayNight =
+    r() < 0.5
+      ? [
+          {
+            index: pick([0, 3, 9]),
+            name: 'office',
+            dayDestination: flowDestination(),
+            nightDestination: flowDestination(),
+          },
+        ]
+      : [];
   return model;
 }
 

@@ -2,6 +2,7 @@ import {
   announcementDestination,
   type DestinationEntry,
   type Destinations,
+  dayNightDestination,
   ivrDestination,
   type UiLanguage,
 } from '@centralino/contract';
@@ -42,7 +43,7 @@ export interface Destination {
 
 /** Every destination that exists now, in the order the pickers show them. */
 export async function destinationList(db: Kysely<Database>): Promise<Destination[]> {
-  const [users, groups, announcements, ivrs] = await Promise.all([
+  const [users, groups, announcements, ivrs, dayNight] = await Promise.all([
     db
       .selectFrom('users')
       .select(['default_extension', 'displayname', 'voicemail_pin'])
@@ -52,6 +53,7 @@ export async function destinationList(db: Kysely<Database>): Promise<Destination
     db.selectFrom('cti_groups').select(['id', 'name']).orderBy('name').execute(),
     db.selectFrom('announcements').select(['id', 'description']).orderBy('description').execute(),
     db.selectFrom('ivrs').select(['id', 'name']).orderBy('name').execute(),
+    db.selectFrom('daynight').select(['ext', 'name']).orderBy('ext').execute(),
   ]);
   const list: Destination[] = [
     { destination: HANGUP_DESTINATION, description: 'Hangup', category: 'Terminate Call' },
@@ -89,6 +91,9 @@ export async function destinationList(db: Kysely<Database>): Promise<Destination
   for (const i of ivrs) {
     list.push({ destination: ivrDestination(Number(i.id)), description: i.name, category: 'IVR' });
   }
+  for (const d of dayNight) {
+    list.push({ destination: dayNightDestination(Number(d.ext)), description: d.name, category: 'Day/Night' });
+  }
   return list;
 }
 
@@ -106,7 +111,7 @@ export function byCategory(list: Destination[]): Destinations {
 
 /** Something that sends calls to a destination: an inbound route, or a user's busy/no-answer/unreachable. */
 export interface Reference {
-  kind: 'route' | 'busy' | 'noanswer' | 'unavailable' | 'announcement' | 'ivr';
+  kind: 'route' | 'busy' | 'noanswer' | 'unavailable' | 'announcement' | 'ivr' | 'daynight';
   /** The route's DID and description, or the user's name and number. */
   label: string;
   userId?: number;
@@ -120,6 +125,7 @@ const KIND_TEXT: Record<UiLanguage, Record<Reference['kind'], string>> = {
     unavailable: 'unreachable destination of',
     announcement: 'announcement',
     ivr: 'IVR',
+    daynight: 'day/night switch',
   },
   it: {
     route: 'rotta in entrata',
@@ -128,6 +134,7 @@ const KIND_TEXT: Record<UiLanguage, Record<Reference['kind'], string>> = {
     unavailable: 'destinazione su non raggiungibile di',
     announcement: 'annuncio',
     ivr: 'IVR',
+    daynight: 'commutatore giorno/notte',
   },
 };
 export function describeReferences(refs: Reference[], lang: UiLanguage): string {
@@ -186,7 +193,7 @@ export function routeLabel(r: { did: string; cid: string; description: string })
 
 /** Announcements and IVRs that send calls to any of these destinations, by name. */
 export async function flowReferencesTo(db: Kysely<Database>, destinations: string[]): Promise<Reference[]> {
-  const [announcements, ivrs, entries] = await Promise.all([
+  const [announcements, ivrs, entries, dayNight] = await Promise.all([
     db
       .selectFrom('announcements')
       .select(['description'])
@@ -209,6 +216,12 @@ export async function flowReferencesTo(db: Kysely<Database>, destinations: strin
       .orderBy('ivrs.name')
       .orderBy('ivr_entries.selection')
       .execute(),
+    db
+      .selectFrom('daynight')
+      .select(['name'])
+      .where((eb) => eb.or([eb('day_dest', 'in', destinations), eb('night_dest', 'in', destinations)]))
+      .orderBy('ext')
+      .execute(),
   ]);
   const refs: Reference[] = announcements.map((a) => ({ kind: 'announcement', label: a.description }));
   const seen = new Set<string>();
@@ -221,5 +234,6 @@ export async function flowReferencesTo(db: Kysely<Database>, destinations: strin
     seen.add(e.name);
     refs.push({ kind: 'ivr', label: e.name });
   }
+  for (const d of dayNight) refs.push({ kind: 'daynight', label: d.name });
   return refs;
 }

@@ -1,6 +1,9 @@
 import {
   announcementListSchema,
   announcementWriteSchema,
+  dayNightListSchema,
+  dayNightStateSchema,
+  dayNightWriteSchema,
   errorBodySchema,
   ivrListSchema,
   ivrWriteSchema,
@@ -229,6 +232,83 @@ export const flowsRoutes =
       },
       async (request, reply) => {
         await flows.removeIvr(request.params.id);
+        return reply.code(204).send(null);
+      },
+    );
+
+    // ---- day/night switches
+    tags = ['daynight'];
+    const extParams = z.object({ ext: z.coerce.number().int().min(0).max(9) });
+    app.get(
+      '/api/daynight',
+      {
+        schema: {
+          tags,
+          summary: 'Day/night switches with their current mode (unknown while the PBX is not connected)',
+          response: { 200: dayNightListSchema, ...errors },
+        },
+      },
+      () => flows.listDayNight(),
+    );
+    app.post(
+      '/api/daynight',
+      {
+        schema: {
+          tags,
+          summary: 'Creates a day/night switch (feature code *28<ext>)',
+          body: dayNightWriteSchema,
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        await flows.createDayNight(request.body);
+        return reply.code(204).send(null);
+      },
+    );
+    app.put(
+      '/api/daynight/:ext',
+      {
+        schema: {
+          tags,
+          summary: 'Changes a day/night switch (its digit stays)',
+          params: extParams,
+          body: dayNightWriteSchema,
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        await flows.updateDayNight(request.params.ext, request.body);
+        return reply.code(204).send(null);
+      },
+    );
+    app.delete(
+      '/api/daynight/:ext',
+      {
+        schema: {
+          tags,
+          summary: 'Deletes a day/night switch; refused while routes or flows send calls to it',
+          params: extParams,
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        await flows.removeDayNight(request.params.ext);
+        return reply.code(204).send(null);
+      },
+    );
+    app.post(
+      '/api/daynight/:ext/state',
+      {
+        schema: {
+          tags,
+          summary: 'Sets the current mode in Asterisk (AstDB DAYNIGHT/C<ext>), as the feature code does',
+          params: extParams,
+          body: dayNightStateSchema,
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        await flows.setDayNight(request.params.ext, request.body.state);
         return reply.code(204).send(null);
       },
     );

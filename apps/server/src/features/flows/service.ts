@@ -4,6 +4,11 @@ import {
   type AnnouncementWrite,
   announcementDestination,
   announcementWriteSchema,
+  DAYNIGHT_FEATURE_CODE,
+  type DayNight,
+  type DayNightWrite,
+  dayNightDestination,
+  dayNightWriteSchema,
   type Ivr,
   type IvrWrite,
   ivrDestination,
@@ -16,6 +21,8 @@ import {
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import type { AmiClient } from '../../pbx/ami/client.ts';
+import { family } from '../../pbx/live-state.ts';
 import { recordingSoundPath } from '../../pbx/load.ts';
 import { ensureReadableDir, writeAtomically } from '../../pbx/write-files.ts';
 import { describeReferences, destinationList, referencesTo } from '../destinations/catalogue.ts';
@@ -205,6 +212,8 @@ interface FlowNode {
   name: string;
   exits: string[];
   directDial: boolean;
+  /** The caller does not choose (a day/night switch): every exit must have an end, not just one. */
+  every?: boolean;
 }
 
 /**
@@ -217,7 +226,8 @@ export function endlessFlows(nodes: Map<string, FlowNode>): string[] {
     changed = false;
     for (const [key, node] of nodes) {
       if (canEnd.has(key)) continue;
-      if (node.directDial || node.exits.some((d) => !nodes.has(d) || canEnd.has(d))) {
+      const ends = (d: string) => !nodes.has(d) || canEnd.has(d);
+      if (node.directDial || (node.every ? node.exits.every(ends) : node.exits.some(ends))) {
         canEnd.add(key);
         changed = true;
       }
@@ -237,18 +247,32 @@ function unknownDestination(field: string, destination: string): (lang: UiLangua
 
 /** Announcements and IVRs (issue 26). Every write is checked against the whole flow graph before it commits. */
 export class FlowsService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Reads and flips the day/night modes (AstDB); undefined when no AMI connection is configured. */
+    private readonly ami?: AmiClient,
+  ) {}
 
   private async graph(db: Db): Promise<Map<string, FlowNode>> {
-    const [announcements, ivrs, entries] = await Promise.all([
+    const [announcements, ivrs, entries, dayNight] = await Promise.all([
       db.selectFrom('announcements').select(['id', 'description', 'post_dest']).execute(),
       db
         .selectFrom('ivrs')
         .select(['id', 'name', 'directdial', 'invalid_destination', 'timeout_destination'])
         .execute(),
       db.selectFrom('ivr_entries').select(['ivr_id', 'dest']).execute(),
+      db.selectFrom('daynight').selectAll().execute(),
     ]);
     const nodes = new Map<string, FlowNode>();
+    for (const d of dayNight) {
+      // Either mode may be the current one: both must lead somewhere.
+      nodes.set(dayNightDestination(Number(d.ext)), {
+        name: `day/night ${d.name}`,
+        exits: [d.day_dest, d.night_dest],
+        directDial: false,
+        every: true,
+      });
+    }
     for (const a of announcements) {
       nodes.set(announcementDestination(Number(a.id)), {
         name: `announcement ${a.description}`,
@@ -465,5 +489,101 @@ export class FlowsService {
       await trx.deleteFrom('ivr_entries').where('ivr_id', '=', id).execute();
       await trx.deleteFrom('ivrs').where('id', '=', id).execute();
     });
+  }
+
+  // ---- day/night switches
+
+  /** The modes Asterisk holds (AstDB DAYNIGHT/C<n>); null when it cannot be asked. */
+  private async modes(): Promise<Map<string, string> | null> {
+    if (this.ami?.state !== 'connected') return null;
+    try {
+      return await family(this.ami, 'DAYNIGHT');
+    } catch {
+      return null;
+    }
+  }
+
+  async listDayNight(): Promise<DayNight[]> {
+    const [rows, modes] = await Promise.all([
+      this.db.selectFrom('daynight').selectAll().orderBy('ext').execute(),
+      this.modes(),
+    ]);
+    return rows.map((r) => ({
+      ext: Number(r.ext),
+      name: r.name,
+      day_dest: r.day_dest,
+      night_dest: r.night_dest,
+      destination: dayNightDestination(Number(r.ext)),
+      feature_code: `${DAYNIGHT_FEATURE_CODE}${r.ext}`,
+      state: modes === null ? 'unknown' : modes.get(`C${r.ext}`) === 'NIGHT' ? 'night' : 'day',
+    }));
+  }
+
+  async createDayNight(input: DayNightWrite): Promise<void> {
+    const v = dayNightWriteSchema.parse(input);
+    await this.guard(v.name, async (trx) => {
+      if (await trx.selectFrom('daynight').select('ext').where('ext', '=', v.ext).executeTakeFirst()) {
+        throw new AppError(
+          409,
+          'flow_exists',
+          (lang) =>
+            lang === 'it'
+              ? `Il commutatore ${v.ext} (${DAYNIGHT_FEATURE_CODE}${v.ext}) esiste già.`
+              : `Switch ${v.ext} (${DAYNIGHT_FEATURE_CODE}${v.ext}) already exists.`,
+          (lang) => ({ ext: lang === 'it' ? 'Già usato' : 'Already used' }),
+        );
+      }
+      await trx
+        .insertInto('daynight')
+        .values({ ext: v.ext, name: v.name, day_dest: v.day_dest, night_dest: v.night_dest })
+        .execute();
+      await this.check(trx, [
+        ['day_dest', v.day_dest],
+        ['night_dest', v.night_dest],
+      ]);
+    });
+  }
+
+  async updateDayNight(ext: number, input: DayNightWrite): Promise<void> {
+    const v = dayNightWriteSchema.parse({ ...input, ext });
+    await this.guard(v.name, async (trx) => {
+      const result = await trx
+        .updateTable('daynight')
+        .set({ name: v.name, day_dest: v.day_dest, night_dest: v.night_dest })
+        .where('ext', '=', ext)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) throw new AppError(404, 'not_found');
+      await this.check(trx, [
+        ['day_dest', v.day_dest],
+        ['night_dest', v.night_dest],
+      ]);
+    });
+  }
+
+  async removeDayNight(ext: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('daynight').select('name').where('ext', '=', ext).executeTakeFirst();
+      if (!row) throw new AppError(404, 'not_found');
+      const refs = (await referencesTo(trx, [dayNightDestination(ext)])).filter(
+        (r) => !(r.kind === 'daynight' && r.label === row.name),
+      );
+      if (refs.length > 0) {
+        throw inUse({ en: `Day/night switch ${row.name}`, it: `Il commutatore giorno/notte ${row.name}` }, (lang) =>
+          describeReferences(refs, lang),
+        );
+      }
+      await trx.deleteFrom('daynight').where('ext', '=', ext).execute();
+    });
+  }
+
+  /** Sets the mode in Asterisk at once, as the feature code does (no reload: the dialplan reads AstDB). */
+  async setDayNight(ext: number, state: 'day' | 'night'): Promise<void> {
+    if (!(await this.db.selectFrom('daynight').select('ext').where('ext', '=', ext).executeTakeFirst())) {
+      throw new AppError(404, 'not_found');
+    }
+    const ami = this.ami;
+    if (ami?.state !== 'connected') throw new AppError(503, 'pbx_not_connected');
+    await ami.action('DBPut', { Family: 'DAYNIGHT', Key: `C${ext}`, Val: state === 'night' ? 'NIGHT' : 'DAY' });
+    await ami.command(`devstate change Custom:DAYNIGHT${ext} ${state === 'night' ? 'INUSE' : 'NOT_INUSE'}`);
   }
 }

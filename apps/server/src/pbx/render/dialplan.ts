@@ -58,6 +58,8 @@ const FEATURE_CONTEXTS: readonly { context: string; permission?: string }[] = [
   { context: 'app-callwaiting-cwoff' },
   { context: 'app-vmmain' },
   { context: 'app-pickup', permission: 'pickup' },
+  // Day/night switches (render/flows.ts): every phone may toggle them, as with FreePBX's *28.
+  { context: 'app-daynight-toggle' },
 ];
 
 function renderFeatureCodes(): string {

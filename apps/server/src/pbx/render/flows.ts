@@ -1,6 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${NAME} is how the Asterisk dialplan reads variables.
 
-import type { PbxAnnouncement, PbxIvr, PbxModel } from '../model.ts';
+import { FEATURE_CODES } from '../feature-codes.ts';
+import type { PbxAnnouncement, PbxDayNight, PbxIvr, PbxModel } from '../model.ts';
 import { HEADER, value } from './common.ts';
 import { Context, gotoDestination } from './dialplan.ts';
 
@@ -86,10 +87,47 @@ export function renderIvr(ivr: PbxIvr): string {
   return context.toString();
 }
 
-/** extensions.flows.conf: every announcement and IVR, by id. */
+/**
+ * Day/night switches: app-daynight,<n>,1 goes to the night destination while AstDB DAYNIGHT/C<n> is NIGHT, else
+ * to the day one; *28<n> flips it (both contexts always exist: phones include the toggle's).
+ */
+export function renderDayNight(switches: readonly PbxDayNight[]): string {
+  const route = new Context('app-daynight', 'Day/night switches');
+  const toggle = new Context('app-daynight-toggle', 'Day/night feature codes');
+  for (const d of [...switches].sort((x, y) => x.index - y.index)) {
+    const n = d.index;
+    const key = `DAYNIGHT/C${n}`;
+    route.ext(
+      String(n),
+      `NoOp(Day/night ${label(d.name)})`,
+      `GotoIf($["\${DB(${key})}" = "NIGHT"]?night)`,
+      gotoDestination(d.dayDestination),
+      `(night),${gotoDestination(d.nightDestination)}`,
+    );
+    const code = `${FEATURE_CODES.dayNightToggle}${n}`;
+    toggle.hint(code, `Custom:DAYNIGHT${n}`);
+    toggle.ext(
+      code,
+      'Answer()',
+      `GotoIf($["\${DB(${key})}" = "NIGHT"]?day)`,
+      `Set(DB(${key})=NIGHT)`,
+      `Set(DEVICE_STATE(Custom:DAYNIGHT${n})=INUSE)`,
+      'Playback(beep)',
+      'Hangup()',
+      `(day),Set(DB(${key})=DAY)`,
+      `Set(DEVICE_STATE(Custom:DAYNIGHT${n})=NOT_INUSE)`,
+      'Playback(beep&beep)',
+      'Hangup()',
+    );
+  }
+  return `${route}${toggle}`;
+}
+
+/** extensions.flows.conf: every announcement, IVR and day/night switch. */
 export function renderFlows(model: PbxModel): string {
   const out: string[] = [HEADER];
   for (const a of [...model.announcements].sort((x, y) => x.id - y.id)) out.push(renderAnnouncement(a));
   for (const ivr of [...model.ivrs].sort((x, y) => x.id - y.id)) out.push(renderIvr(ivr));
+  out.push(renderDayNight(model.dayNight));
   return out.join('');
 }
