@@ -377,6 +377,12 @@ const SCREENS: Screen[] = [
       await checkModal(page, 'new IVR', () => button(page, t('flows.ivrs.create')).click());
     },
   },
+  {
+    path: '/flows/daynight',
+    modals: async (page, t) => {
+      await checkModal(page, 'new day/night switch', () => button(page, t('flows.daynight.create')).click());
+    },
+  },
   { path: '/admin' },
   { path: '/admin/languages' },
   { path: '/admin/settings' },

@@ -197,3 +197,33 @@ test('announcement → IVR → announcement, routed from an inbound number', asy
   await expect(page.getByTestId('announcement-After hours')).toContainText('Termina chiamata: Riaggancia');
   expect(await seriousViolations(page, ['main'])).toEqual([]);
 });
+
+test('day/night switch: created with its two destinations, its feature code and mode shown', async ({ page }) => {
+  await signedIn(page);
+  await page.goto('/flows/daynight');
+  await expect(page.getByRole('heading', { name: 'Day/night switches', level: 1 })).toBeVisible();
+  await expect(page.getByText('No day/night switches yet.')).toBeVisible();
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
+  await page.getByRole('button', { name: 'New switch' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New switch' });
+  await dialog.getByRole('textbox', { name: 'Name' }).fill('Office');
+  await choose(page, dialog, 'Feature code', '*283');
+  await choose(page, dialog, 'Day: go to', 'Busy');
+  await choose(page, dialog, 'Night: go to', 'Hang up');
+  await dialogCheck(page);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  const row = page.getByTestId('daynight-Office');
+  await expect(row).toContainText('*283');
+  await expect(row).toContainText('Terminate call: Busy');
+  await expect(row).toContainText('Terminate call: Hang up');
+  // This test server has no connection to Asterisk: the mode cannot be read, nor flipped from here.
+  await expect(row).toContainText('Unknown');
+  await expect(row.getByRole('button', { name: 'Switch to night' })).toBeDisabled();
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
+  // The switch is a destination like any other.
+  const destinations = (await apiAs(page, 'GET', '/api/destinations')).body as Record<string, Record<string, unknown>>;
+  expect(Object.values(destinations['Day/Night'] ?? {})).toEqual([
+    expect.objectContaining({ destination: 'app-daynight,3,1', description: 'Office' }),
+  ]);
+});

@@ -36,6 +36,7 @@ import {
   IconShieldLock,
   IconSitemap,
   IconSpeakerphone,
+  IconSunMoon,
   IconUserCircle,
   IconUserCog,
   IconUsers,
@@ -105,6 +106,7 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
         {item('/flows/recordings', t('nav.recordings'), <IconMicrophone size={18} />)}
         {item('/flows/announcements', t('nav.announcements'), <IconSpeakerphone size={18} />)}
         {item('/flows/ivr', t('nav.ivr'), <IconDialpad size={18} />)}
+        {item('/flows/daynight', t('nav.daynight'), <IconSunMoon size={18} />)}
       </NavLink>
       {engine.data === 'tancredi' && item('/devices', t('nav.devices'), <IconDeviceDesktopCog size={18} />)}
       {engine.data === 'tancredi' && item('/devices/inventory', t('nav.inventory'), <IconDeviceDesktop size={18} />)}

@@ -26,6 +26,7 @@ export const ROUTED_PATHS = [
   '/flows/recordings',
   '/flows/announcements',
   '/flows/ivr',
+  '/flows/daynight',
   '/apps/bulkdevices',
   '/bulkdevices',
   '/admin',

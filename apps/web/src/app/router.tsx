@@ -28,6 +28,9 @@ const RecordingsPage = lazy(() =>
 const AnnouncementsPage = lazy(() =>
   import('../features/flows/AnnouncementsPage.tsx').then((m) => ({ default: m.AnnouncementsPage })),
 );
+const DayNightPage = lazy(() =>
+  import('../features/flows/DayNightPage.tsx').then((m) => ({ default: m.DayNightPage })),
+);
 const IvrsPage = lazy(() => import('../features/flows/IvrsPage.tsx').then((m) => ({ default: m.IvrsPage })));
 const BulkExtensionsPage = lazy(() =>
   import('../features/bulk-extensions/BulkExtensionsPage.tsx').then((m) => ({ default: m.BulkExtensionsPage })),
@@ -125,6 +128,7 @@ export const routes = [
       { path: '/flows/recordings', element: screen(<RecordingsPage />) },
       { path: '/flows/announcements', element: screen(<AnnouncementsPage />) },
       { path: '/flows/ivr', element: screen(<IvrsPage />) },
+      { path: '/flows/daynight', element: screen(<DayNightPage />) },
       { path: '/apps/bulkdevices', element: screen(<BulkPhonesPage />) },
       { path: '/bulkdevices', element: screen(<BulkPhonesPage />) },
       { path: '/admin', element: screen(<AdminPage />) },

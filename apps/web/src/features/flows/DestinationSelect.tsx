@@ -13,6 +13,7 @@ const CATEGORY_KEYS: Record<string, string> = {
   Groups: 'groups',
   Announcements: 'announcements',
   IVR: 'ivr',
+  'Day/Night': 'daynight',
 };
 
 /** Picker data: the catalogue's entries grouped by translated category. */

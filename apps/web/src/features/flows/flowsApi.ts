@@ -1,6 +1,8 @@
 import {
   type AnnouncementWrite,
   announcementListSchema,
+  type DayNightWrite,
+  dayNightListSchema,
   destinationsSchema,
   type ErrorBody,
   errorBodySchema,
@@ -75,4 +77,12 @@ export const flowsApi = {
   createIvr: (body: IvrWrite) => apiRequest('POST', '/api/ivrs', { body, schema: created }),
   updateIvr: (id: number, body: IvrWrite) => apiRequest('PUT', `/api/ivrs/${id}`, { body, schema: z.unknown() }),
   removeIvr: (id: number) => apiRequest('DELETE', `/api/ivrs/${id}`, { schema: z.unknown() }),
+
+  dayNight: () => apiRequest('GET', '/api/daynight', { schema: dayNightListSchema }),
+  createDayNight: (body: DayNightWrite) => apiRequest('POST', '/api/daynight', { body, schema: z.unknown() }),
+  updateDayNight: (ext: number, body: DayNightWrite) =>
+    apiRequest('PUT', `/api/daynight/${ext}`, { body, schema: z.unknown() }),
+  removeDayNight: (ext: number) => apiRequest('DELETE', `/api/daynight/${ext}`, { schema: z.unknown() }),
+  setDayNight: (ext: number, state: 'day' | 'night') =>
+    apiRequest('POST', `/api/daynight/${ext}/state`, { body: { state }, schema: z.unknown() }),
 };

@@ -26,6 +26,7 @@ const CATEGORY_KEYS: Record<string, string> = {
   Groups: 'groups',
   Announcements: 'announcements',
   IVR: 'ivr',
+  'Day/Night': 'daynight',
 };
 
 function routeLabel(route: { extension: string; cidnum: string }, any: string) {
