@@ -1,6 +1,8 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${NAME} is how the Asterisk dialplan reads variables.
 
 import { describe, expect, it } from 'vitest';
+import { mainExtensionClash } from '../../src/features/numbering/rules.ts';
+import { featureCodeReached } from '../../src/pbx/feature-codes.ts';
 import type { PbxModel } from '../../src/pbx/model.ts';
 import { renderAnnouncement, renderIvr } from '../../src/pbx/render/flows.ts';
 import { renderConfiguration } from '../../src/pbx/render/index.ts';
@@ -63,5 +65,14 @@ describe('call-flow dialplan', () => {
     expect(
       validateConfiguration(renderConfiguration({ ...referenceModel(), ivrs: [{ ...ivr, entries: [] }] })),
     ).toEqual([]);
+  });
+
+  it('keeps *28<n> for day/night switches: a main extension whose direct voicemail would dial it is refused', () => {
+    expect(featureCodeReached('*283')).toEqual({ name: 'dayNightToggle', code: '*28' });
+    expect(mainExtensionClash('283', [])).toEqual({
+      number: '283',
+      featureCode: { name: 'dayNightToggle', code: '*28' },
+    });
+    expect(mainExtensionClash('290', [])).toBeUndefined();
   });
 });
