@@ -109,5 +109,8 @@ export function bigModel(): PbxModel {
       },
     ],
     profiles: [1, 2, 3].map((id) => ({ id, name: `P${id}`, permissions: ['dnd', 'call_forward'], routes: {} })),
+    announcements: [],
+    ivrs: [],
+    dayNight: [],
   };
 }

@@ -378,6 +378,25 @@ const SCREENS: Screen[] = [
       await checkModal(page, 'new card', () => button(page, t('cards.cards.create')).click());
     },
   },
+  { path: '/flows/recordings' },
+  {
+    path: '/flows/announcements',
+    modals: async (page, t) => {
+      await checkModal(page, 'new announcement', () => button(page, t('flows.announcements.create')).click());
+    },
+  },
+  {
+    path: '/flows/ivr',
+    modals: async (page, t) => {
+      await checkModal(page, 'new IVR', () => button(page, t('flows.ivrs.create')).click());
+    },
+  },
+  {
+    path: '/flows/daynight',
+    modals: async (page, t) => {
+      await checkModal(page, 'new day/night switch', () => button(page, t('flows.daynight.create')).click());
+    },
+  },
   { path: '/admin' },
   { path: '/admin/languages' },
   { path: '/admin/settings' },

@@ -91,7 +91,7 @@ let ok =
   step('lint', npx, ['biome', 'check', '.']) &&
   step('test services', process.execPath, ['scripts/ensure-postgres.mjs']) &&
   step('directory server (slapd)', process.execPath, ['scripts/ensure-slapd.mjs']) &&
-  step('speech tools (espeak-ng, sox)', process.execPath, ['scripts/ensure-speech-tools.mjs']);
+  step('audio tools (sox, espeak-ng)', process.execPath, ['scripts/ensure-audio-tools.mjs']);
 // Builds Asterisk once into a cache (or says why the real-PBX tier is skipped); never fails the run.
 if (ok) step('real Asterisk (apps/server/test/asterisk)', process.execPath, ['scripts/ensure-asterisk.mjs']);
 

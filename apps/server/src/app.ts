@@ -31,6 +31,8 @@ import { devicesRoutes } from './features/devices/routes.ts';
 import { DevicesService } from './features/devices/service.ts';
 import { directoryRoutes } from './features/directory/routes.ts';
 import { DirectoryService } from './features/directory/service.ts';
+import { flowsRoutes } from './features/flows/routes.ts';
+import { FlowsService, RecordingsService } from './features/flows/service.ts';
 import { gatewaysRoutes } from './features/gateways/routes.ts';
 import { GatewaysService } from './features/gateways/service.ts';
 import { healthRoutes } from './features/health/routes.ts';
@@ -208,6 +210,12 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
   await app.register(
     routesRoutes(new InboundRoutesService(database.db), new OutboundRoutesService(database.db), config.routePlannerUrl),
   );
+  const recordings = new RecordingsService(database.db, { dir: config.pbx.soundsDir, gid: config.pbx.runAs.gid });
+  await app.register(flowsRoutes(recordings, new FlowsService(database.db, pbx.ami)));
+  // Recordings uploaded through another process, or before the sounds directory was moved, are written out.
+  app.addHook('onReady', async () => {
+    recordings.syncFiles().catch((error) => app.log.error({ err: error }, 'could not write the recordings'));
+  });
   const gateways = new GatewaysService(database.db, {
     tftpPort: config.tftpPort,
     tftpHost: config.host,

@@ -135,6 +135,7 @@ const envSchema = z.object({
   ASTERISK_SPOOL_DIR: z.string().startsWith('/', 'ASTERISK_SPOOL_DIR must be an absolute path').optional(),
   ASTERISK_RUN_DIR: z.string().startsWith('/', 'ASTERISK_RUN_DIR must be an absolute path').optional(),
   ASTERISK_LOG_DIR: z.string().startsWith('/', 'ASTERISK_LOG_DIR must be an absolute path').optional(),
+  ASTERISK_SOUNDS_DIR: z.string().startsWith('/', 'ASTERISK_SOUNDS_DIR must be an absolute path').optional(),
   AMI_HOST: z
     .string()
     .regex(/^[A-Za-z0-9.:[\]-]+$/, 'AMI_HOST must be a host name or an IP address')
@@ -198,6 +199,11 @@ export type Config = {
     /** The [directories] of asterisk.conf (the configuration directory is configDir). */
     /** data: Asterisk's installed data (documentation, sounds); varlib: its own state (astdb, keys). */
     directories: { modules: string; varlib: string; data: string; spool: string; run: string; log: string };
+    /**
+     * Where the console writes the recordings it converted (8 kHz mono WAV), group-owned like the configuration;
+     * the dialplan plays them by absolute path. ASTERISK_SOUNDS_DIR, else DATA_DIR/sounds.
+     */
+    soundsDir: string;
     /** Undefined when no AMI connection is configured (live state then answers "not connected"). */
     ami: { host: string; port: number; username: string; secret: string } | undefined;
   };
@@ -295,6 +301,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
         run: v.ASTERISK_RUN_DIR ?? '/var/run/asterisk',
         log: v.ASTERISK_LOG_DIR ?? '/var/log/asterisk',
       },
+      soundsDir: path.resolve(v.ASTERISK_SOUNDS_DIR ?? path.join(v.DATA_DIR, 'sounds')),
       ami:
         v.AMI_HOST && v.AMI_USERNAME && v.AMI_SECRET
           ? { host: v.AMI_HOST, port: v.AMI_PORT, username: v.AMI_USERNAME, secret: v.AMI_SECRET }

@@ -111,6 +111,11 @@ export const errorCodes = [
   'google_auth_missing',
   'voicemail_stt_local_only',
   'voicemail_stt_failed',
+  'flow_in_use',
+  'flow_loop',
+  'flow_exists',
+  'audio_invalid',
+  'audio_converter_missing',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
@@ -217,6 +222,11 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     google_auth_missing: 'Missing authentication file',
     voicemail_stt_local_only: 'Local calls only',
     voicemail_stt_failed: 'Transcription failed',
+    flow_in_use: 'Still in use',
+    flow_loop: 'Call flow without an end',
+    flow_exists: 'Name already used',
+    audio_invalid: 'Not an audio file',
+    audio_converter_missing: 'Audio conversion unavailable',
   },
   it: {
     validation: 'Richiesta non valida',
@@ -317,6 +327,11 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     google_auth_missing: 'File di autenticazione mancante',
     voicemail_stt_local_only: 'Solo chiamate locali',
     voicemail_stt_failed: 'Trascrizione non riuscita',
+    flow_in_use: 'Ancora in uso',
+    flow_loop: 'Flusso di chiamata senza fine',
+    flow_exists: 'Nome già usato',
+    audio_invalid: 'Non è un file audio',
+    audio_converter_missing: 'Conversione audio non disponibile',
   },
 };
 
@@ -434,6 +449,12 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     voicemail_stt_local_only:
       'The voicemail transcription call is answered only to the mail command on this host (a loopback address, not through a proxy).',
     voicemail_stt_failed: 'Google Speech-to-Text could not transcribe the message.',
+    flow_in_use: 'Other call flows or routes use this object: give them another destination first.',
+    flow_loop:
+      'Calls would go round this call flow for ever: give it a way out to an extension, a group, voicemail or a hang-up.',
+    flow_exists: 'Another object of this kind already has this name.',
+    audio_invalid: 'Upload a WAV, MP3 or OGG audio file.',
+    audio_converter_missing: 'The server cannot convert audio: install sox (apt-get install sox libsox-fmt-mp3).',
   },
   it: {
     validation: 'Alcuni campi non sono validi.',
@@ -552,6 +573,12 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     voicemail_stt_local_only:
       'La trascrizione dei messaggi vocali risponde solo al comando di posta di questo host (indirizzo di loopback, non attraverso un proxy).',
     voicemail_stt_failed: 'Google Speech-to-Text non è riuscito a trascrivere il messaggio.',
+    flow_in_use: "Altri flussi di chiamata o rotte usano questo oggetto: assegna loro prima un'altra destinazione.",
+    flow_loop:
+      "Le chiamate girerebbero in questo flusso per sempre: dagli un'uscita verso un interno, un gruppo, una segreteria o la chiusura.",
+    flow_exists: 'Un altro oggetto di questo tipo ha già questo nome.',
+    audio_invalid: 'Carica un file audio WAV, MP3 o OGG.',
+    audio_converter_missing: 'Il server non può convertire audio: installa sox (apt-get install sox libsox-fmt-mp3).',
   },
 };
 

@@ -10,6 +10,7 @@ export * from './dashboard.ts';
 export * from './devices.ts';
 export * from './directory.ts';
 export * from './errors.ts';
+export * from './flows.ts';
 export * from './gateways.ts';
 export * from './limits.ts';
 export * from './pbx.ts';

@@ -446,6 +446,60 @@ export interface StreamingSourcesTable {
   created_at: number;
 }
 
+/** Call flows (migration 0020). */
+export interface RecordingsTable {
+  id: Generated<number>;
+  displayname: string;
+  description: Generated<string>;
+  /** 8 kHz mono 16-bit WAV. */
+  audio: Buffer;
+  duration_ms: number;
+  fcode: Generated<number>;
+  fcode_pass: Generated<string>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AnnouncementsTable {
+  id: Generated<number>;
+  description: string;
+  recording_id: number | null;
+  allow_skip: number;
+  post_dest: string;
+  return_ivr: number;
+  noanswer: number;
+  repeat_msg: string;
+}
+
+export interface IvrsTable {
+  id: Generated<number>;
+  name: string;
+  description: string;
+  /** recordings.id played as the menu. */
+  announcement: number | null;
+  directdial: number;
+  timeout_time: number;
+  invalid_loops: number;
+  invalid_destination: string;
+  timeout_loops: number;
+  timeout_destination: string;
+}
+
+export interface IvrEntriesTable {
+  ivr_id: number;
+  selection: string;
+  dest: string;
+}
+
+/** Day/night switches (migration 0021). */
+export interface DayNightTable {
+  /** 0–9: feature code *28<ext>, AstDB key DAYNIGHT/C<ext>. */
+  ext: number;
+  name: string;
+  day_dest: string;
+  night_dest: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   sessions: SessionsTable;
@@ -485,4 +539,9 @@ export interface Database {
   paramurls: ParamUrlsTable;
   paramurl_profiles: ParamUrlProfilesTable;
   streaming_sources: StreamingSourcesTable;
+  recordings: RecordingsTable;
+  announcements: AnnouncementsTable;
+  ivrs: IvrsTable;
+  ivr_entries: IvrEntriesTable;
+  daynight: DayNightTable;
 }

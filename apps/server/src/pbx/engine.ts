@@ -272,6 +272,7 @@ export class PbxEngine {
       reloader,
       load: async () =>
         loadPbxModel(db, {
+          soundsDir: config.pbx.soundsDir,
           tls: await this.tls(config),
           system,
           ami: {

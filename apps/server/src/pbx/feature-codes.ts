@@ -26,12 +26,20 @@ export const FEATURE_CODES = {
   directedPickup: '**',
   /** Followed by a mailbox: direct dial to voicemail. */
   directVoicemail: '*',
+  /** Followed by the switch's digit (0–9): day/night toggle. */
+  dayNightToggle: '*28',
 } as const;
 
 export type FeatureCodeName = keyof typeof FEATURE_CODES;
 
 /** Codes that take digits after them (`_*72.` in the dialplan) as well as, for some, standing alone. */
-const TAKES_DIGITS: readonly FeatureCodeName[] = ['cfOn', 'cfBusyOn', 'cfUnavailableOn', 'directedPickup'];
+const TAKES_DIGITS: readonly FeatureCodeName[] = [
+  'cfOn',
+  'cfBusyOn',
+  'cfUnavailableOn',
+  'directedPickup',
+  'dayNightToggle',
+];
 
 /** The feature code, other than direct voicemail, that a dialled string reaches; undefined if none. */
 export function featureCodeReached(dialled: string): { name: FeatureCodeName; code: string } | undefined {
@@ -61,4 +69,5 @@ export const FEATURE_CODE_LABELS: Record<FeatureCodeName, { en: string; it: stri
   groupPickup: { en: 'group pickup', it: 'risposta per assente di gruppo' },
   directedPickup: { en: 'directed pickup', it: 'risposta per assente' },
   directVoicemail: { en: 'direct voicemail', it: 'segreteria diretta' },
+  dayNightToggle: { en: 'day/night toggle', it: 'commutazione giorno/notte' },
 };

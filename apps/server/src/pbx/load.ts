@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, TrunksTable } from '../db/schema.ts';
 import { SettingsStore } from '../db/settings-store.ts';
@@ -22,6 +23,8 @@ export interface EngineSettings {
   version: string;
   /** The voicemail transcription mail command without its language (features/cloud-speech), if it can run. */
   voicemailStt?: string;
+  /** Where recordings are written (config.pbx.soundsDir). */
+  soundsDir: string;
 }
 
 /** Speech-to-Text language codes of the PBX languages (spec §9: it, en, fr, de, es). */
@@ -229,6 +232,7 @@ export async function loadPbxModel(db: Kysely<Database>, engine: EngineSettings)
     ),
   }));
 
+  const flows = await loadFlows(db, engine.soundsDir);
   const trunks = trunkRows.map(toTrunk).filter((t) => t.host !== '' || t.registration === 'receive');
   const { outboundRoutes, inboundRoutes } = await loadRoutes(db, new Set(trunks.map((t) => t.id)));
 
@@ -268,6 +272,57 @@ export async function loadPbxModel(db: Kysely<Database>, engine: EngineSettings)
       ringTime: 20,
     })),
     profiles: profileList,
+    ...flows,
+  };
+}
+
+/** The sound file of a recording, as the dialplan plays it (no extension) and as it is written (with .wav). */
+export function recordingSoundPath(soundsDir: string, id: number): string {
+  return path.join(soundsDir, `recording-${id}`);
+}
+
+async function loadFlows(
+  db: Kysely<Database>,
+  soundsDir: string,
+): Promise<Pick<PbxModel, 'announcements' | 'ivrs' | 'dayNight'>> {
+  const [announcements, ivrs, entries, dayNight] = await Promise.all([
+    db.selectFrom('announcements').selectAll().orderBy('id').execute(),
+    db.selectFrom('ivrs').selectAll().orderBy('id').execute(),
+    db.selectFrom('ivr_entries').selectAll().orderBy('ivr_id').orderBy('selection').execute(),
+    db.selectFrom('daynight').selectAll().orderBy('ext').execute(),
+  ]);
+  const sound = (id: number | null) => (id === null ? null : recordingSoundPath(soundsDir, Number(id)));
+  return {
+    announcements: announcements.map((a) => ({
+      id: Number(a.id),
+      description: a.description,
+      recording: sound(a.recording_id),
+      allowSkip: Number(a.allow_skip) === 1,
+      destination: a.post_dest,
+      returnIvr: Number(a.return_ivr) === 1,
+      noAnswer: Number(a.noanswer) === 1,
+      repeatKey: a.repeat_msg,
+    })),
+    ivrs: ivrs.map((i) => ({
+      id: Number(i.id),
+      name: i.name,
+      announcement: sound(i.announcement),
+      directDial: Number(i.directdial) === 1,
+      timeout: Number(i.timeout_time),
+      invalidLoops: Number(i.invalid_loops),
+      invalidDestination: i.invalid_destination,
+      timeoutLoops: Number(i.timeout_loops),
+      timeoutDestination: i.timeout_destination,
+      entries: entries
+        .filter((e) => Number(e.ivr_id) === Number(i.id))
+        .map((e) => ({ selection: e.selection, destination: e.dest })),
+    })),
+    dayNight: dayNight.map((d) => ({
+      index: Number(d.ext),
+      name: d.name,
+      dayDestination: d.day_dest,
+      nightDestination: d.night_dest,
+    })),
   };
 }
 

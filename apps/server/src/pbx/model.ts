@@ -170,6 +170,48 @@ export interface PbxProfile {
   routes: Record<number, boolean>;
 }
 
+/** An announcement (issue 26): plays a recording, then goes on (context app-announcement-<id>). */
+export interface PbxAnnouncement {
+  id: number;
+  description: string;
+  /** Sound file for Playback: an absolute path without extension; null plays nothing. */
+  recording: string | null;
+  /** A key pressed during the message goes on to the destination at once. */
+  allowSkip: boolean;
+  destination: Destination;
+  /** Back to the IVR the caller came from, when there is one, instead of the destination. */
+  returnIvr: boolean;
+  /** Played as early media, without answering. */
+  noAnswer: boolean;
+  /** Key that plays the message again, or ''. */
+  repeatKey: string;
+}
+
+/** An IVR menu (issue 26): context ivr-<id>. */
+export interface PbxIvr {
+  id: number;
+  name: string;
+  /** The menu's sound file (absolute path without extension), or null. */
+  announcement: string | null;
+  /** Callers may dial extensions directly. */
+  directDial: boolean;
+  /** Seconds waited for a key. */
+  timeout: number;
+  invalidLoops: number;
+  invalidDestination: Destination;
+  timeoutLoops: number;
+  timeoutDestination: Destination;
+  entries: { selection: string; destination: Destination }[];
+}
+
+/** A day/night switch (issue 26): app-daynight,<index>,1; *28<index> toggles it (AstDB DAYNIGHT/C<index>). */
+export interface PbxDayNight {
+  index: number;
+  name: string;
+  dayDestination: Destination;
+  nightDestination: Destination;
+}
+
 export interface AmiUser {
   username: string;
   secret: string;
@@ -225,6 +267,9 @@ export interface PbxModel {
   inboundRoutes: PbxInboundRoute[];
   ringGroups: PbxRingGroup[];
   profiles: PbxProfile[];
+  announcements: PbxAnnouncement[];
+  ivrs: PbxIvr[];
+  dayNight: PbxDayNight[];
 }
 
 export const defaultPbxSettings: PbxSettings = {

@@ -22,7 +22,7 @@ async function readOrNull(file: string): Promise<string | null> {
  * The file is 0640 and, given a group id, owned by that group: Asterisk reads it as its own group
  * (runuser/rungroup make it drop every supplementary group, so the console's group would not do).
  */
-async function writeTemp(file: string, text: string, gid: number | null = null): Promise<string> {
+async function writeTemp(file: string, text: string | Uint8Array, gid: number | null = null): Promise<string> {
   const temp = path.join(path.dirname(file), `${TEMP_MARK}${process.pid}-${path.basename(file)}`);
   const handle = await fs.open(temp, 'w', 0o640);
   try {
@@ -38,7 +38,11 @@ async function writeTemp(file: string, text: string, gid: number | null = null):
 }
 
 /** temp file + fsync + rename: a reader (or a crash) sees the old file or the new one, never half of one. */
-export async function writeAtomically(file: string, text: string, gid: number | null = null): Promise<void> {
+export async function writeAtomically(
+  file: string,
+  text: string | Uint8Array,
+  gid: number | null = null,
+): Promise<void> {
   await fs.rename(await writeTemp(file, text, gid), file);
 }
 

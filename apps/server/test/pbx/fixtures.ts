@@ -174,6 +174,55 @@ export function referenceModel(): PbxModel {
       { id: 1, name: 'Base', permissions: ['dnd'], routes: { 1: true, 2: false } },
       { id: 3, name: 'Advanced', permissions: ['dnd', 'call_forward', 'pickup'], routes: {} },
     ],
+    announcements: [
+      {
+        id: 1,
+        description: 'Welcome (main)',
+        recording: '/var/lib/centralino/sounds/recording-1',
+        allowSkip: false,
+        destination: 'ivr-1,s,1',
+        returnIvr: false,
+        noAnswer: false,
+        repeatKey: '',
+      },
+      {
+        id: 2,
+        description: 'Opening hours',
+        recording: '/var/lib/centralino/sounds/recording-2',
+        allowSkip: true,
+        destination: 'app-blackhole,hangup,1',
+        returnIvr: true,
+        noAnswer: true,
+        repeatKey: '*',
+      },
+    ],
+    ivrs: [
+      {
+        id: 1,
+        name: 'Main menu',
+        announcement: '/var/lib/centralino/sounds/recording-3',
+        directDial: true,
+        timeout: 10,
+        invalidLoops: 3,
+        invalidDestination: 'app-blackhole,hangup,1',
+        timeoutLoops: 2,
+        timeoutDestination: 'ext-group,cti-group-1,1',
+        entries: [
+          { selection: '1', destination: 'ext-group,cti-group-1,1' },
+          { selection: '2', destination: 'app-announcement-2,s,1' },
+          { selection: '0', destination: 'from-did-direct,201,1' },
+          { selection: '#', destination: 'ext-local,vmu201,1' },
+        ],
+      },
+    ],
+    dayNight: [
+      {
+        index: 0,
+        name: 'Office (main)',
+        dayDestination: 'ivr-1,s,1',
+        nightDestination: 'app-announcement-2,s,1',
+      },
+    ],
   };
 }
 

@@ -235,6 +235,50 @@ function randomModel(seed: number): PbxModel {
     destination: 'ext-group,cti-group-1,1',
     cidNamePrefix: '',
   });
+  // Call flows (issue 26): announcements and IVRs leading to users, to each other and to themselves.
+  const announcementCount = Math.floor(r() * 3);
+  const ivrCount = Math.floor(r() * 3);
+  const flowDestination = () =>
+    pick([
+      destination(),
+      ...(announcementCount ? [`app-announcement-${1 + Math.floor(r() * announcementCount)},s,1`] : []),
+      ...(ivrCount ? [`ivr-${1 + Math.floor(r() * ivrCount)},s,1`] : []),
+    ]);
+  model.announcements = Array.from({ length: announcementCount }, (_, i) => ({
+    id: i + 1,
+    description: `announcement ${pick(['A', 'B;C', '(x)'])} ${i}`,
+    recording: r() < 0.7 ? `/sounds/recording-${i + 1}` : null,
+    allowSkip: r() < 0.5,
+    destination: flowDestination(),
+    returnIvr: r() < 0.3,
+    noAnswer: r() < 0.3,
+    repeatKey: pick(['', '*', '#', '5']),
+  }));
+  model.ivrs = Array.from({ length: ivrCount }, (_, i) => ({
+    id: i + 1,
+    name: `menu ${i}`,
+    announcement: r() < 0.7 ? `/sounds/recording-${i + 1}` : null,
+    directDial: r() < 0.5,
+    timeout: pick([3, 10]),
+    invalidLoops: pick([0, 3]),
+    invalidDestination: flowDestination(),
+    timeoutLoops: pick([0, 2]),
+    timeoutDestination: flowDestination(),
+    entries: ['1', '2', '*', '#']
+      .filter(() => r() < 0.5)
+      .map((selection) => ({ selection, destination: flowDestination() })),
+  }));
+  model.dayNight =
+    r() < 0.5
+      ? [
+          {
+            index: pick([0, 3, 9]),
+            name: 'office',
+            dayDestination: flowDestination(),
+            nightDestination: flowDestination(),
+          },
+        ]
+      : [];
   return model;
 }
 

@@ -24,6 +24,7 @@ import {
   IconDeviceDesktopCog,
   IconDeviceMobileCog,
   IconDevices,
+  IconDialpad,
   IconHome,
   IconId,
   IconKey,
@@ -35,6 +36,9 @@ import {
   IconReportAnalytics,
   IconSettings,
   IconShieldLock,
+  IconSitemap,
+  IconSpeakerphone,
+  IconSunMoon,
   IconUserCircle,
   IconUserCog,
   IconUsers,
@@ -96,6 +100,17 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
       {item('/trunks/voip', t('nav.voip'), <IconCloudComputing size={18} />)}
       {item('/routes/inbound', t('nav.inbound'), <IconArrowBarToDown size={18} />)}
       {item('/routes/outbound', t('nav.outbound'), <IconArrowBarUp size={18} />)}
+      <NavLink
+        label={t('nav.callFlows')}
+        leftSection={<IconSitemap size={18} />}
+        defaultOpened={pathname.startsWith('/flows/')}
+        childrenOffset={28}
+      >
+        {item('/flows/recordings', t('nav.recordings'), <IconMicrophone size={18} />)}
+        {item('/flows/announcements', t('nav.announcements'), <IconSpeakerphone size={18} />)}
+        {item('/flows/ivr', t('nav.ivr'), <IconDialpad size={18} />)}
+        {item('/flows/daynight', t('nav.daynight'), <IconSunMoon size={18} />)}
+      </NavLink>
       {engine.data === 'tancredi' && item('/devices', t('nav.devices'), <IconDeviceDesktopCog size={18} />)}
       {engine.data === 'tancredi' && item('/devices/inventory', t('nav.inventory'), <IconDeviceDesktop size={18} />)}
       {engine.data === 'tancredi' && item('/devices/models', t('nav.models'), <IconDeviceMobileCog size={18} />)}

@@ -32,6 +32,16 @@ const CloudServicesPage = lazy(() =>
   import('../features/apps/CloudServicesPage.tsx').then((m) => ({ default: m.CloudServicesPage })),
 );
 const CardsPage = lazy(() => import('../features/cards/CardsPage.tsx').then((m) => ({ default: m.CardsPage })));
+const RecordingsPage = lazy(() =>
+  import('../features/flows/RecordingsPage.tsx').then((m) => ({ default: m.RecordingsPage })),
+);
+const AnnouncementsPage = lazy(() =>
+  import('../features/flows/AnnouncementsPage.tsx').then((m) => ({ default: m.AnnouncementsPage })),
+);
+const DayNightPage = lazy(() =>
+  import('../features/flows/DayNightPage.tsx').then((m) => ({ default: m.DayNightPage })),
+);
+const IvrsPage = lazy(() => import('../features/flows/IvrsPage.tsx').then((m) => ({ default: m.IvrsPage })));
 const BulkExtensionsPage = lazy(() =>
   import('../features/bulk-extensions/BulkExtensionsPage.tsx').then((m) => ({ default: m.BulkExtensionsPage })),
 );
@@ -129,6 +139,10 @@ export const routes = [
       { path: '/apps/bulkextensions', element: screen(<BulkExtensionsPage />) },
       { path: '/apps/phonebook', element: screen(<PhonebookPage />) },
       { path: '/apps/cards', element: screen(<CardsPage />) },
+      { path: '/flows/recordings', element: screen(<RecordingsPage />) },
+      { path: '/flows/announcements', element: screen(<AnnouncementsPage />) },
+      { path: '/flows/ivr', element: screen(<IvrsPage />) },
+      { path: '/flows/daynight', element: screen(<DayNightPage />) },
       { path: '/apps/bulkdevices', element: screen(<BulkPhonesPage />) },
       { path: '/bulkdevices', element: screen(<BulkPhonesPage />) },
       { path: '/admin', element: screen(<AdminPage />) },

@@ -18,6 +18,8 @@ import { usersVersion } from './0016_users_version.ts';
 import { cardSources } from './0017_card_sources.ts';
 import { customerCards } from './0018_customer_cards.ts';
 import { apps } from './0019_apps.ts';
+import { callFlows } from './0020_call_flows.ts';
+import { dayNight } from './0021_daynight.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +42,6 @@ export const migrations: Record<string, Migration> = {
   '0017_card_sources': cardSources,
   '0018_customer_cards': customerCards,
   '0019_apps': apps,
+  '0020_call_flows': callFlows,
+  '0021_daynight': dayNight,
 };

@@ -1,4 +1,11 @@
-import type { DestinationEntry, Destinations, UiLanguage } from '@centralino/contract';
+import {
+  announcementDestination,
+  type DestinationEntry,
+  type Destinations,
+  dayNightDestination,
+  ivrDestination,
+  type UiLanguage,
+} from '@centralino/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
@@ -36,7 +43,7 @@ export interface Destination {
 
 /** Every destination that exists now, in the order the pickers show them. */
 export async function destinationList(db: Kysely<Database>): Promise<Destination[]> {
-  const [users, groups] = await Promise.all([
+  const [users, groups, announcements, ivrs, dayNight] = await Promise.all([
     db
       .selectFrom('users')
       .select(['default_extension', 'displayname', 'voicemail_pin'])
@@ -44,6 +51,9 @@ export async function destinationList(db: Kysely<Database>): Promise<Destination
       .orderBy('extension_order')
       .execute(),
     db.selectFrom('cti_groups').select(['id', 'name']).orderBy('name').execute(),
+    db.selectFrom('announcements').select(['id', 'description']).orderBy('description').execute(),
+    db.selectFrom('ivrs').select(['id', 'name']).orderBy('name').execute(),
+    db.selectFrom('daynight').select(['ext', 'name']).orderBy('ext').execute(),
   ]);
   const list: Destination[] = [
     { destination: HANGUP_DESTINATION, description: 'Hangup', category: 'Terminate Call' },
@@ -71,6 +81,19 @@ export async function destinationList(db: Kysely<Database>): Promise<Destination
   for (const g of groups) {
     list.push({ destination: groupDestination(Number(g.id)), description: g.name, category: 'Groups' });
   }
+  for (const a of announcements) {
+    list.push({
+      destination: announcementDestination(Number(a.id)),
+      description: a.description,
+      category: 'Announcements',
+    });
+  }
+  for (const i of ivrs) {
+    list.push({ destination: ivrDestination(Number(i.id)), description: i.name, category: 'IVR' });
+  }
+  for (const d of dayNight) {
+    list.push({ destination: dayNightDestination(Number(d.ext)), description: d.name, category: 'Day/Night' });
+  }
   return list;
 }
 
@@ -88,7 +111,7 @@ export function byCategory(list: Destination[]): Destinations {
 
 /** Something that sends calls to a destination: an inbound route, or a user's busy/no-answer/unreachable. */
 export interface Reference {
-  kind: 'route' | 'busy' | 'noanswer' | 'unavailable';
+  kind: 'route' | 'busy' | 'noanswer' | 'unavailable' | 'announcement' | 'ivr' | 'daynight';
   /** The route's DID and description, or the user's name and number. */
   label: string;
   userId?: number;
@@ -100,12 +123,18 @@ const KIND_TEXT: Record<UiLanguage, Record<Reference['kind'], string>> = {
     busy: 'busy destination of',
     noanswer: 'no-answer destination of',
     unavailable: 'unreachable destination of',
+    announcement: 'announcement',
+    ivr: 'IVR',
+    daynight: 'day/night switch',
   },
   it: {
     route: 'rotta in entrata',
     busy: 'destinazione su occupato di',
     noanswer: 'destinazione su mancata risposta di',
     unavailable: 'destinazione su non raggiungibile di',
+    announcement: 'annuncio',
+    ivr: 'IVR',
+    daynight: 'commutatore giorno/notte',
   },
 };
 export function describeReferences(refs: Reference[], lang: UiLanguage): string {
@@ -119,7 +148,7 @@ export async function referencesTo(
   exceptUserId?: number,
 ): Promise<Reference[]> {
   if (destinations.length === 0) return [];
-  const [routes, users] = await Promise.all([
+  const [routes, users, flows] = await Promise.all([
     db
       .selectFrom('inbound_routes')
       .select(['did', 'cid', 'description'])
@@ -140,8 +169,10 @@ export async function referencesTo(
       .orderBy('extension_order')
       .limit(50)
       .execute(),
+    flowReferencesTo(db, destinations),
   ]);
   const refs: Reference[] = routes.map((r) => ({ kind: 'route', label: routeLabel(r) }));
+  refs.push(...flows);
   const wanted = new Set(destinations);
   for (const u of users) {
     if (Number(u.id) === exceptUserId) continue;
@@ -158,4 +189,51 @@ export async function referencesTo(
 /** How messages name an inbound route: its DID ('*' for any), caller ID and description. */
 export function routeLabel(r: { did: string; cid: string; description: string }): string {
   return [r.did || '*', r.cid ? `/${r.cid}` : '', r.description ? ` (${r.description})` : ''].join('');
+}
+
+/** Announcements and IVRs that send calls to any of these destinations, by name. */
+export async function flowReferencesTo(db: Kysely<Database>, destinations: string[]): Promise<Reference[]> {
+  const [announcements, ivrs, entries, dayNight] = await Promise.all([
+    db
+      .selectFrom('announcements')
+      .select(['description'])
+      .where('post_dest', 'in', destinations)
+      .orderBy('description')
+      .execute(),
+    db
+      .selectFrom('ivrs')
+      .select(['name'])
+      .where((eb) =>
+        eb.or([eb('invalid_destination', 'in', destinations), eb('timeout_destination', 'in', destinations)]),
+      )
+      .orderBy('name')
+      .execute(),
+    db
+      .selectFrom('ivr_entries')
+      .innerJoin('ivrs', 'ivrs.id', 'ivr_entries.ivr_id')
+      .select(['ivrs.name', 'ivr_entries.selection'])
+      .where('ivr_entries.dest', 'in', destinations)
+      .orderBy('ivrs.name')
+      .orderBy('ivr_entries.selection')
+      .execute(),
+    db
+      .selectFrom('daynight')
+      .select(['name'])
+      .where((eb) => eb.or([eb('day_dest', 'in', destinations), eb('night_dest', 'in', destinations)]))
+      .orderBy('ext')
+      .execute(),
+  ]);
+  const refs: Reference[] = announcements.map((a) => ({ kind: 'announcement', label: a.description }));
+  const seen = new Set<string>();
+  for (const i of ivrs) {
+    seen.add(i.name);
+    refs.push({ kind: 'ivr', label: i.name });
+  }
+  for (const e of entries) {
+    if (seen.has(e.name)) continue;
+    seen.add(e.name);
+    refs.push({ kind: 'ivr', label: e.name });
+  }
+  for (const d of dayNight) refs.push({ kind: 'daynight', label: d.name });
+  return refs;
 }

@@ -11,7 +11,7 @@ import { userAccounts } from './pjsip.ts';
  */
 
 /** A context written as `exten => …` / `same => …` lines; `ext(…)` starts an extension. */
-class Context {
+export class Context {
   private out: string;
   constructor(name: string, comment?: string) {
     this.out = `[${name}]${comment ? ` ; ${value(comment)}` : ''}\n`;
@@ -34,6 +34,9 @@ class Context {
   }
 }
 
+/** File of the call-flow contexts (render/flows.ts). */
+export const FLOWS_FILE = 'extensions.flows.conf';
+
 /** `from-did-direct,<ext>,1` of the original is ext-local here; any other destination is used as is. */
 export function gotoDestination(destination: Destination): string {
   const [context = '', exten = '', priority = '1'] = destination.split(',');
@@ -55,6 +58,8 @@ const FEATURE_CONTEXTS: readonly { context: string; permission?: string }[] = [
   { context: 'app-callwaiting-cwoff' },
   { context: 'app-vmmain' },
   { context: 'app-pickup', permission: 'pickup' },
+  // Day/night switches (render/flows.ts): every phone may toggle them, as with FreePBX's *28.
+  { context: 'app-daynight-toggle' },
 ];
 
 function renderFeatureCodes(): string {
@@ -471,6 +476,8 @@ export function renderDialplanRoot(model: PbxModel, userFiles: string[], account
   out += renderRingGroups(model, accountsOf);
   out += renderOutbound(model);
   out += renderInbound(model);
+  // Announcements and IVRs (issue 26) in a file of their own, so a change to one leaves this file alone.
+  out += `#include ${FLOWS_FILE}\n\n`;
   // ext-local must exist even before the first user has an extension.
   out += '[ext-local]\n\n';
   for (const file of userFiles) out += `#include ${file}\n`;

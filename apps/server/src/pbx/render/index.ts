@@ -1,6 +1,7 @@
 import type { PbxDevice, PbxModel, PbxUser } from '../model.ts';
 import { bucketOf, byNumber, HEADER } from './common.ts';
-import { renderDialplanRoot, renderUserDialplan } from './dialplan.ts';
+import { FLOWS_FILE, renderDialplanRoot, renderUserDialplan } from './dialplan.ts';
+import { renderFlows } from './flows.ts';
 import { renderPjsipRoot, renderTransports, renderTrunks, renderUserAccounts, userAccounts } from './pjsip.ts';
 import {
   renderAsteriskConf,
@@ -219,6 +220,7 @@ export class ConfigRenderer {
     files.set('pjsip.trunks.conf', renderTrunks(model));
     yield;
     files.set('extensions.conf', renderDialplanRoot(model, dialplanUsers, accountsOf));
+    files.set(FLOWS_FILE, renderFlows(model));
     yield;
     files.set('voicemail.conf', voicemail.join(''));
     files.set('asterisk.conf', renderAsteriskConf(s));

@@ -24,6 +24,9 @@ const CATEGORY_KEYS: Record<string, string> = {
   Extensions: 'extensions',
   Voicemail: 'voicemail',
   Groups: 'groups',
+  Announcements: 'announcements',
+  IVR: 'ivr',
+  'Day/Night': 'daynight',
 };
 
 function routeLabel(route: { extension: string; cidnum: string }, any: string) {

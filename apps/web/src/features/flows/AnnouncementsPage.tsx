@@ -1,0 +1,272 @@
+import {
+  type Announcement,
+  type AnnouncementWrite,
+  announcementDestination,
+  announcementWriteSchema,
+  IVR_SELECTIONS,
+} from '@centralino/contract';
+import {
+  Button,
+  Center,
+  Checkbox,
+  Group,
+  Loader,
+  Modal,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { IconPencil, IconPlus } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../api/client.ts';
+import { DeleteButton } from '../../components/DeleteButton.tsx';
+import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { DestinationSelect, destinationOptions } from './DestinationSelect.tsx';
+import { flowsApi } from './flowsApi.ts';
+
+const EMPTY: AnnouncementWrite = {
+  description: '',
+  recording_id: null,
+  allow_skip: false,
+  post_dest: '',
+  return_ivr: false,
+  noanswer: false,
+  repeat_msg: '',
+};
+
+/** The recording picker of announcements and IVRs. */
+export function RecordingSelect({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: number | null;
+  onChange: (id: number | null) => void;
+}) {
+  const { t } = useTranslation();
+  const recordings = useQuery({ queryKey: ['recordings'], queryFn: flowsApi.recordings });
+  return (
+    <Select
+      label={label}
+      data={(recordings.data ?? []).map((r) => ({ value: String(r.id), label: r.displayname }))}
+      value={value === null ? null : String(value)}
+      onChange={(v) => onChange(v ? Number(v) : null)}
+      clearable
+      searchable
+      placeholder={t('flows.noRecording')}
+      nothingFoundMessage={t('flows.noMatch')}
+      comboboxProps={{ withinPortal: true }}
+    />
+  );
+}
+
+function AnnouncementModal({
+  announcement,
+  onClose,
+  onSaved,
+}: {
+  announcement: Announcement | null;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const { t } = useTranslation();
+  const [form, setForm] = useState<AnnouncementWrite>(announcement ?? EMPTY);
+  const [touched, setTouched] = useState(false);
+  const [serverFields, setServerFields] = useState<Record<string, string>>({});
+  const parsed = announcementWriteSchema.safeParse(form);
+  const invalid = (field: string) => touched && !parsed.success && parsed.error.issues.some((i) => i.path[0] === field);
+  const set = (patch: Partial<AnnouncementWrite>) => setForm((f) => ({ ...f, ...patch }));
+  const save = useMutation({
+    mutationFn: async () => {
+      const body = announcementWriteSchema.parse(form);
+      if (announcement) await flowsApi.updateAnnouncement(announcement.id, body);
+      else await flowsApi.createAnnouncement(body);
+    },
+    onSuccess: onSaved,
+    onError: (e) => {
+      if (e instanceof ApiError && e.body.fields) setServerFields(e.body.fields);
+      notifyError(t('flows.saveFailed'), e);
+    },
+  });
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={announcement ? t('flows.announcements.editTitle') : t('flows.announcements.create')}
+    >
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          setTouched(true);
+          if (parsed.success) save.mutate();
+        }}
+      >
+        <Stack>
+          <TextInput
+            label={t('flows.name')}
+            value={form.description}
+            onChange={(e) => set({ description: e.currentTarget.value })}
+            error={invalid('description') ? t('flows.nameError') : serverFields.name}
+            data-autofocus
+          />
+          <RecordingSelect
+            label={t('flows.announcements.recording')}
+            value={form.recording_id}
+            onChange={(id) => set({ recording_id: id })}
+          />
+          <DestinationSelect
+            label={t('flows.announcements.destination')}
+            value={form.post_dest}
+            onChange={(v) => set({ post_dest: v })}
+            exclude={announcement ? announcementDestination(announcement.id) : undefined}
+            error={invalid('post_dest') ? t('flows.chooseDestination') : serverFields.post_dest}
+            testId="announcement-destination"
+          />
+          <Checkbox
+            label={t('flows.announcements.allowSkip')}
+            checked={form.allow_skip ?? false}
+            onChange={(e) => set({ allow_skip: e.currentTarget.checked })}
+          />
+          <Select
+            label={t('flows.announcements.repeat')}
+            data={[
+              { value: '', label: t('flows.announcements.noRepeat') },
+              ...IVR_SELECTIONS.map((k) => ({ value: k, label: k })),
+            ]}
+            value={form.repeat_msg ?? ''}
+            onChange={(v) => set({ repeat_msg: (v ?? '') as AnnouncementWrite['repeat_msg'] })}
+            allowDeselect={false}
+            comboboxProps={{ withinPortal: true }}
+          />
+          <Checkbox
+            label={t('flows.announcements.returnIvr')}
+            checked={form.return_ivr ?? false}
+            onChange={(e) => set({ return_ivr: e.currentTarget.checked })}
+          />
+          <Checkbox
+            label={t('flows.announcements.noAnswer')}
+            checked={form.noanswer ?? false}
+            onChange={(e) => set({ noanswer: e.currentTarget.checked })}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('flows.cancel')}
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {t('flows.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** Call flows › Announcements: a recording, then a destination. */
+export function AnnouncementsPage() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const list = useQuery({ queryKey: ['announcements'], queryFn: flowsApi.announcements });
+  const recordings = useQuery({ queryKey: ['recordings'], queryFn: flowsApi.recordings });
+  const destinations = useQuery({ queryKey: ['destinations'], queryFn: flowsApi.destinations });
+  const [editing, setEditing] = useState<Announcement | 'new' | null>(null);
+  const reload = () =>
+    Promise.all(
+      ['announcements', 'destinations', 'recordings'].map((k) => queryClient.invalidateQueries({ queryKey: [k] })),
+    );
+  const remove = useMutation({
+    mutationFn: (a: Announcement) => flowsApi.removeAnnouncement(a.id),
+    onSuccess: (_, a) => {
+      notifySuccess(t('flows.deleted', { name: a.description }));
+      void reload();
+    },
+    onError: (e) => notifyError(t('flows.deleteFailed'), e),
+  });
+  const destinationLabel = (d: string) => {
+    for (const group of destinationOptions(destinations.data ?? {}, t)) {
+      const item = group.items.find((i) => i.value === d);
+      if (item) return `${group.group}: ${item.label}`;
+    }
+    return d;
+  };
+  const recordingName = (id: number | null) =>
+    id === null ? '—' : (recordings.data?.find((r) => r.id === id)?.displayname ?? String(id));
+
+  return (
+    <Stack gap="md">
+      <Title order={1} size="h2">
+        {t('flows.announcements.title')}
+      </Title>
+      <Text c="dimmed">{t('flows.announcements.intro')}</Text>
+      <Group>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
+          {t('flows.announcements.create')}
+        </Button>
+      </Group>
+      {!list.data ? (
+        <Center>
+          <Loader aria-label={t('app.loading')} />
+        </Center>
+      ) : list.data.length === 0 ? (
+        <Text c="dimmed">{t('flows.announcements.empty')}</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={640}>
+          <Table data-testid="announcements">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('flows.name')}</Table.Th>
+                <Table.Th>{t('flows.announcements.recording')}</Table.Th>
+                <Table.Th>{t('flows.announcements.destination')}</Table.Th>
+                <Table.Th>{t('flows.actions')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.data.map((a) => (
+                <Table.Tr key={a.id} data-testid={`announcement-${a.description}`}>
+                  <Table.Td fw={600}>{a.description}</Table.Td>
+                  <Table.Td>{recordingName(a.recording_id)}</Table.Td>
+                  <Table.Td>{destinationLabel(a.post_dest)}</Table.Td>
+                  <Table.Td>
+                    <Group gap="xs" wrap="nowrap">
+                      <Button
+                        variant="default"
+                        size="xs"
+                        leftSection={<IconPencil size={14} />}
+                        onClick={() => setEditing(a)}
+                      >
+                        {t('flows.edit')}
+                      </Button>
+                      <DeleteButton
+                        label={t('flows.delete')}
+                        title={t('flows.deleteTitle')}
+                        message={t('flows.deleteConfirm', { name: a.description })}
+                        onConfirm={() => remove.mutate(a)}
+                      />
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {editing && (
+        <AnnouncementModal
+          announcement={editing === 'new' ? null : editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            notifySuccess(t('flows.saved'));
+            void reload();
+          }}
+        />
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import { noControlChars, registerItalianMessages } from './text.ts';
+
+/**
+ * Call flows (issue 26): recordings, announcements and IVRs. Field names follow the original's tables as the
+ * migration of contract api-admin §11.2 copies them (recordings: id, displayname, filename, description;
+ * announcements: description, recording_id, allow_skip, post_dest, return_ivr, noanswer, repeat_msg; IVRs: name,
+ * description, announcement, directdial, timeout and invalid destinations with their retries, entries of
+ * selection → dest). Destinations are dialplan strings 'context,exten,priority' (contract asterisk §5.1).
+ */
+
+/** Largest audio file accepted for a recording, before conversion. */
+export const RECORDING_UPLOAD_MAX_BYTES = 20 * 1024 * 1024;
+/** Longest recording kept, in seconds (longer audio is refused, not cut). */
+export const RECORDING_MAX_SECONDS = 600;
+/** The audio formats a recording is uploaded in; the server converts them to 8 kHz mono 16-bit WAV. */
+export const RECORDING_UPLOAD_TYPES = ['wav', 'mp3', 'ogg'] as const;
+/** Keys of an IVR menu. */
+export const IVR_SELECTIONS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '#'] as const;
+
+const NAME_MESSAGE = 'Enter a name (up to 80 characters)';
+const DESTINATION_MESSAGE = 'Choose a destination';
+registerItalianMessages({
+  [NAME_MESSAGE]: 'Inserisci un nome (fino a 80 caratteri)',
+  [DESTINATION_MESSAGE]: 'Scegli una destinazione',
+  'Up to 200 characters': 'Fino a 200 caratteri',
+  'A key may appear once': 'Ogni tasto può comparire una volta sola',
+  'From 1 to 60 seconds': 'Da 1 a 60 secondi',
+  'From 0 to 10': 'Da 0 a 10',
+  'From 0 to 9': 'Da 0 a 9',
+});
+
+const nameSchema = z.string().trim().min(1, NAME_MESSAGE).max(80, NAME_MESSAGE).check(noControlChars);
+const descriptionSchema = z.string().trim().max(200, 'Up to 200 characters').check(noControlChars);
+/** A destination string as the catalogue lists it (`GET /api/destinations`). */
+export const flowDestinationSchema = z
+  .string()
+  .min(1, DESTINATION_MESSAGE)
+  .max(200, DESTINATION_MESSAGE)
+  .regex(/^[A-Za-z0-9_-]+,[A-Za-z0-9_*#+-]+,\d+$/, DESTINATION_MESSAGE);
+
+// ---- Recordings ----
+
+export const recordingSchema = z
+  .object({
+    id: z.number().int(),
+    displayname: z.string(),
+    /** Where Asterisk finds it: the sound file's path without extension. */
+    filename: z.string(),
+    description: z.string(),
+    /** Length of the converted audio, in milliseconds. */
+    duration_ms: z.number().int(),
+    /** Size of the converted WAV, in bytes. */
+    size: z.number().int(),
+    /** Announcements and IVRs that play it, by name. */
+    used_by: z.array(z.string()),
+  })
+  .meta({ id: 'Recording' });
+export type Recording = z.infer<typeof recordingSchema>;
+export const recordingListSchema = z.array(recordingSchema).meta({ id: 'RecordingList' });
+
+/** Rename (and describe) a recording; the audio stays. */
+export const recordingPatchSchema = z
+  .object({ displayname: nameSchema, description: descriptionSchema.optional() })
+  .meta({ id: 'RecordingPatch' });
+export type RecordingPatch = z.infer<typeof recordingPatchSchema>;
+
+// ---- Announcements ----
+
+export const announcementWriteSchema = z
+  .object({
+    description: nameSchema,
+    recording_id: z.number().int().min(1).nullable(),
+    /** Any key pressed during the message skips to the destination. */
+    allow_skip: z.boolean().default(false),
+    post_dest: flowDestinationSchema,
+    /** Back to the IVR the caller came from instead of post_dest, when there is one. */
+    return_ivr: z.boolean().default(false),
+    /** Play without answering (early media). */
+    noanswer: z.boolean().default(false),
+    /** A key that plays the message again, or ''. */
+    repeat_msg: z.enum(['', ...IVR_SELECTIONS]).default(''),
+  })
+  .meta({ id: 'AnnouncementWrite' });
+export type AnnouncementWrite = z.input<typeof announcementWriteSchema>;
+
+export const announcementSchema = announcementWriteSchema
+  .extend({ id: z.number().int(), destination: z.string() })
+  .meta({ id: 'Announcement' });
+export type Announcement = z.infer<typeof announcementSchema>;
+export const announcementListSchema = z.array(announcementSchema).meta({ id: 'AnnouncementList' });
+
+// ---- IVRs ----
+
+export const ivrEntrySchema = z.object({
+  selection: z.enum(IVR_SELECTIONS),
+  dest: flowDestinationSchema,
+});
+export type IvrEntry = z.infer<typeof ivrEntrySchema>;
+
+const seconds = z.number().int().min(1, 'From 1 to 60 seconds').max(60, 'From 1 to 60 seconds');
+const retries = z.number().int().min(0, 'From 0 to 10').max(10, 'From 0 to 10');
+
+export const ivrWriteSchema = z
+  .object({
+    name: nameSchema,
+    description: descriptionSchema.default(''),
+    /** The recording played as the menu, or null for none. */
+    announcement: z.number().int().min(1).nullable(),
+    /** Callers may dial an extension number directly. */
+    directdial: z.boolean().default(false),
+    /** Seconds to wait for a key after the menu. */
+    timeout_time: seconds.default(10),
+    /** Times the menu is played again after an invalid key before going to invalid_destination. */
+    invalid_loops: retries.default(3),
+    invalid_destination: flowDestinationSchema,
+    /** Times the menu is played again after no key before going to timeout_destination. */
+    timeout_loops: retries.default(3),
+    timeout_destination: flowDestinationSchema,
+    entries: z
+      .array(ivrEntrySchema)
+      .max(IVR_SELECTIONS.length)
+      .refine((list) => new Set(list.map((e) => e.selection)).size === list.length, 'A key may appear once')
+      .default([]),
+  })
+  .meta({ id: 'IvrWrite' });
+export type IvrWrite = z.input<typeof ivrWriteSchema>;
+
+export const ivrSchema = ivrWriteSchema.extend({ id: z.number().int(), destination: z.string() }).meta({ id: 'Ivr' });
+export type Ivr = z.infer<typeof ivrSchema>;
+export const ivrListSchema = z.array(ivrSchema).meta({ id: 'IvrList' });
+
+// ---- Day/night switches
+
+/** Feature code of day/night switch n is this followed by n (FreePBX's default *28). */
+export const DAYNIGHT_FEATURE_CODE = '*28';
+
+export const dayNightWriteSchema = z
+  .object({
+    /** 0–9: the switch's digit after the feature code. */
+    ext: z.number().int().min(0, 'From 0 to 9').max(9, 'From 0 to 9'),
+    name: nameSchema,
+    day_dest: flowDestinationSchema,
+    night_dest: flowDestinationSchema,
+  })
+  .meta({ id: 'DayNightWrite' });
+export type DayNightWrite = z.infer<typeof dayNightWriteSchema>;
+
+export const dayNightSchema = dayNightWriteSchema
+  .extend({
+    destination: z.string(),
+    feature_code: z.string(),
+    /** The current mode as Asterisk has it; unknown while the PBX is not connected. */
+    state: z.enum(['day', 'night', 'unknown']),
+  })
+  .meta({ id: 'DayNight' });
+export type DayNight = z.infer<typeof dayNightSchema>;
+export const dayNightListSchema = z.array(dayNightSchema).meta({ id: 'DayNightList' });
+export const dayNightStateSchema = z.object({ state: z.enum(['day', 'night']) }).meta({ id: 'DayNightState' });
+
+/** Dialplan destinations of the flow objects (contract asterisk §5.1). */
+export const announcementDestination = (id: number) => `app-announcement-${id},s,1`;
+export const ivrDestination = (id: number) => `ivr-${id},s,1`;
+export const dayNightDestination = (ext: number) => `app-daynight,${ext},1`;
