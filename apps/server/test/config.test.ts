@@ -67,6 +67,8 @@ describe('loadConfig', () => {
       ASTERISK_SPOOL_DIR: '/opt/asterisk/var/spool/asterisk',
       ASTERISK_RUN_DIR: '/opt/asterisk/var/run/asterisk',
       ASTERISK_LOG_DIR: '/opt/asterisk/var/log/asterisk',
+      ASTERISK_SOUNDS_DIR: '/opt/asterisk/sounds/custom',
+      STREAMING_ALLOWED_HOSTS: 'Cam.local, [fd00::5]',
       AMI_HOST: '127.0.0.1',
       AMI_PORT: '5039',
       AMI_USERNAME: 'centralino',
@@ -92,8 +94,10 @@ describe('loadConfig', () => {
       phonebookLdapPorts: { ldap: 20389, ldaps: 20636 },
       rps: { url: 'https://rps.nethesis.it', systemId: undefined, secret: undefined },
       gatewayControlPort: 2323,
+      streamingAllowedHosts: ['cam.local', 'fd00::5'],
       pbx: {
         configDir: '/etc/asterisk',
+        soundsDir: '/opt/asterisk/sounds/custom',
         tls: { certFile: '/etc/ssl/pbx.crt', keyFile: '/etc/ssl/pbx.key', caFile: null },
         runAs: { user: 'pbx', group: 'root', gid: 0 },
         directories: {
