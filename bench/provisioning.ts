@@ -5,12 +5,17 @@
 // that dropped every rendered file. nginx serves the same bytes as static files in the same run, with one worker
 // (as the one Node process) and with one per core; the figure is the ratio to nginx (target ≥ 0.5, p99 < 50 ms).
 // The ceiling is what wrk gets from nginx's in-memory 2-byte answer: no server can be measured above it here.
+// The same rounds run through nginx in front of the server with the README's configuration
+// (docs/nginx-centralino.conf, PHONE_FILES_DIR): what a phone gets when the files are served from disk.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { lookupId } from '../apps/server/src/config.ts';
+import { frontSample, type RunningNginx, startNginx as startFront } from '../apps/server/test/support/nginx.ts';
 import {
   ceiling,
   fmtWrk,
+  freePort,
   median,
   type Nginx,
   startNginx,
@@ -47,12 +52,19 @@ const VENDORS = [
   { oui: '000b82', model: null, file: (m: string) => `cfg${m}.xml`, ua: 'Grandstream GXP2170 1.0.11.23' },
 ];
 
+// Files for the front nginx: somewhere its workers (www-data when we are root) may enter.
+const frontParent = fs.mkdtempSync(path.join(os.tmpdir(), 'centralino-front-'));
+fs.chmodSync(frontParent, 0o711);
+const frontRoot = path.join(frontParent, 'phone-files');
+const asRoot = process.getuid?.() === 0 && lookupId('group', 'www-data') !== null;
 // At info, as installed: phone files are counted, not logged per request (the API calls of the set-up are).
 const server = await startServer({
   ADMIN_PASSWORD: PASSWORD,
   LOGIN_RATE_LIMIT: '1000',
   TFTP_PORT: '0',
   LOG_LEVEL: 'info',
+  PHONE_FILES_DIR: frontRoot,
+  ...(asRoot ? { PHONE_FILES_GROUP: 'www-data' } : {}),
 });
 const warms = () => server.output().split('phone files ready in memory').length - 1;
 let warmsSeen = 0;
@@ -133,32 +145,49 @@ try {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, p.file), Buffer.from(await res.arrayBuffer()));
   }
-  // The static copy fetched each tok2 once: give the phones a new first-access token for the tok1 round.
-  // (The first fetches above retired tok1; rotating makes the first access real again.)
-  for (let i = 0; i < PHONES; i += 32) {
-    await Promise.all(
-      phones.slice(i, i + 32).map(async (p, j) => {
-        await api(`${v1}/phones/${encodeURIComponent(macs[i + j] as string)}/tok1`, 'POST', {
-          User: headers.User,
-          Secretkey: headers.Secretkey,
-        });
-        const phone = (await api(`${v1}/phones/${encodeURIComponent(macs[i + j] as string)}`, 'GET', headers)) as {
-          tok1: string;
-        };
-        p.tok1 = phone.tok1;
-      }),
-    );
-  }
-  changed();
-  for (let i = 0; i < PHONES; i++) {
-    const p = phones[i] as (typeof phones)[number];
-    (tok1Paths[i] as { path: string }).path = `/provisioning/${p.tok1}/${p.file}`;
-  }
-  // Each phone's files are rendered again in the background after its change.
-  await warmed();
+  /** Gives every phone a new first-access token, so that a first access is real again (a first tok2 fetch retired it). */
+  const rotateTok1 = async () => {
+    for (let i = 0; i < PHONES; i += 32) {
+      await Promise.all(
+        phones.slice(i, i + 32).map(async (p, j) => {
+          await api(`${v1}/phones/${encodeURIComponent(macs[i + j] as string)}/tok1`, 'POST', {
+            User: headers.User,
+            Secretkey: headers.Secretkey,
+          });
+          const phone = (await api(`${v1}/phones/${encodeURIComponent(macs[i + j] as string)}`, 'GET', headers)) as {
+            tok1: string;
+          };
+          p.tok1 = phone.tok1;
+        }),
+      );
+    }
+    changed();
+    for (let i = 0; i < PHONES; i++) {
+      const p = phones[i] as (typeof phones)[number];
+      (tok1Paths[i] as { path: string }).path = `/provisioning/${p.tok1}/${p.file}`;
+    }
+    // Each phone's files are rendered again in the background after its change.
+    await warmed();
+  };
+  // The static copy fetched each tok2 once: rotate for the tok1 round.
+  await rotateTok1();
 
   const nginx1 = await startNginx({ staticRoot, workers: SERVER_PROCESSES });
   const nginxN = await startNginx({ staticRoot, workers: os.availableParallelism() });
+  const serverPort = Number(new URL(url).port);
+  const startFrontWith = async (workers: number) => {
+    const port = await freePort();
+    const front = `http://127.0.0.1:${port}`;
+    const running = await startFront({
+      servers: frontSample(frontRoot, port, serverPort),
+      probeUrl: `${front}/api/health`,
+      user: asRoot ? 'www-data' : undefined,
+      workers,
+    });
+    return { url: front, workers, running };
+  };
+  let front1: { url: string; workers: number; running: RunningNginx } | undefined;
+  let frontN: typeof front1;
   const rows: string[] = [];
   const print = (name: string, r: WrkResult) => {
     console.log(fmtWrk(name, r));
@@ -182,6 +211,16 @@ try {
     print('first access, tok1, once each', first);
     const firstTok2 = await wrk({ url, connections: CONNECTIONS, paths: tok2Paths, once: true });
     print('first steady-state fetch, tok2, once each', firstTok2);
+
+    // Through the front nginx: first accesses again (new tok1), the tok1 files from disk, the first tok2 fetch
+    // handed to the server (it retires tok1), then everything from disk.
+    await rotateTok1();
+    front1 = await startFrontWith(SERVER_PROCESSES);
+    frontN = await startFrontWith(os.availableParallelism());
+    const frontFirst = await wrk({ url: front1.url, connections: CONNECTIONS, paths: tok1Paths, once: true });
+    print('front (1 worker): first access, tok1, once each', frontFirst);
+    const frontFirstTok2 = await wrk({ url: front1.url, connections: CONNECTIONS, paths: tok2Paths, once: true });
+    print('front (1 worker): first tok2 fetch, once each', frontFirstTok2);
     const nginxOnce = await onceNginx(nginx1);
     if (nginxOnce) print(`nginx (${SERVER_PROCESSES} worker), once each`, nginxOnce);
     const nginxOnceN = await onceNginx(nginxN);
@@ -192,6 +231,8 @@ try {
     const ours: Measured[] = [];
     const theirs: Measured[] = [];
     const theirsN: Measured[] = [];
+    const fronts: Measured[] = [];
+    const frontsN: Measured[] = [];
     for (let round = 1; round <= 3; round++) {
       const r = await wrkWithCpu({ url, connections: CONNECTIONS, paths: tok2Paths, duration: SECONDS });
       print(`steady state, tok2, ${SECONDS} s, round ${round}`, r);
@@ -206,12 +247,23 @@ try {
         print(`nginx (${nginxN.workers} workers), round ${round}`, n);
         theirsN.push(n);
       }
+      for (const [f, list] of [
+        [front1, fronts],
+        [frontN, frontsN],
+      ] as const) {
+        const n = await wrkWithCpu({ url: f.url, connections: CONNECTIONS, paths: tok2Paths, duration: SECONDS });
+        print(`front (${f.workers} workers), round ${round}`, n);
+        list.push(n);
+      }
     }
 
     // A change to the defaults drops every rendered file: the next fetches render on demand.
     await api(`${v1}/defaults`, 'PATCH', headers, { ldap_base: 'dc=phonebook2,dc=nh' });
     const afterChange = await wrk({ url, connections: CONNECTIONS, paths: tok2Paths, once: true });
     print('tok2 once each, just after a change to the defaults', afterChange);
+    await api(`${v1}/defaults`, 'PATCH', headers, { ldap_base: 'dc=phonebook3,dc=nh' });
+    const frontAfterChange = await wrk({ url: front1.url, connections: CONNECTIONS, paths: tok2Paths, once: true });
+    print('front: tok2 once each, just after a change', frontAfterChange);
 
     const mid = (list: WrkResult[]) => median(list.map((r) => r.rps));
     const p99 = (list: WrkResult[]) => median(list.map((r) => r.p99));
@@ -227,6 +279,15 @@ try {
         `server ${median(ours.map((r) => r.cpuUsPerRequest)).toFixed(1)} µs, nginx ${median(theirs.map((r) => r.cpuUsPerRequest)).toFixed(1)} µs ` +
         `(ratio ${(median(theirs.map((r) => r.cpuUsPerRequest)) / median(ours.map((r) => r.cpuUsPerRequest))).toFixed(2)}×)`,
       `  after a change (every file rendered on demand): ${afterChange.rps.toFixed(0)} req/s, p99 ${afterChange.p99.toFixed(1)} ms`,
+      '  through the front nginx (README configuration, files from PHONE_FILES_DIR):',
+      `    first access (tok1 from disk, once each): ${frontFirst.rps.toFixed(0)} req/s, p99 ${frontFirst.p99.toFixed(1)} ms; ` +
+        `ratio to static nginx ${ratio(frontFirst.rps, nginxOnce)} (1 worker)`,
+      `    first tok2 fetch (handed to the server, once each): ${frontFirstTok2.rps.toFixed(0)} req/s, p99 ${frontFirstTok2.p99.toFixed(1)} ms; ` +
+        `ratio ${ratio(frontFirstTok2.rps, nginxOnce)} (1 worker)`,
+      `    steady state (median of 3): 1 worker ${mid(fronts).toFixed(0)} req/s, p99 ${p99(fronts).toFixed(1)} ms, ratio ` +
+        `${theirs.length ? `${(mid(fronts) / mid(theirs)).toFixed(2)}×` : 'n/a'}; ${frontN.workers} workers ${mid(frontsN).toFixed(0)} req/s, ` +
+        `p99 ${p99(frontsN).toFixed(1)} ms, ratio ${theirsN.length ? `${(mid(frontsN) / mid(theirsN)).toFixed(2)}×` : 'n/a'}`,
+      `    after a change (handed to the server until written again): ${frontAfterChange.rps.toFixed(0)} req/s, p99 ${frontAfterChange.p99.toFixed(1)} ms`,
       `  ceiling (wrk vs nginx in-memory answer): ${top ? `${top.rps.toFixed(0)} req/s` : 'n/a'}; targets: ratio ≥ 0.5, p99 < 50 ms`,
     );
     console.log(
@@ -235,8 +296,11 @@ try {
   } finally {
     await nginx1?.stop();
     await nginxN?.stop();
+    await front1?.running.stop();
+    await frontN?.running.stop();
   }
 } finally {
   await server.stop();
   fs.rmSync(staticRoot, { recursive: true, force: true });
+  fs.rmSync(frontParent, { recursive: true, force: true });
 }

@@ -91,7 +91,8 @@ let ok =
   step('lint', npx, ['biome', 'check', '.']) &&
   step('test services', process.execPath, ['scripts/ensure-postgres.mjs']) &&
   step('directory server (slapd)', process.execPath, ['scripts/ensure-slapd.mjs']) &&
-  step('audio tools (sox, espeak-ng)', process.execPath, ['scripts/ensure-audio-tools.mjs']);
+  step('audio tools (sox, espeak-ng)', process.execPath, ['scripts/ensure-audio-tools.mjs']) &&
+  step('front web server (nginx)', process.execPath, ['scripts/ensure-nginx.mjs']);
 // Builds Asterisk once into a cache (or says why the real-PBX tier is skipped); never fails the run.
 if (ok) step('real Asterisk (apps/server/test/asterisk)', process.execPath, ['scripts/ensure-asterisk.mjs']);
 

@@ -259,6 +259,7 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
     db: database.db,
     dataDir: config.dataDir,
     warmAfter: () => pbx.applier.idle(),
+    phoneFilesExport: config.phoneFilesExport,
     serverHost: defaultServerHost(config.host),
     listeners: () => {
       const address = app.server.listening ? app.server.address() : null;

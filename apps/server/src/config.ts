@@ -160,6 +160,11 @@ const envSchema = z.object({
     .regex(/^https?:\/\/[^\s/]+(\/\S*)?$/, 'RPS_URL must be an http(s) address')
     .default('https://rps.nethesis.it'),
   RPS_SYSTEM_ID: z.string().max(256).optional(),
+  PHONE_FILES_DIR: z.string().startsWith('/', 'PHONE_FILES_DIR must be an absolute path').optional(),
+  PHONE_FILES_GROUP: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_.-]{0,31}$/i, 'PHONE_FILES_GROUP must be a group name')
+    .optional(),
   RPS_SECRET: z.string().max(256).optional(),
 });
 
@@ -226,6 +231,11 @@ export type Config = {
   streamingAllowedHosts: string[];
   /** Vendor redirect service phones are registered with (POST /phones/rps); credentials of this system. */
   rps: { url: string; systemId: string | undefined; secret: string | undefined };
+  /**
+   * Phone files also written to disk for a front web server (PHONE_FILES_DIR), readable by its group
+   * (PHONE_FILES_GROUP, gid); undefined: phones are served by this process alone.
+   */
+  phoneFilesExport: { dir: string; gid: number | null } | undefined;
 };
 
 /** Values never echoed in error messages: a password, or a URL that may carry one. */
@@ -267,6 +277,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
   const gid = asteriskGroup === null ? null : lookupId('group', asteriskGroup);
   if (asteriskGroup !== null && gid === null) {
     throw new ConfigError([`ASTERISK_GROUP: this host has no group named "${asteriskGroup}"`]);
+  }
+  const phoneFilesGid = v.PHONE_FILES_GROUP === undefined ? null : lookupId('group', v.PHONE_FILES_GROUP);
+  if (v.PHONE_FILES_GROUP !== undefined && phoneFilesGid === null) {
+    throw new ConfigError([`PHONE_FILES_GROUP: this host has no group named "${v.PHONE_FILES_GROUP}"`]);
+  }
+  if (v.PHONE_FILES_GROUP !== undefined && v.PHONE_FILES_DIR === undefined) {
+    throw new ConfigError(['PHONE_FILES_GROUP needs PHONE_FILES_DIR: it names who may read the files written there']);
   }
   const asteriskUser = v.ASTERISK_USER ?? (lookupId('passwd', 'asterisk') === null ? null : 'asterisk');
   if ((v.AMI_HOST || v.AMI_USERNAME || v.AMI_SECRET) && !(v.AMI_HOST && v.AMI_USERNAME && v.AMI_SECRET)) {
@@ -323,6 +340,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
       )
       .filter((h) => h !== ''),
     rps: { url: v.RPS_URL.replace(/\/+$/, ''), systemId: v.RPS_SYSTEM_ID, secret: v.RPS_SECRET },
+    phoneFilesExport: v.PHONE_FILES_DIR ? { dir: path.resolve(v.PHONE_FILES_DIR), gid: phoneFilesGid } : undefined,
   };
 }
 

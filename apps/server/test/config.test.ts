@@ -69,6 +69,8 @@ describe('loadConfig', () => {
       ASTERISK_LOG_DIR: '/opt/asterisk/var/log/asterisk',
       ASTERISK_SOUNDS_DIR: '/opt/asterisk/sounds/custom',
       STREAMING_ALLOWED_HOSTS: 'Cam.local, [fd00::5]',
+      PHONE_FILES_DIR: '/var/lib/centralino-phone-files',
+      PHONE_FILES_GROUP: 'root',
       AMI_HOST: '127.0.0.1',
       AMI_PORT: '5039',
       AMI_USERNAME: 'centralino',
@@ -95,6 +97,7 @@ describe('loadConfig', () => {
       rps: { url: 'https://rps.nethesis.it', systemId: undefined, secret: undefined },
       gatewayControlPort: 2323,
       streamingAllowedHosts: ['cam.local', 'fd00::5'],
+      phoneFilesExport: { dir: '/var/lib/centralino-phone-files', gid: 0 },
       pbx: {
         configDir: '/etc/asterisk',
         soundsDir: '/opt/asterisk/sounds/custom',
@@ -140,6 +143,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ASTERISK_TLS_CERT: '/etc/ssl/a.crt' })).toThrow(
       'ASTERISK_TLS_CERT and ASTERISK_TLS_KEY go together',
     );
+  });
+
+  it('writes phone files for a front web server only when told where, readable by a group that exists', () => {
+    expect(loadConfig({}).phoneFilesExport).toBeUndefined();
+    expect(loadConfig({ PHONE_FILES_DIR: '/srv/phones' }).phoneFilesExport).toEqual({ dir: '/srv/phones', gid: null });
+    expect(() => loadConfig({ PHONE_FILES_DIR: 'phones' })).toThrow('PHONE_FILES_DIR must be an absolute path');
+    expect(() => loadConfig({ PHONE_FILES_DIR: '/srv/phones', PHONE_FILES_GROUP: 'no-such-group-here' })).toThrow(
+      'PHONE_FILES_GROUP: this host has no group named "no-such-group-here"',
+    );
+    expect(() => loadConfig({ PHONE_FILES_GROUP: 'root' })).toThrow('PHONE_FILES_GROUP needs PHONE_FILES_DIR');
   });
 
   it('puts the Asterisk files under DATA_DIR and wants the AMI settings together', () => {

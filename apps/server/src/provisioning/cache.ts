@@ -39,8 +39,8 @@ export class PhoneFileCache {
   private checking: Promise<void> | undefined;
   /** Bumped whenever something is dropped: a render that started earlier must not be stored. */
   epoch = 0;
-  /** Called after everything, or one phone's files, were dropped (the file warmer renders them again). */
-  onClear: () => void = () => {};
+  /** Called after everything (no MAC), or one phone's files, were dropped (the file warmer renders them again). */
+  onClear: (mac?: string) => void = () => {};
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -67,7 +67,7 @@ export class PhoneFileCache {
     }
     this.keysByMac.delete(mac);
     for (const [token, owner] of this.tok2) if (owner === mac) this.tok2.delete(token);
-    this.onClear();
+    this.onClear(mac);
   }
 
   /**

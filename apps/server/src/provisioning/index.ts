@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { ConnectivityOptions } from './connectivity.ts';
 import { FileStore } from './files.ts';
+import { PhoneFileExport } from './phone-file-export.ts';
 import { PhoneFiles } from './phone-files.ts';
 import { phoneFileFront, phoneFileRoutes, provisioningApiRoutes } from './routes.ts';
 import { type ProvisioningOptions, ProvisioningService } from './service.ts';
@@ -37,6 +38,8 @@ export interface ProvisioningSetup extends ProvisioningOptions {
    * the warmer starts then, or after WARM_WAIT_MS at the latest.
    */
   warmAfter?: () => Promise<unknown>;
+  /** PHONE_FILES_DIR: phone files also written to disk for a front web server. */
+  phoneFilesExport?: { dir: string; gid: number | null };
 }
 
 const WARM_WAIT_MS = 5000;
@@ -48,7 +51,12 @@ export async function registerProvisioning(
 ): Promise<ProvisioningService> {
   const service = new ProvisioningService(setup.db, setup);
   const files = new FileStore(setup.db, setup.dataDir, () => service.filesChanged());
-  const phoneFiles = new PhoneFiles(service, files, app.log, setup.renderClock);
+  let disk: PhoneFileExport | undefined;
+  if (setup.phoneFilesExport) {
+    disk = new PhoneFileExport(setup.phoneFilesExport.dir, setup.phoneFilesExport.gid, app.log);
+    disk.start();
+  }
+  const phoneFiles = new PhoneFiles(service, files, app.log, setup.renderClock, disk);
   app.decorate('provisioning', service);
   app.decorate('phoneFront', phoneFileFront(phoneFiles));
   await app.register(provisioningApiRoutes({ service, files, phoneFiles, connectivity: setup.connectivity }));

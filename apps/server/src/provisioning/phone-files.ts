@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { parseStoredAccounts } from './accounts.ts';
 import type { CachedFile } from './cache.ts';
 import type { FileStore } from './files.ts';
+import type { PhoneFileExport } from './phone-file-export.ts';
 import { NoTemplateError, renderFile } from './render.ts';
 import type { PhoneRow, ProvisioningService } from './service.ts';
 import { type FileRule, matchFileRule, TEMPLATES } from './templates.ts';
@@ -47,6 +48,8 @@ function configFileName(mac: string): { filename: string; rule: FileRule } | und
  */
 export class PhoneFiles {
   private retireQueue = new Map<string, string>();
+  /** Retirements being written: still refused, since the database does not have them yet. */
+  private retiringNow = new Map<string, string>();
   private retireTimer: NodeJS.Timeout | undefined;
   private retiring: Promise<void> = Promise.resolve();
   private warmTimer: NodeJS.Timeout | undefined;
@@ -60,8 +63,14 @@ export class PhoneFiles {
     private readonly files: FileStore,
     private readonly log: FastifyBaseLogger,
     private readonly clock: () => Date = () => new Date(),
+    /** Files also written to disk for a front web server (PHONE_FILES_DIR), or none. */
+    private readonly disk?: PhoneFileExport,
   ) {
-    this.cache.onClear = () => this.scheduleWarm();
+    this.cache.onClear = (mac) => {
+      if (mac === undefined) this.disk?.clear();
+      else this.disk?.dropMac(mac);
+      this.scheduleWarm();
+    };
     // API reads show retirements that are still queued (the console's Pending/Completed status).
     service.beforeRead = () => this.flush();
   }
@@ -73,15 +82,33 @@ export class PhoneFiles {
   // -------------------------------------------------------------------------------------------- tokens
 
   private retireLater(mac: string, tok1: string) {
+    this.disk?.dropToken(tok1);
     this.retireQueue.set(mac, tok1);
     this.retireTimer ??= setTimeout(() => {
       this.retireTimer = undefined;
-      const batch = [...this.retireQueue].map(([m, t]) => ({ mac: m, tok1: t }));
-      this.retireQueue.clear();
-      this.retiring = this.retiring
-        .then(() => this.service.retireTok1(batch))
-        .catch((error) => this.log.error({ err: error }, 'could not retire first-access tokens'));
+      this.retiring = this.writeRetirements().catch((error) =>
+        this.log.error({ err: error }, 'could not retire first-access tokens'),
+      );
     }, RETIRE_DELAY_MS);
+  }
+
+  /** Writes the queued retirements; they stay in the queue (refused) until the database has them. */
+  private writeRetirements(): Promise<void> {
+    const batch = [...this.retireQueue].map(([mac, tok1]) => ({ mac, tok1 }));
+    for (const { mac, tok1 } of batch) this.retiringNow.set(mac, tok1);
+    this.retireQueue.clear();
+    return this.retiring.then(async () => {
+      if (batch.length === 0) return;
+      try {
+        await this.service.retireTok1(batch);
+      } finally {
+        for (const { mac, tok1 } of batch) if (this.retiringNow.get(mac) === tok1) this.retiringNow.delete(mac);
+      }
+    });
+  }
+
+  private retiringSoon(mac: string): boolean {
+    return this.retireQueue.has(mac) || this.retiringNow.has(mac);
   }
 
   /** Writes pending token retirements now (tests, shutdown). */
@@ -89,9 +116,7 @@ export class PhoneFiles {
     if (this.retireTimer) {
       clearTimeout(this.retireTimer);
       this.retireTimer = undefined;
-      const batch = [...this.retireQueue].map(([mac, tok1]) => ({ mac, tok1 }));
-      this.retireQueue.clear();
-      this.retiring = this.retiring.then(() => this.service.retireTok1(batch));
+      this.retiring = this.writeRetirements();
     }
     await this.retiring;
   }
@@ -109,9 +134,11 @@ export class PhoneFiles {
     if (!found) return undefined;
     const { row, kind } = found;
     // Retired a moment ago, not written yet.
-    if (kind === 'tok1' && this.retireQueue.get(row.mac) === token) return undefined;
+    if (kind === 'tok1' && (this.retireQueue.get(row.mac) === token || this.retiringNow.get(row.mac) === token)) {
+      return undefined;
+    }
     if (kind === 'tok2') {
-      if (row.tok1 && !this.retireQueue.has(row.mac)) this.retireLater(row.mac, row.tok1);
+      if (row.tok1 && !this.retiringSoon(row.mac)) this.retireLater(row.mac, row.tok1);
       this.cache.tok2.set(token, row.mac);
     }
     return { mac: row.mac, kind, row };
@@ -129,7 +156,8 @@ export class PhoneFiles {
     if (!this.cache.fresh) return undefined;
     const hit = this.cache.getHot(`${token}\n${filename}`);
     if (!hit) return undefined;
-    if (token !== '') this.usedTok2(hit.mac);
+    // The phone's first steady-state fetch: from now on the front web server may answer it (PHONE_FILES_DIR).
+    if (token !== '' && this.usedTok2(hit.mac)) this.disk?.write(hit.mac, token, filename, hit.file.bytes);
     this.counted(true);
     return hit.file;
   }
@@ -172,16 +200,19 @@ export class PhoneFiles {
   /** Files that depend on the user agent are not kept by request: the agent would have to be part of the key. */
   private remember(mac: string, token: string, filename: string, file: CachedFile, epoch: number) {
     if (this.cache.get(`${mac}\n${filename}\n${token === '' ? '1b' : '2'}`)?.byAgent) return;
+    if (epoch !== this.cache.epoch) return;
     this.cache.setHot(mac, `${token}\n${filename}`, file, epoch);
+    // A steady-state file goes on disk only once tok1 is gone: the first tok2 fetch has to retire it here.
+    if (token === '' || !this.cache.tok1Alive.has(mac)) this.disk?.write(mac, token, filename, file.bytes);
   }
 
-  /** A steady-state token was used: the phone's first-access token goes (contract §4.3). */
-  private usedTok2(mac: string) {
+  /** A steady-state token was used: the phone's first-access token goes (contract §4.3). True if it went now. */
+  private usedTok2(mac: string): boolean {
     const tok1 = this.cache.tok1Alive.get(mac);
-    if (tok1) {
-      this.cache.tok1Alive.delete(mac);
-      this.retireLater(mac, tok1);
-    }
+    if (!tok1) return false;
+    this.cache.tok1Alive.delete(mac);
+    this.retireLater(mac, tok1);
+    return true;
   }
 
   private counted(fromMemory: boolean) {
@@ -319,13 +350,20 @@ export class PhoneFiles {
         if (this.cache.epoch !== epoch) return this.scheduleWarm();
         const file = configFileName(row.mac);
         if (!file) continue;
+        // Known alive before tok2 resolves from memory, so the first tok2 fetch retires it.
+        const tok1 = row.tok1 && !this.retiringSoon(row.mac) ? row.tok1 : undefined;
+        if (tok1) this.cache.tok1Alive.set(row.mac, tok1);
         this.cache.tok2.set(row.tok2, row.mac);
         const steady = await this.render(row.mac, row, file.filename, file.rule, true, false, '');
         if (steady) this.remember(row.mac, row.tok2, file.filename, steady, epoch);
         // A phone still waiting for its first access gets that file (tok1) from memory too.
-        if (row.tok1 && !this.retireQueue.has(row.mac)) {
-          this.cache.tok1Alive.set(row.mac, row.tok1);
-          await this.render(row.mac, row, file.filename, file.rule, false, false, '');
+        if (tok1) {
+          const first = await this.render(row.mac, row, file.filename, file.rule, false, false, '');
+          // Only while that token still lives (a tok2 fetch during the render retired it).
+          const byAgent = this.cache.get(`${row.mac}\n${file.filename}\n1`)?.byAgent;
+          if (first && !byAgent && this.cache.tok1Alive.get(row.mac) === tok1 && epoch === this.cache.epoch) {
+            this.disk?.write(row.mac, tok1, file.filename, first.bytes);
+          }
         }
         // Let phone requests in between renders.
         await new Promise((resolve) => setImmediate(resolve));

@@ -1,0 +1,162 @@
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lookupId } from '../../src/config.ts';
+import { DB_KINDS, useTestApp } from '../helpers.ts';
+import { frontSample, NGINX, type RunningNginx, startNginx } from '../support/nginx.ts';
+import { freePort } from '../support/slapd.ts';
+
+const V1 = '/api/provisioning/v1';
+const isRoot = process.getuid?.() === 0;
+// As root, nginx's workers run as www-data and read the files through PHONE_FILES_GROUP, as on a real install.
+const GROUP = isRoot && lookupId('group', 'www-data') !== null ? 'www-data' : undefined;
+
+const YEALINK = '00-15-65-AA-BB-CC';
+const FILE = '001565aabbcc.cfg';
+const UA = 'Yealink SIP-T46S 66.86.0.15 00:15:65:aa:bb:cc';
+
+describe.skipIf(!fs.existsSync(NGINX)).each(DB_KINDS)('phone files from a front web server (%s)', (kind) => {
+  // Somewhere nginx's workers may enter: mkdtemp makes 0700 folders.
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'centralino-front-'));
+  fs.chmodSync(parent, 0o711);
+  const root = path.join(parent, 'phone-files');
+  const t = useTestApp(kind, {
+    env: { TFTP_PORT: '0', PHONE_FILES_DIR: root, ...(GROUP ? { PHONE_FILES_GROUP: GROUP } : {}) },
+  });
+  let nginx: RunningNginx | undefined;
+  let front = '';
+  afterAll(async () => {
+    await nginx?.stop();
+    fs.rmSync(parent, { recursive: true, force: true });
+  });
+
+  const api = async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) => {
+    const res = await t.app.inject({
+      method,
+      url,
+      headers: t.headers,
+      ...(payload ? { payload: payload as object } : {}),
+    });
+    expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
+    return res.body ? res.json() : undefined;
+  };
+  const phoneFetch = async (urlPath: string) => {
+    const res = await fetch(`${front}${urlPath}`, { headers: { 'user-agent': UA } });
+    // nginx's own answers carry the sample's policy; Centralino's (through the proxy) carry the console's.
+    const fromDisk = res.headers.get('content-security-policy') === "default-src 'none'";
+    return { status: res.status, body: await res.text(), fromDisk, type: res.headers.get('content-type') };
+  };
+  const onDisk = (...parts: string[]) => path.join(root, 'provisioning', ...parts);
+  /** The background renderer writes files a moment after a change; wait for it, no fixed sleep. */
+  const waitFor = async (check: () => boolean, what: string) => {
+    for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(check(), what).toBe(true);
+  };
+  let phone: { tok1: string; tok2: string };
+
+  it('starts behind nginx with the README sample', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (t.app.server.address() as AddressInfo).port;
+    const nginxPort = await freePort();
+    front = `http://127.0.0.1:${nginxPort}`;
+    nginx = await startNginx({
+      servers: frontSample(root, nginxPort, port),
+      probeUrl: `${front}/api/health`,
+      user: isRoot ? 'www-data' : undefined,
+    });
+    // The console itself goes through the proxy.
+    const health = await fetch(`${front}/api/health`);
+    expect(health.status).toBe(200);
+  });
+
+  it('serves a phone its first-access file from disk, and the first steady-state fetch from Centralino', async () => {
+    await api('PATCH', `${V1}/defaults`, { hostname: 'pbx.example.com', adminpw: 'webadmin99', ui_first_config: '' });
+    phone = await api('POST', `${V1}/phones`, { mac: YEALINK, model: 'yealink-T46' });
+    await t.app.provisioning.setPhoneAccounts(YEALINK, [
+      { extension: '91201', secret: 'Sip-Secret-201', displayName: 'Mario Rossi <201>', srtp: false },
+    ]);
+    await waitFor(() => fs.existsSync(onDisk(phone.tok1, FILE)), 'the tok1 file is written for nginx');
+    // Not the steady-state one: its first fetch must reach Centralino, which retires tok1 then.
+    expect(fs.existsSync(onDisk(phone.tok2, FILE))).toBe(false);
+
+    const first = await phoneFetch(`/provisioning/${phone.tok1}/${FILE}`);
+    expect(first).toMatchObject({ status: 200, fromDisk: true, type: 'text/plain; charset=utf-8' });
+    expect(first.body).toContain('account.1.password = Sip-Secret-201');
+    expect(first.body).toContain(`/provisioning/${phone.tok2}`);
+
+    const steady = await phoneFetch(`/provisioning/${phone.tok2}/${FILE}`);
+    expect(steady).toMatchObject({ status: 200, fromDisk: false });
+    expect(steady.body).toContain('account.1.password = Sip-Secret-201');
+    // tok1 is gone at once, on disk too, and the steady-state file is there for the next fetch.
+    expect(fs.existsSync(onDisk(phone.tok1))).toBe(false);
+    expect((await phoneFetch(`/provisioning/${phone.tok1}/${FILE}`)).status).toBe(404);
+    expect((await api('GET', `${V1}/phones/${YEALINK}`)).tok1).toBeNull();
+    const again = await phoneFetch(`/provisioning/${phone.tok2}/${FILE}`);
+    expect(again).toMatchObject({ status: 200, fromDisk: true, body: steady.body });
+  });
+
+  it('writes the files private to the service and the front server’s group, token folders not listable', () => {
+    const dirMode = GROUP ? 0o710 : 0o700;
+    const fileMode = GROUP ? 0o640 : 0o600;
+    for (const dir of [root, onDisk(), onDisk(phone.tok2)]) {
+      expect((fs.statSync(dir).mode & 0o777).toString(8), dir).toBe(dirMode.toString(8));
+    }
+    const file = fs.statSync(onDisk(phone.tok2, FILE));
+    expect((file.mode & 0o777).toString(8)).toBe(fileMode.toString(8));
+    if (GROUP) expect(file.gid).toBe(lookupId('group', GROUP));
+  });
+
+  it('never serves a stale file: a change reaches the very next fetch', async () => {
+    await t.app.provisioning.setPhoneAccounts(YEALINK, [
+      { extension: '91201', secret: 'Sip-Secret-NEW', displayName: 'Mario Rossi <201>', srtp: false },
+    ]);
+    const changed = await phoneFetch(`/provisioning/${phone.tok2}/${FILE}`);
+    expect(changed.status).toBe(200);
+    expect(changed.body).toContain('account.1.password = Sip-Secret-NEW');
+    expect(changed.body).not.toContain('Sip-Secret-201');
+    await waitFor(() => fs.existsSync(onDisk(phone.tok2, FILE)), 'the new file is written again');
+    expect(fs.readFileSync(onDisk(phone.tok2, FILE), 'utf8')).toContain('Sip-Secret-NEW');
+
+    // A change to the defaults (every phone's files) too.
+    await api('PATCH', `${V1}/defaults`, { adminpw: 'webadmin42' });
+    const defaults = await phoneFetch(`/provisioning/${phone.tok2}/${FILE}`);
+    expect(defaults.body).toContain('static.security.user_password = admin:webadmin42');
+  });
+
+  it('serves token-less files with credentials blanked, from disk after the first', async () => {
+    const first = await phoneFetch(`/provisioning/${FILE}`);
+    expect(first).toMatchObject({ status: 200, fromDisk: false });
+    expect(first.body).toContain('account.1.password = \n');
+    expect(first.body).not.toContain('Sip-Secret-NEW');
+    expect(first.body).not.toContain(phone.tok2);
+    const second = await phoneFetch(`/provisioning/${FILE}`);
+    expect(second).toMatchObject({ status: 200, fromDisk: true, body: first.body });
+  });
+
+  it('leaves unknown tokens and path tricks to Centralino, which refuses them', async () => {
+    for (const urlPath of [
+      `/provisioning/00000000000000000000000000000000/${FILE}`,
+      `/provisioning/${phone.tok2}/../../phone-files/provisioning/${FILE}`,
+      `/provisioning/${phone.tok2}/`,
+      '/provisioning/',
+      `/provisioning/${phone.tok2}.old/${FILE}`,
+    ]) {
+      const res = await phoneFetch(urlPath);
+      expect(res.status, urlPath).toBe(404);
+      expect(res.body, urlPath).not.toContain('Sip-Secret');
+    }
+    // nginx resolves an encoded '..' before looking on disk: this is the token-less file, blanked.
+    const dotted = await phoneFetch(`/provisioning/${phone.tok2}/..%2f${FILE}`);
+    expect(dotted.body).not.toContain('Sip-Secret');
+    expect(dotted.body).toContain('account.1.password = \n');
+  });
+
+  it('forgets a deleted phone at once', async () => {
+    await api('DELETE', `${V1}/phones/${YEALINK}`);
+    expect((await phoneFetch(`/provisioning/${phone.tok2}/${FILE}`)).status).toBe(404);
+    expect((await phoneFetch(`/provisioning/${FILE}`)).status).toBe(404);
+    expect(fs.existsSync(onDisk(phone.tok2))).toBe(false);
+  });
+});

@@ -1,0 +1,86 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const NGINX = process.env.NGINX_PATH || '/usr/sbin/nginx';
+const SAMPLE = path.resolve(import.meta.dirname, '../../../../docs/nginx-centralino.conf');
+
+/** The README's sample configuration (docs/nginx-centralino.conf), pointed at a phone-file folder and ports. */
+export function frontSample(phoneFilesDir: string, listenPort: number, centralinoPort: number): string {
+  const servers = fs
+    .readFileSync(SAMPLE, 'utf8')
+    .replace('listen 80;', `listen 127.0.0.1:${listenPort};`)
+    .replace('root /var/lib/centralino-phone-files;', `root ${phoneFilesDir};`)
+    .replace('server 127.0.0.1:8080;', `server 127.0.0.1:${centralinoPort};`);
+  const directives = servers.replace(/#.*$/gm, '');
+  if (directives.includes('/var/lib/centralino-phone-files') || directives.includes('8080')) {
+    throw new Error(`${SAMPLE} changed: the sample's folder or port is no longer where frontSample replaces it`);
+  }
+  return servers;
+}
+
+export interface RunningNginx {
+  dir: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Debian's nginx as a child process with `server` blocks of our own (e.g. the README's sample configuration),
+ * in a temp prefix; as root its workers run as `user` (so file permissions are tested as a real install has them).
+ * Resolves once `probeUrl` answers.
+ */
+export async function startNginx(options: {
+  servers: string;
+  probeUrl: string;
+  user?: string;
+  workers?: number;
+}): Promise<RunningNginx> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'centralino-nginx-'));
+  fs.chmodSync(dir, 0o755);
+  const conf = path.join(dir, 'nginx.conf');
+  fs.writeFileSync(
+    conf,
+    `${options.user ? `user ${options.user};` : ''}
+worker_processes ${options.workers ?? 1};
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  ${options.servers}
+}
+`,
+  );
+  const child: ChildProcess = spawn(NGINX, ['-c', conf, '-p', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (d) => {
+    stderr += d;
+  });
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGQUIT');
+      await exited;
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  for (let i = 0; i < 200; i++) {
+    if (child.exitCode !== null) break;
+    try {
+      await (await fetch(options.probeUrl)).arrayBuffer();
+      return { dir, stop };
+    } catch {
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+  const log = fs.existsSync(path.join(dir, 'error.log')) ? fs.readFileSync(path.join(dir, 'error.log'), 'utf8') : '';
+  await stop();
+  throw new Error(`nginx did not start: ${stderr}${log}`);
+}
