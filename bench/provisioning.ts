@@ -221,6 +221,8 @@ try {
     print('front (1 worker): first access, tok1, once each', frontFirst);
     const frontFirstTok2 = await wrk({ url: front1.url, connections: CONNECTIONS, paths: tok2Paths, once: true });
     print('front (1 worker): first tok2 fetch, once each', frontFirstTok2);
+    const onDisk = phones.filter((p) => fs.existsSync(path.join(frontRoot, 'provisioning', p.tok2, p.file))).length;
+    console.log(`  steady-state files on disk for the front: ${onDisk} of ${PHONES}`);
     const nginxOnce = await onceNginx(nginx1);
     if (nginxOnce) print(`nginx (${SERVER_PROCESSES} worker), once each`, nginxOnce);
     const nginxOnceN = await onceNginx(nginxN);

@@ -57,6 +57,7 @@ export class PhoneFiles {
   private stopped = true;
   private counts: PhoneFileCounts = { files: 0, fromMemory: 0, unknownToken: 0 };
   private countsTimer: NodeJS.Timeout | undefined;
+  private exports: { mac: string; token: string; filename: string; file: CachedFile; epoch: number }[] = [];
 
   constructor(
     private readonly service: ProvisioningService,
@@ -157,7 +158,7 @@ export class PhoneFiles {
     const hit = this.cache.getHot(`${token}\n${filename}`);
     if (!hit) return undefined;
     // The phone's first steady-state fetch: from now on the front web server may answer it (PHONE_FILES_DIR).
-    if (token !== '' && this.usedTok2(hit.mac)) this.disk?.write(hit.mac, token, filename, hit.file.bytes);
+    if (token !== '' && this.usedTok2(hit.mac)) this.exportSoon(hit.mac, token, filename, hit.file);
     this.counted(true);
     return hit.file;
   }
@@ -203,7 +204,25 @@ export class PhoneFiles {
     if (epoch !== this.cache.epoch) return;
     this.cache.setHot(mac, `${token}\n${filename}`, file, epoch);
     // A steady-state file goes on disk only once tok1 is gone: the first tok2 fetch has to retire it here.
-    if (token === '' || !this.cache.tok1Alive.has(mac)) this.disk?.write(mac, token, filename, file.bytes);
+    if (token === '' || !this.cache.tok1Alive.has(mac)) this.exportSoon(mac, token, filename, file);
+  }
+
+  /**
+   * Writes a file for the front web server after this turn of the event loop, so a storm's answers are not held
+   * up by disk writes; skipped if anything was dropped meanwhile (the warmer writes it again). Removals are never
+   * deferred: see PhoneFileExport.
+   */
+  private exportSoon(mac: string, token: string, filename: string, file: CachedFile) {
+    const disk = this.disk;
+    if (!disk) return;
+    if (this.exports.length === 0) {
+      setImmediate(() => {
+        const batch = this.exports;
+        this.exports = [];
+        for (const e of batch) if (e.epoch === this.cache.epoch) disk.write(e.mac, e.token, e.filename, e.file.bytes);
+      });
+    }
+    this.exports.push({ mac, token, filename, file, epoch: this.cache.epoch });
   }
 
   /** A steady-state token was used: the phone's first-access token goes (contract §4.3). True if it went now. */
