@@ -1,9 +1,10 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { precompress } from './precompress.ts';
+import { signInCatalogue } from './signInCatalogue.ts';
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), signInCatalogue(), precompress()],
   server: {
     proxy: { '/api': 'http://localhost:8080' },
   },

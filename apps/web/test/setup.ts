@@ -23,3 +23,8 @@ class ResizeObserverStub {
 window.ResizeObserver ??= ResizeObserverStub as unknown as typeof ResizeObserver;
 
 afterEach(() => cleanup());
+
+// Screens render inside the signed-in frame, which loads the whole catalogue (the sign-in page has only its part).
+const { i18nReady, loadFullCatalogues } = await import('../src/i18n/index.ts');
+await i18nReady;
+await loadFullCatalogues();

@@ -2,9 +2,12 @@ import { Center, Loader } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
+import { loadFullCatalogues } from '../i18n/index.ts';
 import { useAuth } from './auth.tsx';
 
-const loadSignedInLayout = () => import('./SignedInLayout.tsx');
+// The whole catalogue comes with the frame: the sign-in page had only its own sections (i18n/index.ts).
+const loadSignedInLayout = () =>
+  Promise.all([import('./SignedInLayout.tsx'), loadFullCatalogues()]).then(([module]) => module);
 const SignedInLayout = lazy(loadSignedInLayout);
 
 /**

@@ -1,7 +1,7 @@
+import enSignIn from 'virtual:sign-in-catalogue/en';
 import { DEFAULT_UI_LANGUAGE, PREFERRED_LANGUAGE_KEY, UI_LANGUAGES } from '@centralino/contract/constants';
 import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import en from './en.json';
 
 export type UiLanguage = (typeof UI_LANGUAGES)[number];
 
@@ -26,23 +26,48 @@ export function changeUiLanguage(lang: UiLanguage) {
   void i18n.changeLanguage(lang);
 }
 
+type Catalogue = () => Promise<{ default: Record<string, unknown> }>;
+
 /**
- * English is in the main chunk: it is the fallback, so every page loads it, and as a chunk of its own it cost
- * the sign-in page one more round trip after the main script ran (~0.6 s on Fast 3G). Italian is fetched when
- * first shown (i18next waits for it in changeLanguage, react-i18next suspends until it is there). Both
- * catalogues have the same keys (a test checks); a key missing in Italian still reads in English.
+ * What the sign-in page shows (the sections of `signInCatalogue.ts`, cut out at build time), in the main chunk
+ * for English (the fallback: as a chunk of its own it cost the sign-in page one more round trip after the main
+ * script ran, ~0.6 s on Fast 3G). Only those sections: the whole catalogue grows with every screen, and the
+ * sign-in page would pay for all of them. Italian's sections come in a small chunk of their own when first shown.
  */
-const catalogues: Record<UiLanguage, () => Promise<{ default: Record<string, unknown> }>> = {
-  en: () => Promise.resolve({ default: en }),
+const signInCatalogues: Record<UiLanguage, Catalogue> = {
+  en: () => Promise.resolve({ default: enSignIn }),
+  it: () => import('virtual:sign-in-catalogue/it'),
+};
+
+/** Everything, loaded with the signed-in frame (lazyLayout.tsx). Both have the same keys (a test checks). */
+const fullCatalogues: Record<UiLanguage, Catalogue> = {
+  en: () => import('./en.json'),
   it: () => import('./it.json'),
 };
+
+let signedInFrame = false;
+
+/**
+ * Adds the whole catalogue of every language loaded so far, and makes languages loaded later whole: call it
+ * before the signed-in frame draws. A key missing in Italian still reads in English.
+ */
+export async function loadFullCatalogues(): Promise<void> {
+  signedInFrame = true;
+  const loaded = UI_LANGUAGES.filter((lang) => i18n.hasResourceBundle(lang, 'translation'));
+  await Promise.all(
+    loaded.map(async (lang) => {
+      const module = await fullCatalogues[lang]();
+      i18n.addResourceBundle(lang, 'translation', module.default, true, true);
+    }),
+  );
+}
 
 const catalogueBackend: BackendModule = {
   type: 'backend',
   init() {},
   read(language, _namespace, callback) {
     if (!isUiLanguage(language)) return callback(null, {});
-    catalogues[language]().then(
+    (signedInFrame ? fullCatalogues : signInCatalogues)[language]().then(
       (module) => callback(null, module.default),
       (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
     );

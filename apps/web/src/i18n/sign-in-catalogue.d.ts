@@ -1,0 +1,4 @@
+declare module 'virtual:sign-in-catalogue/*' {
+  const catalogue: Record<string, unknown>;
+  export default catalogue;
+}
