@@ -111,21 +111,26 @@ export function DashboardPage() {
     [],
   );
 
-  const reset = async (user: DashboardUser) => {
-    const ok = await confirmAction({
-      title: t('dashboard.resetTitle'),
-      message: t('dashboard.resetBody', { name: user.name }),
-      confirmLabel: t('dashboard.resetConfirm'),
-    });
-    if (!ok) return;
-    try {
-      await dashboardApi.setPresence({ username: user.username, status: 'online' });
-      notifySuccess(t('dashboard.resetDone', { name: user.name }));
-      await queryClient.invalidateQueries({ queryKey: USERS });
-    } catch (error) {
-      notifyError(t('dashboard.resetFailed'), error);
-    }
-  };
+  // Stable callbacks, so the memoised cards draw again only when their own data changes.
+  const reset = useCallback(
+    async (user: DashboardUser) => {
+      const ok = await confirmAction({
+        title: t('dashboard.resetTitle'),
+        message: t('dashboard.resetBody', { name: user.name }),
+        confirmLabel: t('dashboard.resetConfirm'),
+      });
+      if (!ok) return;
+      try {
+        await dashboardApi.setPresence({ username: user.username, status: 'online' });
+        notifySuccess(t('dashboard.resetDone', { name: user.name }));
+        await queryClient.invalidateQueries({ queryKey: USERS });
+      } catch (error) {
+        notifyError(t('dashboard.resetFailed'), error);
+      }
+    },
+    [t, queryClient],
+  );
+  const showInfo = useCallback((extension: string, type: string) => setInfo({ extension, type }), []);
 
   return (
     <Stack gap="lg" maw={1200}>
@@ -138,9 +143,7 @@ export function DashboardPage() {
           queryKey={USERS}
           fetchPage={fetchUsers}
           getKey={(u) => u.username}
-          renderItem={(u) => (
-            <UserCard user={u} onInfo={(extension, type) => setInfo({ extension, type })} onReset={reset} />
-          )}
+          renderItem={(u) => <UserCard user={u} onInfo={showInfo} onReset={reset} />}
           emptyText={t('dashboard.noUsers')}
         />
       </Section>

@@ -1,10 +1,11 @@
 import type { DashboardTrunk } from '@centralino/contract';
 import { Badge, Card, Group, Stack, Text } from '@mantine/core';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { registrationColor, trunkStatusColor } from './statusLook.ts';
 
 /** A trunk of the dashboard: what it is, where it points, and what the PBX says of it. */
-export function TrunkCard({ trunk }: { trunk: DashboardTrunk }) {
+function TrunkCardView({ trunk }: { trunk: DashboardTrunk }) {
   const { t } = useTranslation();
   const registration = ['registered', 'unmonitored', 'unknown'].includes(trunk.registration)
     ? t(`dashboard.registration.${trunk.registration}`)
@@ -44,3 +45,6 @@ export function TrunkCard({ trunk }: { trunk: DashboardTrunk }) {
     </Card>
   );
 }
+
+/** Memoised like UserCard: only trunks whose data changed are drawn again. */
+export const TrunkCard = memo(TrunkCardView);

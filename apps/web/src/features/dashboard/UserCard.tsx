@@ -9,6 +9,7 @@ import {
   IconMoon,
   IconPhone,
 } from '@tabler/icons-react';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { extensionColor } from './statusLook.ts';
 
@@ -44,7 +45,7 @@ function PresenceBadge({ user }: { user: DashboardUser }) {
 }
 
 /** One user of the dashboard: name, presence (with its reset) and every extension with its status. */
-export function UserCard({
+function UserCardView({
   user,
   onInfo,
   onReset,
@@ -106,3 +107,9 @@ export function UserCard({
     </Card>
   );
 }
+
+/**
+ * Memoised: a page of 20 more (or a live reload where one user changed) draws only the cards whose data changed;
+ * the query keeps the objects of unchanged users, and the page passes stable callbacks.
+ */
+export const UserCard = memo(UserCardView);
