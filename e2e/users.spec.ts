@@ -103,6 +103,13 @@ test('extensions list pages 20 at a time and shows the licence meter', async ({ 
   await expect(page.getByTestId('list-count')).toHaveText('20 of 45');
   await page.getByRole('button', { name: 'Show more' }).scrollIntoViewIfNeeded();
   await expect(page.getByTestId('list-count')).toHaveText(/^(40|45) of 45$/);
+
+  // On a screen taller than two pages, the list fills it by itself: the end of the list is still in view when a
+  // page arrives, so the next one is asked for without waiting for a scroll (the observer alone stopped at 40).
+  await page.setViewportSize({ width: 1280, height: 9000 });
+  await page.reload();
+  await expect(page.getByTestId('list-count')).toHaveText('45 of 45');
+  await expect(page.getByTestId(/^user-/)).toHaveCount(45);
 });
 
 test.describe('with a licence of 2 extensions', () => {
