@@ -1,10 +1,11 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { startNginx as startNginxProcess } from '../apps/server/test/support/nginx.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium.ts';
 import { freePort } from '../e2e/server.ts';
 
@@ -287,70 +288,37 @@ export interface Nginx {
   stop(): Promise<void>;
 }
 
+/** Keep-alive as wrk uses it: one connection for the whole run (nginx's default closes one every 1,000 requests). */
+export const NGINX_BENCH_HTTP = 'keepalive_requests 1000000;';
+
 /**
- * nginx as a child process with its own config in a temp dir: `/provisioning/` serves `staticRoot` (the
- * same bytes the server sends), and `/ceiling` answers a 2-byte body from memory, the most any server can do
- * on this machine with this generator.
+ * nginx as a child process (apps/server/test/support/nginx.ts): `/provisioning/` serves `staticRoot` (the
+ * same bytes the server sends) as static files with every help nginx has (open file cache, sendfile), and
+ * `/ceiling` answers a 2-byte body from memory, the most any server can do on this machine with this generator.
  */
 export async function startNginx(options: { staticRoot?: string; workers: number }): Promise<Nginx | undefined> {
   const binary = nginxBinary();
   if (!binary) return undefined;
   const port = await freePort();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'centralino-nginx-'));
-  fs.chmodSync(dir, 0o755);
-  const conf = path.join(dir, 'nginx.conf');
   const files = options.staticRoot
     ? `location /provisioning/ { alias ${options.staticRoot}/; add_header Cache-Control private; }`
     : '';
-  fs.writeFileSync(
-    conf,
-    `worker_processes ${options.workers};
-daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
+  const url = `http://127.0.0.1:${port}`;
+  const running = await startNginxProcess({
+    workers: options.workers,
+    probeUrl: `${url}/ceiling`,
+    servers: `${NGINX_BENCH_HTTP}
   default_type text/plain;
   types { text/xml xml; text/plain cfg; }
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  keepalive_requests 1000000;
   open_file_cache max=10000 inactive=60s;
   sendfile on;
   server {
     listen 127.0.0.1:${port};
     location = /ceiling { return 200 "ok"; }
     ${files}
-  }
-}
-`,
-  );
-  const child: ChildProcess = spawn(binary, ['-c', conf, '-p', dir], { stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    try {
-      await (await fetch(`${url}/ceiling`)).arrayBuffer();
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  return {
-    url,
-    workers: options.workers,
-    stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGQUIT');
-        await exited;
-      }
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  }`,
+  });
+  return { url, workers: options.workers, stop: () => running.stop() };
 }
 
 /** What wrk reaches against nginx's in-memory 2-byte answer: the generator's ceiling on this machine now. */

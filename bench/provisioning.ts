@@ -17,6 +17,7 @@ import {
   fmtWrk,
   freePort,
   median,
+  NGINX_BENCH_HTTP,
   type Nginx,
   startNginx,
   startServer,
@@ -179,7 +180,8 @@ try {
     const port = await freePort();
     const front = `http://127.0.0.1:${port}`;
     const running = await startFront({
-      servers: frontSample(frontRoot, port, serverPort),
+      // The README's configuration, with the keep-alive the static nginx gets too.
+      servers: `${NGINX_BENCH_HTTP}\n${frontSample(frontRoot, port, serverPort)}`,
       probeUrl: `${front}/api/health`,
       user: asRoot ? 'www-data' : undefined,
       workers,
@@ -221,8 +223,19 @@ try {
     print('front (1 worker): first access, tok1, once each', frontFirst);
     const frontFirstTok2 = await wrk({ url: front1.url, connections: CONNECTIONS, paths: tok2Paths, once: true });
     print('front (1 worker): first tok2 fetch, once each', frontFirstTok2);
-    const onDisk = phones.filter((p) => fs.existsSync(path.join(frontRoot, 'provisioning', p.tok2, p.file))).length;
-    console.log(`  steady-state files on disk for the front: ${onDisk} of ${PHONES}`);
+    const diskPaths = tok2Paths.filter((p) => fs.existsSync(path.join(frontRoot, p.path)));
+    console.log(`  steady-state files on disk for the front: ${diskPaths.length} of ${PHONES}`);
+    const diskOnly = await wrkWithCpu({
+      url: front1.url,
+      connections: CONNECTIONS,
+      paths: diskPaths,
+      duration: SECONDS,
+    });
+    print('front (1 worker), only files on disk', diskOnly);
+    const staticSame = nginx1
+      ? await wrkWithCpu({ url: nginx1.url, connections: CONNECTIONS, paths: diskPaths, duration: SECONDS })
+      : undefined;
+    if (staticSame) print('nginx (1 worker), the same files', staticSame);
     const nginxOnce = await onceNginx(nginx1);
     if (nginxOnce) print(`nginx (${SERVER_PROCESSES} worker), once each`, nginxOnce);
     const nginxOnceN = await onceNginx(nginxN);

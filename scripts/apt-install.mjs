@@ -4,21 +4,23 @@ import { execFileSync, spawnSync } from 'node:child_process';
 
 /**
  * `missing()` answers the packages still to install (it is asked again after installing); `purpose` says which
- * tests need them, for the message a non-root user reads.
+ * tests need them, for the message a non-root user reads (`howToInstall` replaces its install line);
+ * `beforeInstall(env)` runs just before apt-get (debconf answers).
  */
-export function ensurePackages(missing, purpose) {
+export function ensurePackages(missing, purpose, { beforeInstall, howToInstall } = {}) {
   const packages = missing();
   if (packages.length === 0) return;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!isRoot) {
     console.error(
       `${purpose} need ${packages.join(', ')}.\n` +
-        `Install with: sudo apt-get install -y --no-install-recommends ${packages.join(' ')}`,
+        (howToInstall ?? `Install with: sudo apt-get install -y --no-install-recommends ${packages.join(' ')}`),
     );
     process.exit(1);
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   console.log(`Installing ${packages.join(', ')} from Debian packages (${purpose})…`);
+  beforeInstall?.(env);
   const install = () =>
     spawnSync(
       'apt-get',

@@ -53,6 +53,8 @@ export class PhoneFileExport {
       if (token !== '') this.makeDir(entry);
       const temp = `${file}.${process.pid}.tmp`;
       fs.writeFileSync(temp, bytes, { mode: this.fileMode });
+      // The service's umask keeps data files private (main.ts): the front server's group is given its bits here.
+      fs.chmodSync(temp, this.fileMode);
       if (this.gid !== null) fs.chownSync(temp, -1, this.gid);
       fs.renameSync(temp, file);
       const entries = this.byMac.get(mac) ?? new Set<string>();
@@ -96,6 +98,7 @@ export class PhoneFileExport {
 
   private makeDir(dir: string) {
     fs.mkdirSync(dir, { recursive: true, mode: this.dirMode });
+    fs.chmodSync(dir, this.dirMode);
     if (this.gid !== null) fs.chownSync(dir, -1, this.gid);
   }
 }

@@ -17,6 +17,13 @@ const YEALINK = '00-15-65-AA-BB-CC';
 const FILE = '001565aabbcc.cfg';
 const UA = 'Yealink SIP-T46S 66.86.0.15 00:15:65:aa:bb:cc';
 
+// As the service runs (main.ts keeps its data files private with umask 077): the files for nginx must still reach
+// its group. Set for this file only: a worker runs one file at a time.
+const umask = process.umask(0o077);
+afterAll(() => {
+  process.umask(umask);
+});
+
 describe.skipIf(!fs.existsSync(NGINX)).each(DB_KINDS)('phone files from a front web server (%s)', (kind) => {
   // Somewhere nginx's workers may enter: mkdtemp makes 0700 folders.
   const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'centralino-front-'));
