@@ -234,6 +234,9 @@ describe.each([
     expect(await answers(target)).toEqual(before.answers);
     expect(await rendered(target)).toEqual(before.rendered);
     expect(files(target)).toEqual(before.files);
+    for (const name of Object.keys(before.files)) {
+      expect(fs.statSync(path.join(target.testDb.dataDir, name)).mode & 0o777, name).toBe(0o600);
+    }
     // The administrator who restored is still signed in, and new ids continue after the restored ones.
     const created = await ok(target, 'POST', '/api/users', { username: 'dario', fullname: 'Dario Neri' });
     expect(created.statusCode).toBe(201);
@@ -327,6 +330,47 @@ describe.each(['sqlite', 'postgres'] as const)('a damaged backup on %s', (kind) 
     expect(files(s)).toEqual(changed.files);
     const leftovers = fs.readdirSync(path.join(s.testDb.dataDir)).filter((n) => n.includes('.restore-'));
     expect(leftovers).toEqual([]);
+  });
+});
+
+describe.each(['sqlite', 'postgres'] as const)('a backup from an earlier level on %s', (kind) => {
+  it('restores: what later migrations added takes its defaults, and the summary says so', async () => {
+    const s = await server(kind);
+    await seed(s);
+    const archive = await download(s);
+    const before = await answers(s);
+    // As the archive of the level before 0021 (day/night switches) would be: no daynight table, and recordings
+    // without a column (standing in for a column a later migration adds).
+    const list = (await entries(archive)).filter((e) => e.name !== 'db/daynight.jsonl');
+    const recordings = list.find((e) => e.name === 'db/recordings.jsonl');
+    if (!recordings) throw new Error('no recordings table');
+    const lines = recordings.bytes
+      .toString()
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const at = (lines[0].columns as string[]).indexOf('fcode_pass');
+    lines[0].columns.splice(at, 1);
+    for (const row of lines.slice(1)) row.splice(at, 1);
+    recordings.bytes = Buffer.from(`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const manifestEntry = list.find((e) => e.name === 'manifest.json');
+    if (!manifestEntry) throw new Error('no manifest');
+    const manifest = JSON.parse(manifestEntry.bytes.toString());
+    manifest.migration = '0020_call_flows';
+    delete manifest.entries['db/daynight.jsonl'];
+    delete manifest.tables.daynight;
+    const { createHash } = await import('node:crypto');
+    manifest.entries['db/recordings.jsonl'] = {
+      size: recordings.bytes.length,
+      sha256: createHash('sha256').update(recordings.bytes).digest('hex'),
+    };
+    manifestEntry.bytes = Buffer.from(JSON.stringify(manifest));
+    await s.database.db.deleteFrom('users').where('username', '=', 'carla').execute();
+
+    const summary = await restore(s, await pack(list));
+    expect(summary).toMatchObject({ migration: '0020_call_flows', older: true });
+    expect(await answers(s)).toEqual(before);
+    expect(await s.database.db.selectFrom('daynight').selectAll().execute()).toEqual([]);
   });
 });
 

@@ -96,7 +96,11 @@ export class BackupService {
     const dir = await this.scratch();
     try {
       const tables: Record<string, number> = {};
-      const sources = await this.db.transaction().execute(async (trx) => {
+      // One snapshot for every table: PostgreSQL's default (read committed) would give each query its own. SQLite's
+      // transaction is one already (this process's other queries wait for it: Kysely has one SQLite connection).
+      let transaction = this.db.transaction();
+      if (isPostgres(this.db)) transaction = transaction.setIsolationLevel('repeatable read');
+      const sources = await transaction.execute(async (trx) => {
         const list = await backedUpTables(trx);
         const out = [];
         for (const table of list) {
