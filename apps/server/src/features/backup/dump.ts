@@ -86,7 +86,12 @@ function decoder(type: string, postgres: boolean): (value: unknown) => unknown {
 }
 
 /** Inserts a dump's rows into `table` (already emptied) inside the caller's transaction. */
-export async function loadTable(trx: AnyDb, table: TableInfo, file: string): Promise<number> {
+export async function loadTable(
+  trx: AnyDb,
+  table: TableInfo,
+  file: string,
+  upgrades: ((row: Record<string, unknown>) => Record<string, unknown>)[] = [],
+): Promise<number> {
   const postgres = isPostgres(trx);
   let header: DumpHeader | undefined;
   let decoders: ((value: unknown) => unknown)[] = [];
@@ -109,10 +114,11 @@ export async function loadTable(trx: AnyDb, table: TableInfo, file: string): Pro
       continue;
     }
     const values = JSON.parse(line) as unknown[];
-    const row: Record<string, unknown> = {};
+    let row: Record<string, unknown> = {};
     header.columns.forEach((column, i) => {
       row[column] = decoders[i]?.(values[i]);
     });
+    for (const upgrade of upgrades) row = upgrade(row);
     batch.push(row);
     if (batch.length >= batchSize) await flush();
   }

@@ -18,8 +18,9 @@ import {
   unpackArchive,
   writeArchive,
 } from './archive.ts';
-import { type AnyDb, backedUpTables, isPostgres, type TableInfo } from './catalog.ts';
+import { type AnyDb, backedUpTables, isPostgres } from './catalog.ts';
 import { dumpTable, inspectDump, loadTable } from './dump.ts';
+import { upgradesFor } from './upgrades.ts';
 
 const SCHEDULE_KEY = 'backup.schedule';
 const DEFAULT_SCHEDULE: BackupSchedule = { enabled: false, time: '02:30', keep: 7 };
@@ -249,7 +250,9 @@ export class BackupService {
           for (const table of tables) {
             const file = path.join(content, 'db', `${table.name}.jsonl`);
             // A table newer than the backup stays empty (its columns and rows come from later migrations).
-            if (fs.existsSync(file)) count += await loadTable(trx, table as TableInfo, file);
+            if (fs.existsSync(file)) {
+              count += await loadTable(trx, table, file, upgradesFor(table.name, staged.manifest.migration));
+            }
           }
           await this.options.inRestore?.(trx as Kysely<Database>);
           return count;
