@@ -159,7 +159,7 @@ export class BackupService {
       try {
         const archive = path.join(dir, 'upload.tar.gz');
         await pipeline(upload, fs.createWriteStream(archive, { mode: 0o600 }));
-        if ((upload as Readable & { truncated?: boolean }).truncated) throw this.invalid('the file is too large');
+        if ((upload as Readable & { truncated?: boolean }).truncated) throw new AppError(413, 'payload_too_large');
         const content = path.join(dir, 'content');
         await fsp.mkdir(content, { mode: 0o700 });
         let manifest: Manifest;
