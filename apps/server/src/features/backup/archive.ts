@@ -92,10 +92,15 @@ export async function writeArchive(
   await piped;
 }
 
-const SAFE_NAME = /^(db\/[a-z0-9_]+\.jsonl|files\/[A-Za-z0-9._@+=-]+(\/[A-Za-z0-9._@+=-]+)*|manifest\.json)$/;
-
+/**
+ * Names a restore accepts: a table dump, the manifest, or a file under `files/` whose every part is a plain name
+ * (no empty, `.` or `..` part, no control character or backslash), so nothing is written outside the unpack folder.
+ */
 function safeName(name: string): boolean {
-  return SAFE_NAME.test(name) && !name.split('/').some((part) => part === '.' || part === '..');
+  if (/^db\/[a-z0-9_]+\.jsonl$/.test(name) || name === 'manifest.json') return true;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused.
+  if (!name.startsWith('files/') || /[\u0000-\u001f\u007f\\]/.test(name)) return false;
+  return name.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
 }
 
 /**
@@ -121,6 +126,8 @@ export async function unpackArchive(archive: string, dir: string): Promise<Manif
       }
       if (manifestText !== undefined) throw new ArchiveInvalid('entries follow the manifest');
       const target = path.join(dir, entry.name);
+      if (!target.startsWith(`${path.resolve(dir)}${path.sep}`))
+        throw new ArchiveInvalid(`unexpected entry ${entry.name}`);
       await fsp.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
       const hash = createHash('sha256');
       await pipeline(
