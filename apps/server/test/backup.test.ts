@@ -389,6 +389,27 @@ describe.each(['sqlite', 'postgres'] as const)('a backup from an earlier level o
   });
 });
 
+describe('two processes on one PostgreSQL and DATA_DIR', () => {
+  it('restore an upload checked by the other one (behind a load balancer)', async () => {
+    const first = await server('postgres');
+    await seed(first);
+    const archive = await download(first);
+    const started = await startApp(first.testDb);
+    const second: Server = { ...started, testDb: first.testDb, headers: await login(started.app) };
+    try {
+      await ok(first, 'DELETE', '/api/trunks/1');
+      const res = await upload(first, archive);
+      expect(res.statusCode, res.body).toBe(200);
+      await ok(second, 'POST', `/api/backup/uploads/${res.json().id}/restore`);
+      expect((await ok(first, 'GET', '/api/trunks')).json()).toHaveLength(1);
+      expect((await ok(second, 'GET', '/api/trunks')).json()).toHaveLength(1);
+      expectError(await call(first, 'POST', `/api/backup/uploads/${res.json().id}/restore`), 404, 'backup_expired');
+    } finally {
+      await started.close();
+    }
+  });
+});
+
 describe('scheduled backups', () => {
   it('write into BACKUP_DIR once a day, once however many ask, and keep the newest N', async () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'centralino-backups-'));

@@ -175,6 +175,8 @@ export class BackupService {
         summary.id = id;
         for (const other of this.staged.keys()) await this.discard(other);
         this.staged.set(id, { dir, manifest, summary });
+        // Kept beside the content too: behind a load balancer the confirmation may reach another process.
+        await fsp.writeFile(path.join(dir, 'staged.json'), JSON.stringify({ manifest, summary }), { mode: 0o600 });
         return summary;
       } catch (error) {
         await fsp.rm(dir, { recursive: true, force: true });
@@ -224,9 +226,22 @@ export class BackupService {
   }
 
   async discard(id: string): Promise<void> {
-    const staged = this.staged.get(id);
     this.staged.delete(id);
-    if (staged) await fsp.rm(staged.dir, { recursive: true, force: true });
+    await fsp.rm(path.join(this.work, id), { recursive: true, force: true });
+  }
+
+  /**
+   * An upload staged by this process or by another one sharing DATA_DIR, read from disk each time: another process
+   * may have restored or discarded it meanwhile.
+   */
+  private async findStaged(id: string): Promise<Staged | undefined> {
+    const dir = path.join(this.work, id);
+    try {
+      const { manifest, summary } = JSON.parse(await fsp.readFile(path.join(dir, 'staged.json'), 'utf8'));
+      return { dir, manifest, summary };
+    } catch {
+      return undefined;
+    }
   }
 
   /**
@@ -235,10 +250,14 @@ export class BackupService {
    * everything as it was.
    */
   async restore(id: string): Promise<BackupRestoreResult> {
-    const staged = this.staged.get(id);
+    const staged = await this.findStaged(id);
     if (!staged) throw new AppError(404, 'backup_expired');
     return this.exclusive(async () => {
       const content = path.join(staged.dir, 'content');
+      // Everything the check saw must still be there (another process may be restoring the same upload).
+      for (const name of Object.keys(staged.manifest.entries)) {
+        if (!fs.existsSync(path.join(content, name))) throw new AppError(404, 'backup_expired');
+      }
       const aside = await this.layOutFiles(content, id);
       let rows = 0;
       try {
@@ -388,9 +407,18 @@ export class BackupService {
     }
   }
 
-  /** Looks for a due backup every 30 s; leftovers of an interrupted upload or restore are removed first. */
+  /**
+   * Looks for a due backup every 30 s. Leftovers of an interrupted backup, upload or restore are removed first once
+   * they are a day old (younger ones may be another process's work in progress).
+   */
   async start(): Promise<void> {
-    await fsp.rm(this.work, { recursive: true, force: true });
+    const names = await fsp.readdir(this.work).catch(() => [] as string[]);
+    for (const name of names) {
+      const stat = await fsp.stat(path.join(this.work, name)).catch(() => null);
+      if (stat && stat.mtimeMs < this.now() - 24 * 3600_000) {
+        await fsp.rm(path.join(this.work, name), { recursive: true, force: true });
+      }
+    }
     if (!this.options.backupDir) return;
     this.timer = setInterval(() => {
       this.runDue().catch((error) => this.options.log?.error({ err: error }, 'scheduled backup failed'));
@@ -400,7 +428,6 @@ export class BackupService {
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    for (const id of [...this.staged.keys()]) await this.discard(id);
   }
 }
 
