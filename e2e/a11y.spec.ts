@@ -401,6 +401,7 @@ const SCREENS: Screen[] = [
   { path: '/admin/languages' },
   { path: '/admin/settings' },
   { path: '/admin/report', main: true },
+  { path: '/admin/backup' },
   { path: '/final' },
 ];
 

@@ -10,6 +10,8 @@ import type { DatabaseHandle } from './db/database.ts';
 import { AppError } from './errors.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { AuthService } from './features/auth/service.ts';
+import { backupRoutes } from './features/backup/routes.ts';
+import { BackupService } from './features/backup/service.ts';
 import { bulkRoutes } from './features/bulk/routes.ts';
 import { BulkService } from './features/bulk/service.ts';
 import { bulkPhonesRoutes } from './features/bulk-phones/routes.ts';
@@ -290,6 +292,25 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
   app.decorate('phonebookLdap', phonebookLdap);
   app.addHook('onReady', async () => phonebookLdap.start());
   app.addHook('onClose', () => phonebookLdap.stop());
+
+  const backups = new BackupService({
+    db: database.db,
+    dataDir: config.dataDir,
+    version: VERSION,
+    backupDir: config.backupDir,
+    now,
+    log: app.log,
+    inRestore: (trx) => provisioning.allChanged(trx),
+    afterRestore: async () => {
+      pbx.applier.markDirty();
+      phonebookLdap.changed();
+      await recordings.writeAll();
+    },
+  });
+  await app.register(backupRoutes(backups));
+  app.decorate('backups', backups);
+  app.addHook('onReady', () => backups.start());
+  app.addHook('onClose', () => backups.stop());
 
   await registerSpa(app, config.webDistDir);
   return { app, auth, jobs, provisioning };

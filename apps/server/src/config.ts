@@ -40,6 +40,7 @@ const envSchema = z.object({
     .default(8080),
   HOST: z.string().min(1, 'HOST must not be empty').default('0.0.0.0'),
   DATA_DIR: z.string().min(1, 'DATA_DIR must not be empty').default('./data'),
+  BACKUP_DIR: z.string().startsWith('/', 'BACKUP_DIR must be an absolute path').optional(),
   DATABASE_URL: z
     .string()
     .regex(/^(postgres|postgresql):\/\/.+/, 'DATABASE_URL must start with postgres:// (leave it unset for SQLite)')
@@ -172,6 +173,8 @@ export type Config = {
   port: number;
   host: string;
   dataDir: string;
+  /** Where scheduled backups are written (BACKUP_DIR); unset, scheduled backups are off. */
+  backupDir: string | undefined;
   databaseUrl: string | undefined;
   adminPassword: string | undefined;
   logLevel: (typeof logLevels)[number];
@@ -293,6 +296,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
     port: v.PORT,
     host: v.HOST,
     dataDir: path.resolve(v.DATA_DIR),
+    backupDir: v.BACKUP_DIR,
     databaseUrl: v.DATABASE_URL,
     adminPassword: v.ADMIN_PASSWORD,
     logLevel: v.LOG_LEVEL,

@@ -116,6 +116,10 @@ export const errorCodes = [
   'flow_exists',
   'audio_invalid',
   'audio_converter_missing',
+  'backup_invalid',
+  'backup_too_new',
+  'backup_expired',
+  'backup_busy',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
@@ -227,6 +231,10 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     flow_exists: 'Name already used',
     audio_invalid: 'Not an audio file',
     audio_converter_missing: 'Audio conversion unavailable',
+    backup_invalid: 'Not a valid backup',
+    backup_too_new: 'Backup from a newer version',
+    backup_expired: 'Backup no longer available',
+    backup_busy: 'Backup or restore in progress',
   },
   it: {
     validation: 'Richiesta non valida',
@@ -332,6 +340,10 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     flow_exists: 'Nome già usato',
     audio_invalid: 'Non è un file audio',
     audio_converter_missing: 'Conversione audio non disponibile',
+    backup_invalid: 'Backup non valido',
+    backup_too_new: 'Backup di una versione più recente',
+    backup_expired: 'Backup non più disponibile',
+    backup_busy: 'Backup o ripristino in corso',
   },
 };
 
@@ -455,6 +467,11 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     flow_exists: 'Another object of this kind already has this name.',
     audio_invalid: 'Upload a WAV, MP3 or OGG audio file.',
     audio_converter_missing: 'The server cannot convert audio: install sox (apt-get install sox libsox-fmt-mp3).',
+    backup_invalid: 'The file is not a Centralino backup, or it is damaged or incomplete. Nothing was changed.',
+    backup_too_new:
+      'The backup was taken by a newer version of Centralino: update this server first. Nothing was changed.',
+    backup_expired: 'The uploaded backup is no longer on the server: upload it again.',
+    backup_busy: 'Another backup or restore is running: try again when it has finished.',
   },
   it: {
     validation: 'Alcuni campi non sono validi.',
@@ -579,6 +596,12 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     flow_exists: 'Un altro oggetto di questo tipo ha già questo nome.',
     audio_invalid: 'Carica un file audio WAV, MP3 o OGG.',
     audio_converter_missing: 'Il server non può convertire audio: installa sox (apt-get install sox libsox-fmt-mp3).',
+    backup_invalid:
+      'Il file non è un backup di Centralino, oppure è danneggiato o incompleto. Non è stato cambiato nulla.',
+    backup_too_new:
+      'Il backup è stato creato da una versione più recente di Centralino: aggiorna prima questo server. Non è stato cambiato nulla.',
+    backup_expired: 'Il backup caricato non è più sul server: caricalo di nuovo.',
+    backup_busy: 'È in corso un altro backup o ripristino: riprova quando è finito.',
   },
 };
 

@@ -1,5 +1,6 @@
 export * from './apps.ts';
 export * from './auth.ts';
+export * from './backup.ts';
 export * from './bulk.ts';
 export * from './bulk-phones.ts';
 export * from './card-sources.ts';

@@ -500,6 +500,14 @@ export interface DayNightTable {
   night_dest: string;
 }
 
+export interface BackupRunsTable {
+  slot: string;
+  started_at: number;
+  finished_at: number | null;
+  file: string | null;
+  error: string | null;
+}
+
 export interface Database {
   admins: AdminsTable;
   sessions: SessionsTable;
@@ -544,4 +552,5 @@ export interface Database {
   ivrs: IvrsTable;
   ivr_entries: IvrEntriesTable;
   daynight: DayNightTable;
+  backup_runs: BackupRunsTable;
 }

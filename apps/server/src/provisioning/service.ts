@@ -145,6 +145,11 @@ export class ProvisioningService {
     this.cache.localChange(Number(row?.generation ?? 0), macs);
   }
 
+  /** Everything changed in `trx` (a restore from a backup replaced every table). */
+  async allChanged(trx: Db): Promise<void> {
+    await this.changed(trx, 'all');
+  }
+
   /** Phones changed by a write made elsewhere in `trx` (bulk phones sets many models at once). */
   async phonesChanged(trx: Db, macs: string[]): Promise<void> {
     await this.changed(trx, macs);

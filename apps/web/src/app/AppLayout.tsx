@@ -17,6 +17,7 @@ import {
   IconAddressBook,
   IconApi,
   IconApps,
+  IconArchive,
   IconArrowBarToDown,
   IconArrowBarUp,
   IconCloudComputing,
@@ -134,6 +135,7 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
       {item('/admin/languages', t('nav.languages'), <IconLanguage size={18} />)}
       {item('/admin/settings', t('nav.settings'), <IconKey size={18} />)}
       {item('/admin/report', t('nav.report'), <IconReportAnalytics size={18} />)}
+      {item('/admin/backup', t('nav.backup'), <IconArchive size={18} />)}
     </nav>
   );
 }

@@ -37,6 +37,7 @@ export const ROUTED_PATHS = [
   '/admin/languages',
   '/admin/settings',
   '/admin/report',
+  '/admin/backup',
 ] as const;
 
 export function isRouted(path: string): boolean {

@@ -10,6 +10,7 @@ const HomeOrWizard = lazy(() =>
   import('../features/wizard/HomeOrWizard.tsx').then((m) => ({ default: m.HomeOrWizard })),
 );
 const FinalPage = lazy(() => import('../features/wizard/FinalPage.tsx').then((m) => ({ default: m.FinalPage })));
+const BackupPage = lazy(() => import('../features/backup/BackupPage.tsx').then((m) => ({ default: m.BackupPage })));
 const AdminPage = lazy(() => import('../features/admin/AdminPage.tsx').then((m) => ({ default: m.AdminPage })));
 const LanguagesPage = lazy(() =>
   import('../features/languages/LanguagesPage.tsx').then((m) => ({ default: m.LanguagesPage })),
@@ -149,6 +150,7 @@ export const routes = [
       { path: '/admin/languages', element: screen(<LanguagesPage />) },
       { path: '/admin/settings', element: screen(<AdminSettingsPage />) },
       { path: '/admin/report', element: screen(<ReportPage />) },
+      { path: '/admin/backup', element: screen(<BackupPage />) },
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },

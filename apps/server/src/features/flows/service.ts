@@ -78,6 +78,19 @@ export class RecordingsService {
     await writeAtomically(this.file(id), wav, this.sounds.gid);
   }
 
+  /** Writes every recording again (after a restore, when a file of the same size may hold other audio). */
+  async writeAll(): Promise<void> {
+    const rows = await this.db.selectFrom('recordings').select(['id']).execute();
+    for (const { id } of rows) {
+      const row = await this.db
+        .selectFrom('recordings')
+        .select('audio')
+        .where('id', '=', Number(id))
+        .executeTakeFirst();
+      if (row) await this.write(Number(id), row.audio);
+    }
+  }
+
   /** Writes every recording whose file is missing or differs in size (a new server, another process's upload). */
   async syncFiles(): Promise<void> {
     const rows = await this.db.selectFrom('recordings').select(['id']).execute();

@@ -1,5 +1,5 @@
 import { SimpleGrid, Stack, Title } from '@mantine/core';
-import { IconApi, IconKey, IconLanguage, IconReportAnalytics, IconUsers } from '@tabler/icons-react';
+import { IconApi, IconArchive, IconKey, IconLanguage, IconReportAnalytics, IconUsers } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { AreaCard } from '../../components/AreaCard.tsx';
 import { SystemCard } from './SystemCard.tsx';
@@ -29,6 +29,12 @@ export function AdminPage() {
           title={t('nav.report')}
           description={t('admin.reportDescription')}
           to="/admin/report"
+        />
+        <AreaCard
+          icon={<IconArchive />}
+          title={t('nav.backup')}
+          description={t('admin.backupDescription')}
+          to="/admin/backup"
         />
         <AreaCard
           icon={<IconLanguage />}
