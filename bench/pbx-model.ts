@@ -112,5 +112,6 @@ export function bigModel(): PbxModel {
     announcements: [],
     ivrs: [],
     dayNight: [],
+    queues: [],
   };
 }

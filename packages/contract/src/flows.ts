@@ -162,3 +162,65 @@ export const dayNightStateSchema = z.object({ state: z.enum(['day', 'night']) })
 export const announcementDestination = (id: number) => `app-announcement-${id},s,1`;
 export const ivrDestination = (id: number) => `ivr-${id},s,1`;
 export const dayNightDestination = (ext: number) => `app-daynight,${ext},1`;
+
+// ---- Queues
+
+/** How a queue rings its members (Asterisk queues.conf strategy). */
+export const QUEUE_STRATEGIES = ['ringall', 'rrmemory', 'leastrecent', 'fewestcalls', 'random'] as const;
+/** What a waiting caller hears: the default music on hold, or ringing. */
+export const QUEUE_MUSIC = ['default', 'ringing'] as const;
+/** Feature codes followed by the queue number: log in or out of it as an agent, pause or resume (contract §5.3). */
+export const QUEUE_LOGIN_FEATURE_CODE = '*45';
+export const QUEUE_PAUSE_FEATURE_CODE = '*46';
+
+const EXTENSION_MESSAGE = 'From 2 to 10 digits';
+registerItalianMessages({
+  [EXTENSION_MESSAGE]: 'Da 2 a 10 cifre',
+  'From 1 to 120 seconds': 'Da 1 a 120 secondi',
+  'From 0 to 86400 seconds': 'Da 0 a 86400 secondi',
+  'A user may appear once': 'Ogni utente può comparire una volta sola',
+});
+const extensionSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{2,10}$/, EXTENSION_MESSAGE);
+const userExtensions = z
+  .array(extensionSchema)
+  .max(500)
+  .refine((list) => new Set(list).size === list.length, 'A user may appear once')
+  .default([]);
+
+export const queueWriteSchema = z
+  .object({
+    /** The number callers and phones dial; checked by the numbering rules like any extension. */
+    extension: extensionSchema,
+    name: nameSchema,
+    strategy: z.enum(QUEUE_STRATEGIES).default('ringall'),
+    /** Static members: main extensions of users, always in the queue. */
+    members: userExtensions,
+    /** Dynamic agents: users who may log in and out with *45<queue> and pause with *46<queue>. */
+    agents: userExtensions,
+    /** Seconds each member's phones ring before the queue tries the next. */
+    ring_time: z.number().int().min(1, 'From 1 to 120 seconds').max(120, 'From 1 to 120 seconds').default(15),
+    /** Longest wait in the queue, in seconds, before the failover destination; 0 waits without limit. */
+    max_wait: z.number().int().min(0, 'From 0 to 86400 seconds').max(86_400, 'From 0 to 86400 seconds').default(0),
+    failover_dest: flowDestinationSchema,
+    music: z.enum(QUEUE_MUSIC).default('default'),
+    /** Tell waiting callers their position in the queue. */
+    announce_position: z.boolean().default(false),
+  })
+  .meta({ id: 'QueueWrite' });
+export type QueueWrite = z.input<typeof queueWriteSchema>;
+
+export const queueSchema = queueWriteSchema
+  .extend({
+    id: z.number().int(),
+    destination: z.string(),
+    login_code: z.string(),
+    pause_code: z.string(),
+  })
+  .meta({ id: 'Queue' });
+export type Queue = z.infer<typeof queueSchema>;
+export const queueListSchema = z.array(queueSchema).meta({ id: 'QueueList' });
+
+export const queueDestination = (extension: string) => `ext-queues,${extension},1`;

@@ -500,6 +500,26 @@ export interface DayNightTable {
   night_dest: string;
 }
 
+/** A call queue (issue 26, migration 0022): ext-queues,<extension>,1; queues.conf section [<extension>]. */
+export interface QueuesTable {
+  id: Generated<number>;
+  extension: string;
+  name: string;
+  strategy: string;
+  ring_time: number;
+  max_wait: number;
+  failover_dest: string;
+  music: string;
+  announce_position: number;
+}
+
+export interface QueueMembersTable {
+  queue_id: number;
+  user_id: number;
+  /** 'static': always a member; 'agent': may log in and out with the feature code. */
+  kind: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   sessions: SessionsTable;
@@ -544,4 +564,6 @@ export interface Database {
   ivrs: IvrsTable;
   ivr_entries: IvrEntriesTable;
   daynight: DayNightTable;
+  queues: QueuesTable;
+  queue_members: QueueMembersTable;
 }

@@ -284,13 +284,28 @@ export function recordingSoundPath(soundsDir: string, id: number): string {
 async function loadFlows(
   db: Kysely<Database>,
   soundsDir: string,
-): Promise<Pick<PbxModel, 'announcements' | 'ivrs' | 'dayNight'>> {
-  const [announcements, ivrs, entries, dayNight] = await Promise.all([
+): Promise<Pick<PbxModel, 'announcements' | 'ivrs' | 'dayNight' | 'queues'>> {
+  const [announcements, ivrs, entries, dayNight, queues, members] = await Promise.all([
     db.selectFrom('announcements').selectAll().orderBy('id').execute(),
     db.selectFrom('ivrs').selectAll().orderBy('id').execute(),
     db.selectFrom('ivr_entries').selectAll().orderBy('ivr_id').orderBy('selection').execute(),
     db.selectFrom('daynight').selectAll().orderBy('ext').execute(),
+    db.selectFrom('queues').selectAll().orderBy('extension').execute(),
+    // Members without an extension (taken away since) are left out: there is nothing to ring.
+    db
+      .selectFrom('queue_members')
+      .innerJoin('users', 'users.id', 'queue_members.user_id')
+      .select(['queue_members.queue_id', 'queue_members.kind', 'users.default_extension', 'users.displayname'])
+      .where('users.default_extension', 'is not', null)
+      .orderBy('users.default_extension')
+      .execute(),
   ]);
+  const membersOf = new Map<number, typeof members>();
+  for (const m of members) {
+    const list = membersOf.get(Number(m.queue_id));
+    if (list) list.push(m);
+    else membersOf.set(Number(m.queue_id), [m]);
+  }
   const sound = (id: number | null) => (id === null ? null : recordingSoundPath(soundsDir, Number(id)));
   return {
     announcements: announcements.map((a) => ({
@@ -323,6 +338,23 @@ async function loadFlows(
       dayDestination: d.day_dest,
       nightDestination: d.night_dest,
     })),
+    queues: queues.map((q) => {
+      const list = membersOf.get(Number(q.id)) ?? [];
+      return {
+        number: q.extension,
+        name: q.name,
+        strategy: q.strategy,
+        ringTime: Number(q.ring_time),
+        maxWait: Number(q.max_wait),
+        failover: q.failover_dest,
+        music: q.music,
+        announcePosition: Number(q.announce_position) === 1,
+        members: list
+          .filter((m) => m.kind === 'static')
+          .map((m) => ({ extension: m.default_extension as string, name: m.displayname })),
+        agents: list.filter((m) => m.kind === 'agent').map((m) => m.default_extension as string),
+      };
+    }),
   };
 }
 

@@ -212,6 +212,25 @@ export interface PbxDayNight {
   nightDestination: Destination;
 }
 
+/** A call queue (issue 26): queues.conf [<number>], dialled at ext-queues,<number>,1. */
+export interface PbxQueue {
+  number: string;
+  name: string;
+  strategy: string;
+  /** Seconds a member rings before the next attempt. */
+  ringTime: number;
+  /** Seconds a caller waits before the failover destination; 0: no limit. */
+  maxWait: number;
+  failover: Destination;
+  /** 'default' music on hold, or 'ringing'. */
+  music: string;
+  announcePosition: boolean;
+  /** Static members: main extension and name. */
+  members: { extension: string; name: string }[];
+  /** Main extensions allowed to log in as dynamic agents. */
+  agents: string[];
+}
+
 export interface AmiUser {
   username: string;
   secret: string;
@@ -270,6 +289,7 @@ export interface PbxModel {
   announcements: PbxAnnouncement[];
   ivrs: PbxIvr[];
   dayNight: PbxDayNight[];
+  queues: PbxQueue[];
 }
 
 export const defaultPbxSettings: PbxSettings = {

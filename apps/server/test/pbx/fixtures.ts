@@ -223,6 +223,20 @@ export function referenceModel(): PbxModel {
         nightDestination: 'app-announcement-2,s,1',
       },
     ],
+    queues: [
+      {
+        number: '500',
+        name: 'Support, first line',
+        strategy: 'rrmemory',
+        ringTime: 15,
+        maxWait: 120,
+        failover: 'ext-local,vmu201,1',
+        music: 'default',
+        announcePosition: true,
+        members: [{ extension: '201', name: 'Alice Rossi' }],
+        agents: ['202'],
+      },
+    ],
   };
 }
 

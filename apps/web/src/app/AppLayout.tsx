@@ -25,6 +25,7 @@ import {
   IconDeviceMobileCog,
   IconDevices,
   IconDialpad,
+  IconHeadset,
   IconHome,
   IconId,
   IconKey,
@@ -110,6 +111,7 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
         {item('/flows/announcements', t('nav.announcements'), <IconSpeakerphone size={18} />)}
         {item('/flows/ivr', t('nav.ivr'), <IconDialpad size={18} />)}
         {item('/flows/daynight', t('nav.daynight'), <IconSunMoon size={18} />)}
+        {item('/flows/queues', t('nav.queues'), <IconHeadset size={18} />)}
       </NavLink>
       {engine.data === 'tancredi' && item('/devices', t('nav.devices'), <IconDeviceDesktopCog size={18} />)}
       {engine.data === 'tancredi' && item('/devices/inventory', t('nav.inventory'), <IconDeviceDesktop size={18} />)}

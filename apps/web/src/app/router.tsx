@@ -42,6 +42,7 @@ const DayNightPage = lazy(() =>
   import('../features/flows/DayNightPage.tsx').then((m) => ({ default: m.DayNightPage })),
 );
 const IvrsPage = lazy(() => import('../features/flows/IvrsPage.tsx').then((m) => ({ default: m.IvrsPage })));
+const QueuesPage = lazy(() => import('../features/flows/QueuesPage.tsx').then((m) => ({ default: m.QueuesPage })));
 const BulkExtensionsPage = lazy(() =>
   import('../features/bulk-extensions/BulkExtensionsPage.tsx').then((m) => ({ default: m.BulkExtensionsPage })),
 );
@@ -143,6 +144,7 @@ export const routes = [
       { path: '/flows/announcements', element: screen(<AnnouncementsPage />) },
       { path: '/flows/ivr', element: screen(<IvrsPage />) },
       { path: '/flows/daynight', element: screen(<DayNightPage />) },
+      { path: '/flows/queues', element: screen(<QueuesPage />) },
       { path: '/apps/bulkdevices', element: screen(<BulkPhonesPage />) },
       { path: '/bulkdevices', element: screen(<BulkPhonesPage />) },
       { path: '/admin', element: screen(<AdminPage />) },

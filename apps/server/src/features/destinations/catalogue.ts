@@ -4,6 +4,7 @@ import {
   type Destinations,
   dayNightDestination,
   ivrDestination,
+  queueDestination,
   type UiLanguage,
 } from '@centralino/contract';
 import type { Kysely } from 'kysely';
@@ -43,7 +44,7 @@ export interface Destination {
 
 /** Every destination that exists now, in the order the pickers show them. */
 export async function destinationList(db: Kysely<Database>): Promise<Destination[]> {
-  const [users, groups, announcements, ivrs, dayNight] = await Promise.all([
+  const [users, groups, announcements, ivrs, dayNight, queues] = await Promise.all([
     db
       .selectFrom('users')
       .select(['default_extension', 'displayname', 'voicemail_pin'])
@@ -54,6 +55,7 @@ export async function destinationList(db: Kysely<Database>): Promise<Destination
     db.selectFrom('announcements').select(['id', 'description']).orderBy('description').execute(),
     db.selectFrom('ivrs').select(['id', 'name']).orderBy('name').execute(),
     db.selectFrom('daynight').select(['ext', 'name']).orderBy('ext').execute(),
+    db.selectFrom('queues').select(['extension', 'name']).orderBy('extension').execute(),
   ]);
   const list: Destination[] = [
     { destination: HANGUP_DESTINATION, description: 'Hangup', category: 'Terminate Call' },
@@ -94,6 +96,13 @@ export async function destinationList(db: Kysely<Database>): Promise<Destination
   for (const d of dayNight) {
     list.push({ destination: dayNightDestination(Number(d.ext)), description: d.name, category: 'Day/Night' });
   }
+  for (const q of queues) {
+    list.push({
+      destination: queueDestination(q.extension),
+      description: `${q.extension} ${q.name}`,
+      category: 'Queues',
+    });
+  }
   return list;
 }
 
@@ -111,7 +120,7 @@ export function byCategory(list: Destination[]): Destinations {
 
 /** Something that sends calls to a destination: an inbound route, or a user's busy/no-answer/unreachable. */
 export interface Reference {
-  kind: 'route' | 'busy' | 'noanswer' | 'unavailable' | 'announcement' | 'ivr' | 'daynight';
+  kind: 'route' | 'busy' | 'noanswer' | 'unavailable' | 'announcement' | 'ivr' | 'daynight' | 'queue';
   /** The route's DID and description, or the user's name and number. */
   label: string;
   userId?: number;
@@ -126,6 +135,7 @@ const KIND_TEXT: Record<UiLanguage, Record<Reference['kind'], string>> = {
     announcement: 'announcement',
     ivr: 'IVR',
     daynight: 'day/night switch',
+    queue: 'failover of queue',
   },
   it: {
     route: 'rotta in entrata',
@@ -135,6 +145,7 @@ const KIND_TEXT: Record<UiLanguage, Record<Reference['kind'], string>> = {
     announcement: 'annuncio',
     ivr: 'IVR',
     daynight: 'commutatore giorno/notte',
+    queue: 'destinazione di riserva della coda',
   },
 };
 export function describeReferences(refs: Reference[], lang: UiLanguage): string {
@@ -191,9 +202,9 @@ export function routeLabel(r: { did: string; cid: string; description: string })
   return [r.did || '*', r.cid ? `/${r.cid}` : '', r.description ? ` (${r.description})` : ''].join('');
 }
 
-/** Announcements and IVRs that send calls to any of these destinations, by name. */
+/** Announcements, IVRs, day/night switches and queues that send calls to any of these destinations, by name. */
 export async function flowReferencesTo(db: Kysely<Database>, destinations: string[]): Promise<Reference[]> {
-  const [announcements, ivrs, entries, dayNight] = await Promise.all([
+  const [announcements, ivrs, entries, dayNight, queues] = await Promise.all([
     db
       .selectFrom('announcements')
       .select(['description'])
@@ -222,6 +233,12 @@ export async function flowReferencesTo(db: Kysely<Database>, destinations: strin
       .where((eb) => eb.or([eb('day_dest', 'in', destinations), eb('night_dest', 'in', destinations)]))
       .orderBy('ext')
       .execute(),
+    db
+      .selectFrom('queues')
+      .select(['extension', 'name'])
+      .where('failover_dest', 'in', destinations)
+      .orderBy('extension')
+      .execute(),
   ]);
   const refs: Reference[] = announcements.map((a) => ({ kind: 'announcement', label: a.description }));
   const seen = new Set<string>();
@@ -235,5 +252,6 @@ export async function flowReferencesTo(db: Kysely<Database>, destinations: strin
     refs.push({ kind: 'ivr', label: e.name });
   }
   for (const d of dayNight) refs.push({ kind: 'daynight', label: d.name });
+  for (const q of queues) refs.push({ kind: 'queue', label: `${q.extension} ${q.name}` });
   return refs;
 }

@@ -3,6 +3,7 @@ import { bucketOf, byNumber, HEADER } from './common.ts';
 import { FLOWS_FILE, renderDialplanRoot, renderUserDialplan } from './dialplan.ts';
 import { renderFlows } from './flows.ts';
 import { renderPjsipRoot, renderTransports, renderTrunks, renderUserAccounts, userAccounts } from './pjsip.ts';
+import { renderQueuesConf } from './queues.ts';
 import {
   renderAsteriskConf,
   renderDefaults,
@@ -221,6 +222,7 @@ export class ConfigRenderer {
     yield;
     files.set('extensions.conf', renderDialplanRoot(model, dialplanUsers, accountsOf));
     files.set(FLOWS_FILE, renderFlows(model));
+    files.set('queues.conf', renderQueuesConf(model.queues));
     yield;
     files.set('voicemail.conf', voicemail.join(''));
     files.set('asterisk.conf', renderAsteriskConf(s));

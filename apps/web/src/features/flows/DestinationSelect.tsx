@@ -14,6 +14,7 @@ const CATEGORY_KEYS: Record<string, string> = {
   Announcements: 'announcements',
   IVR: 'ivr',
   'Day/Night': 'daynight',
+  Queues: 'queues',
 };
 
 /** Picker data: the catalogue's entries grouped by translated category. */

@@ -8,6 +8,8 @@ import {
   errorBodySchema,
   type IvrWrite,
   ivrListSchema,
+  type QueueWrite,
+  queueListSchema,
   type RecordingPatch,
   recordingListSchema,
 } from '@centralino/contract';
@@ -83,6 +85,11 @@ export const flowsApi = {
   updateDayNight: (ext: number, body: DayNightWrite) =>
     apiRequest('PUT', `/api/daynight/${ext}`, { body, schema: z.unknown() }),
   removeDayNight: (ext: number) => apiRequest('DELETE', `/api/daynight/${ext}`, { schema: z.unknown() }),
+  queues: () => apiRequest('GET', '/api/queues', { schema: queueListSchema }),
+  createQueue: (body: QueueWrite) => apiRequest('POST', '/api/queues', { body, schema: created }),
+  updateQueue: (id: number, body: QueueWrite) => apiRequest('PUT', `/api/queues/${id}`, { body, schema: z.unknown() }),
+  removeQueue: (id: number) => apiRequest('DELETE', `/api/queues/${id}`, { schema: z.unknown() }),
+
   setDayNight: (ext: number, state: 'day' | 'night') =>
     apiRequest('POST', `/api/daynight/${ext}/state`, { body: { state }, schema: z.unknown() }),
 };

@@ -27,6 +27,7 @@ const CATEGORY_KEYS: Record<string, string> = {
   Announcements: 'announcements',
   IVR: 'ivr',
   'Day/Night': 'daynight',
+  Queues: 'queues',
 };
 
 function routeLabel(route: { extension: string; cidnum: string }, any: string) {
