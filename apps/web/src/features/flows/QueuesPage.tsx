@@ -45,7 +45,11 @@ function QueueModal({ queue, onClose, onSaved }: { queue: Queue | null; onClose:
   const parsed = queueWriteSchema.safeParse(form);
   const issue = (field: string) =>
     touched && !parsed.success ? parsed.error.issues.find((i) => i.path[0] === field)?.message : undefined;
-  const set = (patch: Partial<QueueWrite>) => setForm((f) => ({ ...f, ...patch }));
+  const set = (patch: Partial<QueueWrite>) => {
+    setForm((f) => ({ ...f, ...patch }));
+    // What the server said about a field no longer holds once it is changed.
+    setServerFields((fields) => Object.fromEntries(Object.entries(fields).filter(([k]) => !(k in patch))));
+  };
   const save = useMutation({
     mutationFn: async () => {
       const body = queueWriteSchema.parse(form);
@@ -54,7 +58,8 @@ function QueueModal({ queue, onClose, onSaved }: { queue: Queue | null; onClose:
     },
     onSuccess: onSaved,
     onError: (e) => {
-      if (e instanceof ApiError && e.body.fields) setServerFields(e.body.fields);
+      if (e instanceof ApiError && e.body.code === 'extension_in_use') setServerFields({ extension: e.body.detail });
+      else if (e instanceof ApiError && e.body.fields) setServerFields(e.body.fields);
       notifyError(t('flows.saveFailed'), e);
     },
   });
