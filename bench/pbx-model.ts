@@ -113,5 +113,6 @@ export function bigModel(): PbxModel {
     ivrs: [],
     dayNight: [],
     queues: [],
+    timeConditions: [],
   };
 }

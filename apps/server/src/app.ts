@@ -35,6 +35,8 @@ import { queueRoutes } from './features/flows/queue-routes.ts';
 import { QueuesService } from './features/flows/queues.ts';
 import { flowsRoutes } from './features/flows/routes.ts';
 import { FlowsService, RecordingsService } from './features/flows/service.ts';
+import { TimeConditionsService } from './features/flows/time-conditions.ts';
+import { timeRoutes } from './features/flows/time-routes.ts';
 import { gatewaysRoutes } from './features/gateways/routes.ts';
 import { GatewaysService } from './features/gateways/service.ts';
 import { healthRoutes } from './features/health/routes.ts';
@@ -215,6 +217,7 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
   const recordings = new RecordingsService(database.db, { dir: config.pbx.soundsDir, gid: config.pbx.runAs.gid });
   await app.register(flowsRoutes(recordings, new FlowsService(database.db, pbx.ami)));
   await app.register(queueRoutes(new QueuesService(database.db)));
+  await app.register(timeRoutes(new TimeConditionsService(database.db, pbx.ami)));
   // Recordings uploaded through another process, or before the sounds directory was moved, are written out.
   app.addHook('onReady', async () => {
     recordings.syncFiles().catch((error) => app.log.error({ err: error }, 'could not write the recordings'));

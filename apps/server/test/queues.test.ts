@@ -10,7 +10,7 @@ describe.each(DB_KINDS)('call queues API (%s)', (kind) => {
   const t = useTestApp(kind);
   const call = callAs(t);
   const queues = async () => (await call('GET', '/api/queues')).json() as Queue[];
-  const ids: Record<string, number> = {};
+  const ids = { sales: 0 };
   const sales = {
     extension: '500',
     name: 'Sales',

@@ -224,3 +224,75 @@ export type Queue = z.infer<typeof queueSchema>;
 export const queueListSchema = z.array(queueSchema).meta({ id: 'QueueList' });
 
 export const queueDestination = (extension: string) => `ext-queues,${extension},1`;
+
+// ---- Time groups and time conditions
+
+/** Feature code of time condition n is this followed by n: it sets or clears the condition's override. */
+export const TIME_CONDITION_FEATURE_CODE = '*27';
+
+const RANGE_MESSAGE = 'Use * or a value or range as shown';
+registerItalianMessages({
+  [RANGE_MESSAGE]: 'Usa * oppure un valore o un intervallo come nell’esempio',
+  'Add at least one time range': 'Aggiungi almeno un intervallo di tempo',
+});
+const WEEKDAY = '(mon|tue|wed|thu|fri|sat|sun)';
+const MONTH = '(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)';
+const TIME = '([01]\\d|2[0-3]):[0-5]\\d';
+const MDAY = '([1-9]|[12]\\d|3[01])';
+const rangeOf = (item: string) => new RegExp(`^(\\*|${item}(-${item})?)$`);
+/**
+ * One range of a time group, as Asterisk's GotoIfTime reads it (in the system's time zone): hours `08:00-12:30`,
+ * weekdays `mon-fri`, days of the month `1-15`, months `dec`; `*` for any. A holiday is a day and a month.
+ */
+export const timeRangeSchema = z.object({
+  hours: z.string().trim().toLowerCase().regex(rangeOf(TIME), RANGE_MESSAGE).default('*'),
+  weekdays: z.string().trim().toLowerCase().regex(rangeOf(WEEKDAY), RANGE_MESSAGE).default('*'),
+  mdays: z.string().trim().regex(rangeOf(MDAY), RANGE_MESSAGE).default('*'),
+  months: z.string().trim().toLowerCase().regex(rangeOf(MONTH), RANGE_MESSAGE).default('*'),
+});
+export type TimeRange = z.infer<typeof timeRangeSchema>;
+
+export const timeGroupWriteSchema = z
+  .object({
+    name: nameSchema,
+    ranges: z.array(timeRangeSchema).min(1, 'Add at least one time range').max(50),
+  })
+  .meta({ id: 'TimeGroupWrite' });
+export type TimeGroupWrite = z.input<typeof timeGroupWriteSchema>;
+export const timeGroupSchema = timeGroupWriteSchema
+  .extend({ id: z.number().int(), used_by: z.array(z.string()) })
+  .meta({ id: 'TimeGroup' });
+export type TimeGroup = z.infer<typeof timeGroupSchema>;
+export const timeGroupListSchema = z.array(timeGroupSchema).meta({ id: 'TimeGroupList' });
+
+export const timeConditionWriteSchema = z
+  .object({
+    name: nameSchema,
+    time_group_id: z.number().int().min(1, 'Choose a time group'),
+    /** Where calls go while the time group matches… */
+    true_dest: flowDestinationSchema,
+    /** …and where they go otherwise. */
+    false_dest: flowDestinationSchema,
+  })
+  .meta({ id: 'TimeConditionWrite' });
+export type TimeConditionWrite = z.infer<typeof timeConditionWriteSchema>;
+registerItalianMessages({ 'Choose a time group': 'Scegli un gruppo orario' });
+
+/** auto: the time group decides; inside / outside: forced until cleared (console or feature code). */
+export const TIME_CONDITION_OVERRIDES = ['auto', 'inside', 'outside'] as const;
+export const timeConditionSchema = timeConditionWriteSchema
+  .extend({
+    id: z.number().int(),
+    destination: z.string(),
+    feature_code: z.string(),
+    /** The override as Asterisk holds it (AstDB TC/<id>); unknown while the PBX is not connected. */
+    override: z.enum([...TIME_CONDITION_OVERRIDES, 'unknown']),
+  })
+  .meta({ id: 'TimeCondition' });
+export type TimeCondition = z.infer<typeof timeConditionSchema>;
+export const timeConditionListSchema = z.array(timeConditionSchema).meta({ id: 'TimeConditionList' });
+export const timeConditionOverrideSchema = z
+  .object({ override: z.enum(TIME_CONDITION_OVERRIDES) })
+  .meta({ id: 'TimeConditionOverride' });
+
+export const timeConditionDestination = (id: number) => `timeconditions,${id},1`;

@@ -520,6 +520,29 @@ export interface QueueMembersTable {
   kind: string;
 }
 
+export interface TimeGroupsTable {
+  id: Generated<number>;
+  name: string;
+}
+
+/** One GotoIfTime range of a time group: '*' or a value or range per field. */
+export interface TimeGroupRangesTable {
+  group_id: number;
+  position: number;
+  hours: string;
+  weekdays: string;
+  mdays: string;
+  months: string;
+}
+
+export interface TimeConditionsTable {
+  id: Generated<number>;
+  name: string;
+  time_group_id: number;
+  true_dest: string;
+  false_dest: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   sessions: SessionsTable;
@@ -566,4 +589,7 @@ export interface Database {
   daynight: DayNightTable;
   queues: QueuesTable;
   queue_members: QueueMembersTable;
+  time_groups: TimeGroupsTable;
+  time_group_ranges: TimeGroupRangesTable;
+  time_conditions: TimeConditionsTable;
 }

@@ -32,6 +32,8 @@ export const FEATURE_CODES = {
   queueLoginToggle: '*45',
   /** Followed by a queue number: a logged-in agent pauses or resumes. */
   queuePauseToggle: '*46',
+  /** Followed by a time condition's id: sets or clears its override. */
+  timeConditionToggle: '*27',
 } as const;
 
 export type FeatureCodeName = keyof typeof FEATURE_CODES;
@@ -45,6 +47,7 @@ const TAKES_DIGITS: readonly FeatureCodeName[] = [
   'dayNightToggle',
   'queueLoginToggle',
   'queuePauseToggle',
+  'timeConditionToggle',
 ];
 
 /** The feature code, other than direct voicemail, that a dialled string reaches; undefined if none. */
@@ -78,4 +81,5 @@ export const FEATURE_CODE_LABELS: Record<FeatureCodeName, { en: string; it: stri
   dayNightToggle: { en: 'day/night toggle', it: 'commutazione giorno/notte' },
   queueLoginToggle: { en: 'queue agent login/logout', it: 'accesso/uscita agente dalla coda' },
   queuePauseToggle: { en: 'queue agent pause', it: 'pausa agente della coda' },
+  timeConditionToggle: { en: 'time condition override', it: 'forzatura della condizione oraria' },
 };

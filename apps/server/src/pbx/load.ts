@@ -284,8 +284,8 @@ export function recordingSoundPath(soundsDir: string, id: number): string {
 async function loadFlows(
   db: Kysely<Database>,
   soundsDir: string,
-): Promise<Pick<PbxModel, 'announcements' | 'ivrs' | 'dayNight' | 'queues'>> {
-  const [announcements, ivrs, entries, dayNight, queues, members] = await Promise.all([
+): Promise<Pick<PbxModel, 'announcements' | 'ivrs' | 'dayNight' | 'queues' | 'timeConditions'>> {
+  const [announcements, ivrs, entries, dayNight, queues, members, conditions, ranges] = await Promise.all([
     db.selectFrom('announcements').selectAll().orderBy('id').execute(),
     db.selectFrom('ivrs').selectAll().orderBy('id').execute(),
     db.selectFrom('ivr_entries').selectAll().orderBy('ivr_id').orderBy('selection').execute(),
@@ -299,7 +299,16 @@ async function loadFlows(
       .where('users.default_extension', 'is not', null)
       .orderBy('users.default_extension')
       .execute(),
+    db.selectFrom('time_conditions').selectAll().orderBy('id').execute(),
+    db.selectFrom('time_group_ranges').selectAll().orderBy('group_id').orderBy('position').execute(),
   ]);
+  const rangesOf = new Map<number, { hours: string; weekdays: string; mdays: string; months: string }[]>();
+  for (const r of ranges) {
+    const range = { hours: r.hours, weekdays: r.weekdays, mdays: r.mdays, months: r.months };
+    const list = rangesOf.get(Number(r.group_id));
+    if (list) list.push(range);
+    else rangesOf.set(Number(r.group_id), [range]);
+  }
   const membersOf = new Map<number, typeof members>();
   for (const m of members) {
     const list = membersOf.get(Number(m.queue_id));
@@ -355,6 +364,13 @@ async function loadFlows(
         agents: list.filter((m) => m.kind === 'agent').map((m) => m.default_extension as string),
       };
     }),
+    timeConditions: conditions.map((c) => ({
+      id: Number(c.id),
+      name: c.name,
+      ranges: rangesOf.get(Number(c.time_group_id)) ?? [],
+      trueDestination: c.true_dest,
+      falseDestination: c.false_dest,
+    })),
   };
 }
 

@@ -231,6 +231,16 @@ export interface PbxQueue {
   agents: string[];
 }
 
+/** A time condition (issue 26): timeconditions,<id>,1; *27<id> sets or clears its override (AstDB TC/<id>). */
+export interface PbxTimeCondition {
+  id: number;
+  name: string;
+  /** GotoIfTime ranges: any one matching sends calls to the true destination. */
+  ranges: { hours: string; weekdays: string; mdays: string; months: string }[];
+  trueDestination: Destination;
+  falseDestination: Destination;
+}
+
 export interface AmiUser {
   username: string;
   secret: string;
@@ -290,6 +300,7 @@ export interface PbxModel {
   ivrs: PbxIvr[];
   dayNight: PbxDayNight[];
   queues: PbxQueue[];
+  timeConditions: PbxTimeCondition[];
 }
 
 export const defaultPbxSettings: PbxSettings = {

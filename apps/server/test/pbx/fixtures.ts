@@ -237,6 +237,18 @@ export function referenceModel(): PbxModel {
         agents: ['202'],
       },
     ],
+    timeConditions: [
+      {
+        id: 1,
+        name: 'Office hours',
+        ranges: [
+          { hours: '08:30-12:30', weekdays: 'mon-fri', mdays: '*', months: '*' },
+          { hours: '14:00-18:00', weekdays: 'mon-thu', mdays: '*', months: '*' },
+        ],
+        trueDestination: 'ivr-1,s,1',
+        falseDestination: 'app-daynight,0,1',
+      },
+    ],
   };
 }
 

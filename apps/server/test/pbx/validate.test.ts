@@ -294,6 +294,17 @@ function randomModel(seed: number): PbxModel {
     members: users.filter(() => r() < 0.3).map((u) => ({ extension: u.extension, name: u.name })),
     agents: users.filter(() => r() < 0.3).map((u) => u.extension),
   }));
+  // Time conditions: a range or two, each way to any flow.
+  model.timeConditions = Array.from({ length: Math.floor(r() * 3) }, (_, i) => ({
+    id: i + 1,
+    name: `hours ${pick(['A', 'B;C', '(x), y'])} ${i}`,
+    ranges: [
+      { hours: pick(['*', '08:00-12:30']), weekdays: pick(['*', 'mon-fri']), mdays: '*', months: '*' },
+      ...(r() < 0.5 ? [{ hours: '*', weekdays: '*', mdays: '25', months: 'dec' }] : []),
+    ],
+    trueDestination: flowDestination(),
+    falseDestination: flowDestination(),
+  }));
   return model;
 }
 

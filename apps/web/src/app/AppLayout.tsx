@@ -19,6 +19,8 @@ import {
   IconApps,
   IconArrowBarToDown,
   IconArrowBarUp,
+  IconCalendarTime,
+  IconClockHour4,
   IconCloudComputing,
   IconDeviceDesktop,
   IconDeviceDesktopCog,
@@ -112,6 +114,8 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
         {item('/flows/ivr', t('nav.ivr'), <IconDialpad size={18} />)}
         {item('/flows/daynight', t('nav.daynight'), <IconSunMoon size={18} />)}
         {item('/flows/queues', t('nav.queues'), <IconHeadset size={18} />)}
+        {item('/flows/timegroups', t('nav.timeGroups'), <IconCalendarTime size={18} />)}
+        {item('/flows/timeconditions', t('nav.timeConditions'), <IconClockHour4 size={18} />)}
       </NavLink>
       {engine.data === 'tancredi' && item('/devices', t('nav.devices'), <IconDeviceDesktopCog size={18} />)}
       {engine.data === 'tancredi' && item('/devices/inventory', t('nav.inventory'), <IconDeviceDesktop size={18} />)}

@@ -16,6 +16,7 @@ import {
   type Recording,
   type RecordingPatch,
   recordingPatchSchema,
+  timeConditionDestination,
   type UiLanguage,
 } from '@centralino/contract';
 import type { Kysely } from 'kysely';
@@ -247,13 +248,23 @@ function unknownDestination(field: string, destination: string): (lang: UiLangua
 
 /** Every flow object as a node of the call-flow graph. */
 async function flowGraph(db: Db): Promise<Map<string, FlowNode>> {
-  const [announcements, ivrs, entries, dayNight] = await Promise.all([
+  const [announcements, ivrs, entries, dayNight, conditions] = await Promise.all([
     db.selectFrom('announcements').select(['id', 'description', 'post_dest']).execute(),
     db.selectFrom('ivrs').select(['id', 'name', 'directdial', 'invalid_destination', 'timeout_destination']).execute(),
     db.selectFrom('ivr_entries').select(['ivr_id', 'dest']).execute(),
     db.selectFrom('daynight').selectAll().execute(),
+    db.selectFrom('time_conditions').select(['id', 'name', 'true_dest', 'false_dest']).execute(),
   ]);
   const nodes = new Map<string, FlowNode>();
+  for (const c of conditions) {
+    // The time (or an override) picks one: both must lead somewhere.
+    nodes.set(timeConditionDestination(Number(c.id)), {
+      name: `time condition ${c.name}`,
+      exits: [c.true_dest, c.false_dest],
+      directDial: false,
+      every: true,
+    });
+  }
   for (const d of dayNight) {
     // Either mode may be the current one: both must lead somewhere.
     nodes.set(dayNightDestination(Number(d.ext)), {

@@ -62,6 +62,8 @@ const FEATURE_CONTEXTS: readonly { context: string; permission?: string }[] = [
   { context: 'app-daynight-toggle' },
   // Queue agents' *45<n> / *46<n> (render/queues.ts): each queue lets in only its own agents.
   { context: 'app-queue-toggle' },
+  // Time condition overrides (*27<id>, render/time-conditions.ts), like day/night switches.
+  { context: 'app-timecondition-toggle' },
 ];
 
 function renderFeatureCodes(): string {

@@ -5,6 +5,7 @@ import type { PbxAnnouncement, PbxDayNight, PbxIvr, PbxModel } from '../model.ts
 import { HEADER, value } from './common.ts';
 import { Context, gotoDestination } from './dialplan.ts';
 import { renderQueuesDialplan } from './queues.ts';
+import { renderTimeConditions } from './time-conditions.ts';
 
 /**
  * Call flows of issue 26 (contract asterisk §5.1): an announcement is the context app-announcement-<id>
@@ -124,12 +125,13 @@ export function renderDayNight(switches: readonly PbxDayNight[]): string {
   return `${route}${toggle}`;
 }
 
-/** extensions.flows.conf: every announcement, IVR, day/night switch and queue. */
+/** extensions.flows.conf: every announcement, IVR, day/night switch, queue and time condition. */
 export function renderFlows(model: PbxModel): string {
   const out: string[] = [HEADER];
   for (const a of [...model.announcements].sort((x, y) => x.id - y.id)) out.push(renderAnnouncement(a));
   for (const ivr of [...model.ivrs].sort((x, y) => x.id - y.id)) out.push(renderIvr(ivr));
   out.push(renderDayNight(model.dayNight));
   out.push(renderQueuesDialplan(model.queues));
+  out.push(renderTimeConditions(model.timeConditions));
   return out.join('');
 }

@@ -15,6 +15,7 @@ const CATEGORY_KEYS: Record<string, string> = {
   IVR: 'ivr',
   'Day/Night': 'daynight',
   Queues: 'queues',
+  'Time conditions': 'timeconditions',
 };
 
 /** Picker data: the catalogue's entries grouped by translated category. */

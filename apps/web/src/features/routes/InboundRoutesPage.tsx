@@ -28,6 +28,7 @@ const CATEGORY_KEYS: Record<string, string> = {
   IVR: 'ivr',
   'Day/Night': 'daynight',
   Queues: 'queues',
+  'Time conditions': 'timeconditions',
 };
 
 function routeLabel(route: { extension: string; cidnum: string }, any: string) {
