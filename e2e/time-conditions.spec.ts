@@ -4,7 +4,8 @@ import { apiAs, expect, seriousViolations, signInWithLocalUsers, test } from './
 /*
  * Call flows › Time groups and Time conditions against the real server: office hours with a holiday are entered as
  * ranges, a condition sends calls inside them to an IVR whose key 1 leads to a queue and outside to a hang-up, and
- * an inbound number is routed to the condition: route → time condition → IVR → queue.
+ * an inbound number is routed to the condition: route → time condition → IVR → queue, which the inbound routes
+ * screen then pictures.
  */
 
 const dialogCheck = async (page: Page) => {
@@ -93,6 +94,22 @@ test('time group and condition: inbound number → time condition → IVR → qu
   await row.getByRole('button', { name: 'Delete' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText(/Time condition Open or closed is used by: inbound route 0721555000/)).toBeVisible();
+  // The inbound routes screen pictures the whole flow, without a call.
+  await page.goto('/routes/inbound');
+  await page.getByTestId('inbound-0721555000').getByRole('button', { name: 'Show the flow' }).click();
+  const picture = page.getByRole('dialog', { name: 'Where calls to 0721555000 go' });
+  const flow = picture.getByTestId('flow-picture');
+  await expect(flow).toContainText('Time condition: Open or closed');
+  await expect(flow).toContainText('Office hours: 08:30-12:30 mon-fri; 25 dec');
+  await expect(flow).toContainText('Inside the hours: IVR: Welcome menu');
+  await expect(flow).toContainText('Key 1: Queue: 500 Support');
+  await expect(flow).toContainText('Members 201; agents —');
+  await expect(flow).toContainText('Nobody answers: Terminate call: Hang up');
+  await expect(flow).toContainText('Outside the hours: Terminate call: Hang up');
+  await dialogCheck(page);
+  await picture.getByRole('button', { name: 'Close' }).last().click();
+  await expect(picture).toBeHidden();
+
   // The group is in use by the condition.
   await page.goto('/flows/timegroups');
   await expect(page.getByTestId('timegroup-Office hours')).toContainText('Open or closed');
