@@ -120,7 +120,10 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'centralino-bench-flows-'));
 try {
   const model = flowsModel();
   const { thread, pipeline, written: first } = await firstApply(path.join(dir, 'incremental'), model);
-  const flowsBytes = fs.statSync(path.join(dir, 'incremental', 'extensions.flows.conf')).size;
+  const flowsBytes = fs
+    .readdirSync(path.join(dir, 'incremental'))
+    .filter((f) => f.startsWith('extensions.flows'))
+    .reduce((n, f) => n + fs.statSync(path.join(dir, 'incremental', f)).size, 0);
   const queuesBytes = fs.statSync(path.join(dir, 'incremental', 'queues.conf')).size;
 
   // One flow object changed per apply, in turn an IVR, a queue and a time condition (new objects, as loading does).
@@ -160,7 +163,7 @@ try {
   const coldMedian = median(coldFull);
   const coldPhase = (key: 'renderMs' | 'validateMs' | 'writeMs') => Math.round(median(cold.map((r) => r[key])));
   console.log(
-    `Call flows: 500 IVRs, 200 queues × 50 members, 1,000 time conditions, 200 announcements, 1,000 more inbound routes on 10,000 users; ${first.length} files, extensions.flows.conf ${(flowsBytes / 1e6).toFixed(2)} MB, queues.conf ${(queuesBytes / 1e6).toFixed(2)} MB`,
+    `Call flows: 500 IVRs, 200 queues × 50 members, 1,000 time conditions, 200 announcements, 1,000 more inbound routes on 10,000 users; ${first.length} files, extensions.flows*.conf ${(flowsBytes / 1e6).toFixed(2)} MB, queues.conf ${(queuesBytes / 1e6).toFixed(2)} MB`,
   );
   console.log(
     `  full apply in ${COLD_RUNS} fresh processes: median ${coldMedian} ms (${coldFull.join(', ')}) (target < ${FULL_TARGET}): render ${coldPhase('renderMs')}, validate ${coldPhase('validateMs')}, write ${coldPhase('writeMs')}`,

@@ -134,7 +134,11 @@ describe.each(DB_KINDS)('call queues API (%s)', (kind) => {
     expect(conf).toContain('[500]\nstrategy = rrmemory\ntimeout = 20\n');
     expect(conf).toContain('member => Local/201@from-queue/n,0,alice,hint:201@ext-local\n');
     expect(conf).not.toContain('Local/202');
-    const flows = files.get('extensions.flows.conf') ?? '';
+    // The flow files: extensions.flows.conf and the blocks of IVRs and time conditions it includes.
+    const flows = [...files]
+      .filter(([name]) => name.startsWith('extensions.flows'))
+      .map(([, text]) => text)
+      .join('');
     expect(flows).toContain('exten => 500,1,NoOp(Queue Sales)\n same => n,Answer()\n same => n,Queue(500,t,,,90)\n');
     expect(flows).toContain('exten => *45500,1,Gosub(sub-queue-login,s,1(500,202))');
     expect(files.get('extensions.conf')).toContain('Goto(ext-queues,500,1)');

@@ -152,7 +152,11 @@ describe.each(['sqlite', 'postgres'] as const)('time conditions API (%s)', (kind
     });
     const files = renderConfiguration(model);
     expect(validateConfiguration(files).map(formatIssue)).toEqual([]);
-    const flows = files.get('extensions.flows.conf') ?? '';
+    // The flow files: extensions.flows.conf and the blocks of IVRs and time conditions it includes.
+    const flows = [...files]
+      .filter(([name]) => name.startsWith('extensions.flows'))
+      .map(([, text]) => text)
+      .join('');
     expect(flows).toContain(
       [
         `exten => ${ids.office},1,NoOp(Time condition Office)`,

@@ -100,7 +100,7 @@ describe.skipIf(skipReason !== '')('queues and time conditions in a real Asteris
     const problems = lab
       .messages()
       .split('\n')
-      .filter((l) => /\b(WARNING|ERROR)\[/.test(l) && /queues\.conf|app_queue|extensions\.flows\.conf/.test(l));
+      .filter((l) => /\b(WARNING|ERROR)\[/.test(l) && /queues\.conf|app_queue|extensions\.flows\./.test(l));
     expect(problems).toEqual([]);
   });
 
