@@ -112,5 +112,7 @@ export function bigModel(): PbxModel {
     announcements: [],
     ivrs: [],
     dayNight: [],
+    queues: [],
+    timeConditions: [],
   };
 }

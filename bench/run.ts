@@ -7,6 +7,7 @@ const benches = [
   'foundation.ts',
   'users.ts',
   'pbx.ts',
+  'call-flows.ts',
   'provisioning.ts',
   'dashboard.ts',
   'bulk.ts',

@@ -33,8 +33,12 @@ import { devicesRoutes } from './features/devices/routes.ts';
 import { DevicesService } from './features/devices/service.ts';
 import { directoryRoutes } from './features/directory/routes.ts';
 import { DirectoryService } from './features/directory/service.ts';
+import { queueRoutes } from './features/flows/queue-routes.ts';
+import { QueuesService } from './features/flows/queues.ts';
 import { flowsRoutes } from './features/flows/routes.ts';
 import { FlowsService, RecordingsService } from './features/flows/service.ts';
+import { TimeConditionsService } from './features/flows/time-conditions.ts';
+import { timeRoutes } from './features/flows/time-routes.ts';
 import { gatewaysRoutes } from './features/gateways/routes.ts';
 import { GatewaysService } from './features/gateways/service.ts';
 import { healthRoutes } from './features/health/routes.ts';
@@ -214,6 +218,8 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
   );
   const recordings = new RecordingsService(database.db, { dir: config.pbx.soundsDir, gid: config.pbx.runAs.gid });
   await app.register(flowsRoutes(recordings, new FlowsService(database.db, pbx.ami)));
+  await app.register(queueRoutes(new QueuesService(database.db)));
+  await app.register(timeRoutes(new TimeConditionsService(database.db, pbx.ami)));
   // Recordings uploaded through another process, or before the sounds directory was moved, are written out.
   app.addHook('onReady', async () => {
     recordings.syncFiles().catch((error) => app.log.error({ err: error }, 'could not write the recordings'));

@@ -320,7 +320,11 @@ describe.skipIf(skipReason !== '').each(DB_KINDS)('call flows API (%s)', (kind) 
     });
     const files = renderConfiguration(model);
     expect(validateConfiguration(files).map(formatIssue)).toEqual([]);
-    const flows = files.get('extensions.flows.conf') ?? '';
+    // The flow files: extensions.flows.conf and the blocks of IVRs and time conditions it includes.
+    const flows = [...files]
+      .filter(([name]) => name.startsWith('extensions.flows'))
+      .map(([, text]) => text)
+      .join('');
     expect(flows).toContain(`[ivr-${ids.menu}] ; Main menu`);
     expect(flows).toContain(`Background(${path.join(t.config.pbx.soundsDir, `recording-${ids.wav}`)})`);
     expect(flows).toContain(`[app-announcement-${ids.welcome}] ; Welcome message`);

@@ -239,12 +239,33 @@ describe.each(DB_KINDS)('numbering through the API (%s)', (kind) => {
       // Objects that point at numbers: inbound routes, mailboxes, groups, outbound routes over trunks.
       fc.record({
         k: fc.constant('did' as const),
-        to: fc.constantFrom('from-did-direct,201,1', 'from-did-direct,202,1', 'ext-local,vmu201,1', 'group'),
+        to: fc.constantFrom(
+          'from-did-direct,201,1',
+          'from-did-direct,202,1',
+          'ext-local,vmu201,1',
+          'group',
+          'queue',
+          'tc',
+        ),
       }),
       fc.record({ k: fc.constant('undid' as const) }),
       fc.record({ k: fc.constant('vm' as const), n: fc.constantFrom('201', '202'), on: fc.boolean() }),
       fc.record({ k: fc.constant('group' as const), add: fc.boolean() }),
       fc.record({ k: fc.constant('outroute' as const) }),
+      // Call flows (issue 26): a queue holds its number like an extension and sends unanswered calls on; a time
+      // condition routes to it or to an extension. Deleting either is refused while something points at it.
+      {
+        weight: 2,
+        arbitrary: fc.record({
+          k: fc.constant('queue' as const),
+          n: fc.constantFrom(...numbers, '500'),
+          member: fc.constantFrom('201', '202'),
+          failover: fc.constantFrom('app-blackhole,hangup,1', 'ext-local,vmu201,1', 'from-did-direct,202,1'),
+        }),
+      },
+      fc.record({ k: fc.constant('unqueue' as const) }),
+      fc.record({ k: fc.constant('tc' as const), inside: fc.constantFrom('queue', 'from-did-direct,201,1') }),
+      fc.record({ k: fc.constant('untc' as const) }),
       // Users' own destinations (bulk edit) point at extensions, mailboxes and groups too.
       // Most of these targets are refused unless an earlier step created them (a mailbox, a group), so the
       // step is frequent enough that some sequences always get one accepted.
@@ -272,6 +293,11 @@ describe.each(DB_KINDS)('numbering through the API (%s)', (kind) => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 15 }), async (ops) => {
         await db.deleteFrom('inbound_routes').execute();
+        await db.deleteFrom('time_conditions').execute();
+        await db.deleteFrom('time_group_ranges').execute();
+        await db.deleteFrom('time_groups').execute();
+        await db.deleteFrom('queue_members').execute();
+        await db.deleteFrom('queues').execute();
         await db.deleteFrom('outbound_route_trunks').execute();
         await db.deleteFrom('outbound_route_patterns').execute();
         await db.deleteFrom('outbound_routes').execute();
@@ -315,7 +341,16 @@ describe.each(DB_KINDS)('numbering through the API (%s)', (kind) => {
           } else if (o.k === 'trunk') res = await call('POST', '/api/trunks', trunk(o.name));
           else if (o.k === 'did') {
             const group = await db.selectFrom('cti_groups').select('id').orderBy('id').executeTakeFirst();
-            const destination = o.to === 'group' ? `ext-group,cti-group-${group?.id ?? 0},1` : o.to;
+            const queue = await db.selectFrom('queues').select('extension').orderBy('id').executeTakeFirst();
+            const tc = await db.selectFrom('time_conditions').select('id').orderBy('id').executeTakeFirst();
+            const destination =
+              o.to === 'group'
+                ? `ext-group,cti-group-${group?.id ?? 0},1`
+                : o.to === 'queue'
+                  ? `ext-queues,${queue?.extension ?? '0'},1`
+                  : o.to === 'tc'
+                    ? `timeconditions,${tc?.id ?? 0},1`
+                    : o.to;
             dids++;
             res = await call('POST', '/api/inboundroutes', {
               extension: `07210000${String(dids).padStart(2, '0')}`,
@@ -328,6 +363,33 @@ describe.each(DB_KINDS)('numbering through the API (%s)', (kind) => {
             res = first
               ? await call('POST', '/api/inboundroutes/delete', { extension: first.did, cid: first.cid })
               : { statusCode: 204, body: '' };
+          } else if (o.k === 'queue') {
+            dids++;
+            res = await call('POST', '/api/queues', {
+              extension: o.n,
+              name: `queue${dids}`,
+              members: [o.member],
+              failover_dest: o.failover,
+            });
+          } else if (o.k === 'unqueue') {
+            const first = await db.selectFrom('queues').select('id').orderBy('id').executeTakeFirst();
+            res = first ? await call('DELETE', `/api/queues/${first.id}`) : { statusCode: 204, body: '' };
+          } else if (o.k === 'tc') {
+            dids++;
+            const group = await call('POST', '/api/timegroups', {
+              name: `hours${dids}`,
+              ranges: [{ hours: '08:00-18:00', weekdays: 'mon-fri' }],
+            });
+            const queue = await db.selectFrom('queues').select('extension').orderBy('id').executeTakeFirst();
+            res = await call('POST', '/api/timeconditions', {
+              name: `open${dids}`,
+              time_group_id: (group.json() as { id: number }).id,
+              true_dest: o.inside === 'queue' ? `ext-queues,${queue?.extension ?? '0'},1` : o.inside,
+              false_dest: 'app-blackhole,hangup,1',
+            });
+          } else if (o.k === 'untc') {
+            const first = await db.selectFrom('time_conditions').select('id').orderBy('id').executeTakeFirst();
+            res = first ? await call('DELETE', `/api/timeconditions/${first.id}`) : { statusCode: 204, body: '' };
           } else if (o.k === 'vm') {
             res = await call('POST', '/api/voicemails', { extension: o.n, state: o.on ? 'yes' : 'no' });
           } else if (o.k === 'group') {
@@ -364,6 +426,7 @@ describe.each(DB_KINDS)('numbering through the API (%s)', (kind) => {
       { numRuns: 30 },
     );
     // The sequences did build systems: numbers, devices, gateway ports and trunks were taken.
-    for (const k of ['ext', 'dev', 'gw', 'trunk', 'bulk']) expect(accepted.get(k) ?? 0, k).toBeGreaterThan(0);
+    for (const k of ['ext', 'dev', 'gw', 'trunk', 'bulk', 'queue', 'tc'])
+      expect(accepted.get(k) ?? 0, k).toBeGreaterThan(0);
   }, 180_000);
 });

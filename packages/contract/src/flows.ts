@@ -162,3 +162,137 @@ export const dayNightStateSchema = z.object({ state: z.enum(['day', 'night']) })
 export const announcementDestination = (id: number) => `app-announcement-${id},s,1`;
 export const ivrDestination = (id: number) => `ivr-${id},s,1`;
 export const dayNightDestination = (ext: number) => `app-daynight,${ext},1`;
+
+// ---- Queues
+
+/** How a queue rings its members (Asterisk queues.conf strategy). */
+export const QUEUE_STRATEGIES = ['ringall', 'rrmemory', 'leastrecent', 'fewestcalls', 'random'] as const;
+/** What a waiting caller hears: the default music on hold, or ringing. */
+export const QUEUE_MUSIC = ['default', 'ringing'] as const;
+/** Feature codes followed by the queue number: log in or out of it as an agent, pause or resume (contract §5.3). */
+export const QUEUE_LOGIN_FEATURE_CODE = '*45';
+export const QUEUE_PAUSE_FEATURE_CODE = '*46';
+
+const EXTENSION_MESSAGE = 'From 2 to 10 digits';
+registerItalianMessages({
+  [EXTENSION_MESSAGE]: 'Da 2 a 10 cifre',
+  'From 1 to 120 seconds': 'Da 1 a 120 secondi',
+  'From 0 to 86400 seconds': 'Da 0 a 86400 secondi',
+  'A user may appear once': 'Ogni utente può comparire una volta sola',
+});
+const extensionSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{2,10}$/, EXTENSION_MESSAGE);
+const userExtensions = z
+  .array(extensionSchema)
+  .max(500)
+  .refine((list) => new Set(list).size === list.length, 'A user may appear once')
+  .default([]);
+
+export const queueWriteSchema = z
+  .object({
+    /** The number callers and phones dial; checked by the numbering rules like any extension. */
+    extension: extensionSchema,
+    name: nameSchema,
+    strategy: z.enum(QUEUE_STRATEGIES).default('ringall'),
+    /** Static members: main extensions of users, always in the queue. */
+    members: userExtensions,
+    /** Dynamic agents: users who may log in and out with *45<queue> and pause with *46<queue>. */
+    agents: userExtensions,
+    /** Seconds each member's phones ring before the queue tries the next. */
+    ring_time: z.number().int().min(1, 'From 1 to 120 seconds').max(120, 'From 1 to 120 seconds').default(15),
+    /** Longest wait in the queue, in seconds, before the failover destination; 0 waits without limit. */
+    max_wait: z.number().int().min(0, 'From 0 to 86400 seconds').max(86_400, 'From 0 to 86400 seconds').default(0),
+    failover_dest: flowDestinationSchema,
+    music: z.enum(QUEUE_MUSIC).default('default'),
+    /** Tell waiting callers their position in the queue. */
+    announce_position: z.boolean().default(false),
+  })
+  .meta({ id: 'QueueWrite' });
+export type QueueWrite = z.input<typeof queueWriteSchema>;
+
+export const queueSchema = queueWriteSchema
+  .extend({
+    id: z.number().int(),
+    destination: z.string(),
+    login_code: z.string(),
+    pause_code: z.string(),
+  })
+  .meta({ id: 'Queue' });
+export type Queue = z.infer<typeof queueSchema>;
+export const queueListSchema = z.array(queueSchema).meta({ id: 'QueueList' });
+
+export const queueDestination = (extension: string) => `ext-queues,${extension},1`;
+
+// ---- Time groups and time conditions
+
+/** Feature code of time condition n is this followed by n: it sets or clears the condition's override. */
+export const TIME_CONDITION_FEATURE_CODE = '*27';
+
+const RANGE_MESSAGE = 'Use * or a value or range as shown';
+registerItalianMessages({
+  [RANGE_MESSAGE]: 'Usa * oppure un valore o un intervallo come nell’esempio',
+  'Add at least one time range': 'Aggiungi almeno un intervallo di tempo',
+});
+const WEEKDAY = '(mon|tue|wed|thu|fri|sat|sun)';
+const MONTH = '(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)';
+const TIME = '([01]\\d|2[0-3]):[0-5]\\d';
+const MDAY = '([1-9]|[12]\\d|3[01])';
+const rangeOf = (item: string) => new RegExp(`^(\\*|${item}(-${item})?)$`);
+/**
+ * One range of a time group, as Asterisk's GotoIfTime reads it (in the system's time zone): hours `08:00-12:30`,
+ * weekdays `mon-fri`, days of the month `1-15`, months `dec`; `*` for any. A holiday is a day and a month.
+ */
+export const timeRangeSchema = z.object({
+  hours: z.string().trim().toLowerCase().regex(rangeOf(TIME), RANGE_MESSAGE).default('*'),
+  weekdays: z.string().trim().toLowerCase().regex(rangeOf(WEEKDAY), RANGE_MESSAGE).default('*'),
+  mdays: z.string().trim().regex(rangeOf(MDAY), RANGE_MESSAGE).default('*'),
+  months: z.string().trim().toLowerCase().regex(rangeOf(MONTH), RANGE_MESSAGE).default('*'),
+});
+export type TimeRange = z.infer<typeof timeRangeSchema>;
+
+export const timeGroupWriteSchema = z
+  .object({
+    name: nameSchema,
+    ranges: z.array(timeRangeSchema).min(1, 'Add at least one time range').max(50),
+  })
+  .meta({ id: 'TimeGroupWrite' });
+export type TimeGroupWrite = z.input<typeof timeGroupWriteSchema>;
+export const timeGroupSchema = timeGroupWriteSchema
+  .extend({ id: z.number().int(), used_by: z.array(z.string()) })
+  .meta({ id: 'TimeGroup' });
+export type TimeGroup = z.infer<typeof timeGroupSchema>;
+export const timeGroupListSchema = z.array(timeGroupSchema).meta({ id: 'TimeGroupList' });
+
+export const timeConditionWriteSchema = z
+  .object({
+    name: nameSchema,
+    time_group_id: z.number().int().min(1, 'Choose a time group'),
+    /** Where calls go while the time group matches… */
+    true_dest: flowDestinationSchema,
+    /** …and where they go otherwise. */
+    false_dest: flowDestinationSchema,
+  })
+  .meta({ id: 'TimeConditionWrite' });
+export type TimeConditionWrite = z.infer<typeof timeConditionWriteSchema>;
+registerItalianMessages({ 'Choose a time group': 'Scegli un gruppo orario' });
+
+/** auto: the time group decides; inside / outside: forced until cleared (console or feature code). */
+export const TIME_CONDITION_OVERRIDES = ['auto', 'inside', 'outside'] as const;
+export const timeConditionSchema = timeConditionWriteSchema
+  .extend({
+    id: z.number().int(),
+    destination: z.string(),
+    feature_code: z.string(),
+    /** The override as Asterisk holds it (AstDB TC/<id>); unknown while the PBX is not connected. */
+    override: z.enum([...TIME_CONDITION_OVERRIDES, 'unknown']),
+  })
+  .meta({ id: 'TimeCondition' });
+export type TimeCondition = z.infer<typeof timeConditionSchema>;
+export const timeConditionListSchema = z.array(timeConditionSchema).meta({ id: 'TimeConditionList' });
+export const timeConditionOverrideSchema = z
+  .object({ override: z.enum(TIME_CONDITION_OVERRIDES) })
+  .meta({ id: 'TimeConditionOverride' });
+
+export const timeConditionDestination = (id: number) => `timeconditions,${id},1`;

@@ -500,6 +500,49 @@ export interface DayNightTable {
   night_dest: string;
 }
 
+/** A call queue (issue 26, migration 0022): ext-queues,<extension>,1; queues.conf section [<extension>]. */
+export interface QueuesTable {
+  id: Generated<number>;
+  extension: string;
+  name: string;
+  strategy: string;
+  ring_time: number;
+  max_wait: number;
+  failover_dest: string;
+  music: string;
+  announce_position: number;
+}
+
+export interface QueueMembersTable {
+  queue_id: number;
+  user_id: number;
+  /** 'static': always a member; 'agent': may log in and out with the feature code. */
+  kind: string;
+}
+
+export interface TimeGroupsTable {
+  id: Generated<number>;
+  name: string;
+}
+
+/** One GotoIfTime range of a time group: '*' or a value or range per field. */
+export interface TimeGroupRangesTable {
+  group_id: number;
+  position: number;
+  hours: string;
+  weekdays: string;
+  mdays: string;
+  months: string;
+}
+
+export interface TimeConditionsTable {
+  id: Generated<number>;
+  name: string;
+  time_group_id: number;
+  true_dest: string;
+  false_dest: string;
+}
+
 export interface BackupRunsTable {
   slot: string;
   started_at: number;
@@ -552,5 +595,10 @@ export interface Database {
   ivrs: IvrsTable;
   ivr_entries: IvrEntriesTable;
   daynight: DayNightTable;
+  queues: QueuesTable;
+  queue_members: QueueMembersTable;
+  time_groups: TimeGroupsTable;
+  time_group_ranges: TimeGroupRangesTable;
+  time_conditions: TimeConditionsTable;
   backup_runs: BackupRunsTable;
 }

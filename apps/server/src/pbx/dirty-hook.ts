@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify';
 const NOT_CONFIGURATION = [
   /^\/api\/log(in|out)\b/,
   /^\/api\/pbx\//,
+  // A time condition's override is AstDB state, like a day/night mode: nothing in the files changes.
+  /^\/api\/timeconditions\/\d+\/override\b/,
   /^\/api\/user\/presence\b/,
   /^\/api\/phones\/reconfigure\b/,
   // Reads and previews of the bulk editor sent as POST (a selection too long for a path): they write nothing.

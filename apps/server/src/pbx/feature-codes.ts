@@ -28,6 +28,12 @@ export const FEATURE_CODES = {
   directVoicemail: '*',
   /** Followed by the switch's digit (0–9): day/night toggle. */
   dayNightToggle: '*28',
+  /** Followed by a queue number: an agent logs in to or out of the queue. */
+  queueLoginToggle: '*45',
+  /** Followed by a queue number: a logged-in agent pauses or resumes. */
+  queuePauseToggle: '*46',
+  /** Followed by a time condition's id: sets or clears its override. */
+  timeConditionToggle: '*27',
 } as const;
 
 export type FeatureCodeName = keyof typeof FEATURE_CODES;
@@ -39,6 +45,9 @@ const TAKES_DIGITS: readonly FeatureCodeName[] = [
   'cfUnavailableOn',
   'directedPickup',
   'dayNightToggle',
+  'queueLoginToggle',
+  'queuePauseToggle',
+  'timeConditionToggle',
 ];
 
 /** The feature code, other than direct voicemail, that a dialled string reaches; undefined if none. */
@@ -70,4 +79,7 @@ export const FEATURE_CODE_LABELS: Record<FeatureCodeName, { en: string; it: stri
   directedPickup: { en: 'directed pickup', it: 'risposta per assente' },
   directVoicemail: { en: 'direct voicemail', it: 'segreteria diretta' },
   dayNightToggle: { en: 'day/night toggle', it: 'commutazione giorno/notte' },
+  queueLoginToggle: { en: 'queue agent login/logout', it: 'accesso/uscita agente dalla coda' },
+  queuePauseToggle: { en: 'queue agent pause', it: 'pausa agente della coda' },
+  timeConditionToggle: { en: 'time condition override', it: 'forzatura della condizione oraria' },
 };

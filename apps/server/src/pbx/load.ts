@@ -284,13 +284,37 @@ export function recordingSoundPath(soundsDir: string, id: number): string {
 async function loadFlows(
   db: Kysely<Database>,
   soundsDir: string,
-): Promise<Pick<PbxModel, 'announcements' | 'ivrs' | 'dayNight'>> {
-  const [announcements, ivrs, entries, dayNight] = await Promise.all([
+): Promise<Pick<PbxModel, 'announcements' | 'ivrs' | 'dayNight' | 'queues' | 'timeConditions'>> {
+  const [announcements, ivrs, entries, dayNight, queues, members, conditions, ranges] = await Promise.all([
     db.selectFrom('announcements').selectAll().orderBy('id').execute(),
     db.selectFrom('ivrs').selectAll().orderBy('id').execute(),
     db.selectFrom('ivr_entries').selectAll().orderBy('ivr_id').orderBy('selection').execute(),
     db.selectFrom('daynight').selectAll().orderBy('ext').execute(),
+    db.selectFrom('queues').selectAll().orderBy('extension').execute(),
+    // Members without an extension (taken away since) are left out: there is nothing to ring.
+    db
+      .selectFrom('queue_members')
+      .innerJoin('users', 'users.id', 'queue_members.user_id')
+      .select(['queue_members.queue_id', 'queue_members.kind', 'users.default_extension', 'users.displayname'])
+      .where('users.default_extension', 'is not', null)
+      .orderBy('users.default_extension')
+      .execute(),
+    db.selectFrom('time_conditions').selectAll().orderBy('id').execute(),
+    db.selectFrom('time_group_ranges').selectAll().orderBy('group_id').orderBy('position').execute(),
   ]);
+  const rangesOf = new Map<number, { hours: string; weekdays: string; mdays: string; months: string }[]>();
+  for (const r of ranges) {
+    const range = { hours: r.hours, weekdays: r.weekdays, mdays: r.mdays, months: r.months };
+    const list = rangesOf.get(Number(r.group_id));
+    if (list) list.push(range);
+    else rangesOf.set(Number(r.group_id), [range]);
+  }
+  const membersOf = new Map<number, typeof members>();
+  for (const m of members) {
+    const list = membersOf.get(Number(m.queue_id));
+    if (list) list.push(m);
+    else membersOf.set(Number(m.queue_id), [m]);
+  }
   const sound = (id: number | null) => (id === null ? null : recordingSoundPath(soundsDir, Number(id)));
   return {
     announcements: announcements.map((a) => ({
@@ -322,6 +346,30 @@ async function loadFlows(
       name: d.name,
       dayDestination: d.day_dest,
       nightDestination: d.night_dest,
+    })),
+    queues: queues.map((q) => {
+      const list = membersOf.get(Number(q.id)) ?? [];
+      return {
+        number: q.extension,
+        name: q.name,
+        strategy: q.strategy,
+        ringTime: Number(q.ring_time),
+        maxWait: Number(q.max_wait),
+        failover: q.failover_dest,
+        music: q.music,
+        announcePosition: Number(q.announce_position) === 1,
+        members: list
+          .filter((m) => m.kind === 'static')
+          .map((m) => ({ extension: m.default_extension as string, name: m.displayname })),
+        agents: list.filter((m) => m.kind === 'agent').map((m) => m.default_extension as string),
+      };
+    }),
+    timeConditions: conditions.map((c) => ({
+      id: Number(c.id),
+      name: c.name,
+      ranges: rangesOf.get(Number(c.time_group_id)) ?? [],
+      trueDestination: c.true_dest,
+      falseDestination: c.false_dest,
     })),
   };
 }

@@ -212,6 +212,35 @@ export interface PbxDayNight {
   nightDestination: Destination;
 }
 
+/** A call queue (issue 26): queues.conf [<number>], dialled at ext-queues,<number>,1. */
+export interface PbxQueue {
+  number: string;
+  name: string;
+  strategy: string;
+  /** Seconds a member rings before the next attempt. */
+  ringTime: number;
+  /** Seconds a caller waits before the failover destination; 0: no limit. */
+  maxWait: number;
+  failover: Destination;
+  /** 'default' music on hold, or 'ringing'. */
+  music: string;
+  announcePosition: boolean;
+  /** Static members: main extension and name. */
+  members: { extension: string; name: string }[];
+  /** Main extensions allowed to log in as dynamic agents. */
+  agents: string[];
+}
+
+/** A time condition (issue 26): timeconditions,<id>,1; *27<id> sets or clears its override (AstDB TC/<id>). */
+export interface PbxTimeCondition {
+  id: number;
+  name: string;
+  /** GotoIfTime ranges: any one matching sends calls to the true destination. */
+  ranges: { hours: string; weekdays: string; mdays: string; months: string }[];
+  trueDestination: Destination;
+  falseDestination: Destination;
+}
+
 export interface AmiUser {
   username: string;
   secret: string;
@@ -270,6 +299,8 @@ export interface PbxModel {
   announcements: PbxAnnouncement[];
   ivrs: PbxIvr[];
   dayNight: PbxDayNight[];
+  queues: PbxQueue[];
+  timeConditions: PbxTimeCondition[];
 }
 
 export const defaultPbxSettings: PbxSettings = {

@@ -4,6 +4,8 @@ const RESTART = new Set(['asterisk.conf', 'modules.conf', 'http.conf', 'pjsip.tr
 
 const BY_NAME: Record<string, string[]> = {
   'voicemail.conf': ['app_voicemail.so'],
+  // `queue reload all` (contract §7).
+  'queues.conf': ['app_queue.so'],
   'features.conf': ['features'],
   'rtp.conf': ['res_rtp_asterisk.so'],
   'manager.conf': ['manager'],

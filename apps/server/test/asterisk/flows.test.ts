@@ -129,7 +129,7 @@ describe.skipIf(reason !== '')('call flows in a real Asterisk', { timeout: 120_0
     const problems = lab
       .messages()
       .split('\n')
-      .filter((l) => /\b(WARNING|ERROR)\[/.test(l) && /extensions\.flows\.conf|ivr-|app-announcement-/.test(l));
+      .filter((l) => /\b(WARNING|ERROR)\[/.test(l) && /extensions\.flows\.|ivr-|app-announcement-/.test(l));
     expect(problems).toEqual([]);
   });
 

@@ -223,6 +223,32 @@ export function referenceModel(): PbxModel {
         nightDestination: 'app-announcement-2,s,1',
       },
     ],
+    queues: [
+      {
+        number: '500',
+        name: 'Support, first line',
+        strategy: 'rrmemory',
+        ringTime: 15,
+        maxWait: 120,
+        failover: 'ext-local,vmu201,1',
+        music: 'default',
+        announcePosition: true,
+        members: [{ extension: '201', name: 'Alice Rossi' }],
+        agents: ['202'],
+      },
+    ],
+    timeConditions: [
+      {
+        id: 1,
+        name: 'Office hours',
+        ranges: [
+          { hours: '08:30-12:30', weekdays: 'mon-fri', mdays: '*', months: '*' },
+          { hours: '14:00-18:00', weekdays: 'mon-thu', mdays: '*', months: '*' },
+        ],
+        trueDestination: 'ivr-1,s,1',
+        falseDestination: 'app-daynight,0,1',
+      },
+    ],
   };
 }
 

@@ -26,7 +26,7 @@ describe('call-flow dialplan', () => {
         /^extensions\.flows\.conf:\d+: \[app-announcement-1\] Goto: context "ivr-7" does not exist$/,
       ),
       expect.stringMatching(
-        /^extensions\.flows\.conf:\d+: \[ivr-1\] Goto: context "app-announcement-9" does not exist$/,
+        /^extensions\.flows\.ivr\.0\.conf:\d+: \[ivr-1\] Goto: context "app-announcement-9" does not exist$/,
       ),
     ]);
   });

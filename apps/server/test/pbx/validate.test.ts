@@ -44,19 +44,19 @@ describe('configuration validator', () => {
     const u = model.users[1];
     if (u) u.destinations.busy = 'ivr-9,s,1';
     expect(messages(renderConfiguration(model))).toEqual([
-      'extensions.users.2xx.conf:32: [ext-local] Goto: context "ivr-9" does not exist',
+      'extensions.users.2xx.conf:34: [ext-local] Goto: context "ivr-9" does not exist',
     ]);
     const files = edited('extensions.users.2xx.conf', (t) =>
       t.replace('Goto(ext-local,201,result)', 'Goto(ext-local,201,nowhere)'),
     );
     expect(messages(files)[0]).toBe(
-      'extensions.users.2xx.conf:14: [ext-local] Goto: label "nowhere" does not exist in ext-local,201',
+      'extensions.users.2xx.conf:15: [ext-local] Goto: label "nowhere" does not exist in ext-local,201',
     );
     const ext = edited('extensions.users.2xx.conf', (t) =>
       t.replace('Goto(ext-local,vmb201,1)', 'Goto(ext-local,vmb999,1)'),
     );
     expect(messages(ext)).toEqual([
-      'extensions.users.2xx.conf:9: [ext-local] Goto: extension "vmb999" does not exist in context "ext-local"',
+      'extensions.users.2xx.conf:10: [ext-local] Goto: extension "vmb999" does not exist in context "ext-local"',
     ]);
   });
 
@@ -238,9 +238,11 @@ function randomModel(seed: number): PbxModel {
   // Call flows (issue 26): announcements and IVRs leading to users, to each other and to themselves.
   const announcementCount = Math.floor(r() * 3);
   const ivrCount = Math.floor(r() * 3);
+  const queueCount = Math.floor(r() * 3);
   const flowDestination = () =>
     pick([
       destination(),
+      ...(queueCount ? [`ext-queues,${7001 + Math.floor(r() * queueCount)},1`] : []),
       ...(announcementCount ? [`app-announcement-${1 + Math.floor(r() * announcementCount)},s,1`] : []),
       ...(ivrCount ? [`ivr-${1 + Math.floor(r() * ivrCount)},s,1`] : []),
     ]);
@@ -279,6 +281,30 @@ function randomModel(seed: number): PbxModel {
           },
         ]
       : [];
+  // Queues (issue 26): members and agents among the users, a failover anywhere (itself included).
+  model.queues = Array.from({ length: queueCount }, (_, i) => ({
+    number: String(7001 + i),
+    name: `queue ${pick(['A', 'B;C', '(x), y'])} ${i}`,
+    strategy: pick(['ringall', 'rrmemory', 'random']),
+    ringTime: 15,
+    maxWait: pick([0, 60]),
+    failover: flowDestination(),
+    music: pick(['default', 'ringing']),
+    announcePosition: r() < 0.5,
+    members: users.filter(() => r() < 0.3).map((u) => ({ extension: u.extension, name: u.name })),
+    agents: users.filter(() => r() < 0.3).map((u) => u.extension),
+  }));
+  // Time conditions: a range or two, each way to any flow.
+  model.timeConditions = Array.from({ length: Math.floor(r() * 3) }, (_, i) => ({
+    id: i + 1,
+    name: `hours ${pick(['A', 'B;C', '(x), y'])} ${i}`,
+    ranges: [
+      { hours: pick(['*', '08:00-12:30']), weekdays: pick(['*', 'mon-fri']), mdays: '*', months: '*' },
+      ...(r() < 0.5 ? [{ hours: '*', weekdays: '*', mdays: '25', months: 'dec' }] : []),
+    ],
+    trueDestination: flowDestination(),
+    falseDestination: flowDestination(),
+  }));
   return model;
 }
 

@@ -20,12 +20,15 @@ import {
   IconArchive,
   IconArrowBarToDown,
   IconArrowBarUp,
+  IconCalendarTime,
+  IconClockHour4,
   IconCloudComputing,
   IconDeviceDesktop,
   IconDeviceDesktopCog,
   IconDeviceMobileCog,
   IconDevices,
   IconDialpad,
+  IconHeadset,
   IconHome,
   IconId,
   IconKey,
@@ -111,6 +114,9 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
         {item('/flows/announcements', t('nav.announcements'), <IconSpeakerphone size={18} />)}
         {item('/flows/ivr', t('nav.ivr'), <IconDialpad size={18} />)}
         {item('/flows/daynight', t('nav.daynight'), <IconSunMoon size={18} />)}
+        {item('/flows/queues', t('nav.queues'), <IconHeadset size={18} />)}
+        {item('/flows/timegroups', t('nav.timeGroups'), <IconCalendarTime size={18} />)}
+        {item('/flows/timeconditions', t('nav.timeConditions'), <IconClockHour4 size={18} />)}
       </NavLink>
       {engine.data === 'tancredi' && item('/devices', t('nav.devices'), <IconDeviceDesktopCog size={18} />)}
       {engine.data === 'tancredi' && item('/devices/inventory', t('nav.inventory'), <IconDeviceDesktop size={18} />)}

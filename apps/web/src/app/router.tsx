@@ -43,6 +43,13 @@ const DayNightPage = lazy(() =>
   import('../features/flows/DayNightPage.tsx').then((m) => ({ default: m.DayNightPage })),
 );
 const IvrsPage = lazy(() => import('../features/flows/IvrsPage.tsx').then((m) => ({ default: m.IvrsPage })));
+const TimeGroupsPage = lazy(() =>
+  import('../features/flows/TimeGroupsPage.tsx').then((m) => ({ default: m.TimeGroupsPage })),
+);
+const TimeConditionsPage = lazy(() =>
+  import('../features/flows/TimeConditionsPage.tsx').then((m) => ({ default: m.TimeConditionsPage })),
+);
+const QueuesPage = lazy(() => import('../features/flows/QueuesPage.tsx').then((m) => ({ default: m.QueuesPage })));
 const BulkExtensionsPage = lazy(() =>
   import('../features/bulk-extensions/BulkExtensionsPage.tsx').then((m) => ({ default: m.BulkExtensionsPage })),
 );
@@ -144,6 +151,9 @@ export const routes = [
       { path: '/flows/announcements', element: screen(<AnnouncementsPage />) },
       { path: '/flows/ivr', element: screen(<IvrsPage />) },
       { path: '/flows/daynight', element: screen(<DayNightPage />) },
+      { path: '/flows/queues', element: screen(<QueuesPage />) },
+      { path: '/flows/timegroups', element: screen(<TimeGroupsPage />) },
+      { path: '/flows/timeconditions', element: screen(<TimeConditionsPage />) },
       { path: '/apps/bulkdevices', element: screen(<BulkPhonesPage />) },
       { path: '/bulkdevices', element: screen(<BulkPhonesPage />) },
       { path: '/admin', element: screen(<AdminPage />) },

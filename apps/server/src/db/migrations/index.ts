@@ -20,6 +20,7 @@ import { customerCards } from './0018_customer_cards.ts';
 import { apps } from './0019_apps.ts';
 import { callFlows } from './0020_call_flows.ts';
 import { dayNight } from './0021_daynight.ts';
+import { queuesTimeConditions } from './0022_queues_time_conditions.ts';
 import { backup } from './0025_backup.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
@@ -45,5 +46,6 @@ export const migrations: Record<string, Migration> = {
   '0019_apps': apps,
   '0020_call_flows': callFlows,
   '0021_daynight': dayNight,
+  '0022_queues_time_conditions': queuesTimeConditions,
   '0025_backup': backup,
 };

@@ -4,6 +4,8 @@ import {
   type Destinations,
   dayNightDestination,
   ivrDestination,
+  queueDestination,
+  timeConditionDestination,
   type UiLanguage,
 } from '@centralino/contract';
 import type { Kysely } from 'kysely';
@@ -43,7 +45,7 @@ export interface Destination {
 
 /** Every destination that exists now, in the order the pickers show them. */
 export async function destinationList(db: Kysely<Database>): Promise<Destination[]> {
-  const [users, groups, announcements, ivrs, dayNight] = await Promise.all([
+  const [users, groups, announcements, ivrs, dayNight, queues, conditions] = await Promise.all([
     db
       .selectFrom('users')
       .select(['default_extension', 'displayname', 'voicemail_pin'])
@@ -54,6 +56,8 @@ export async function destinationList(db: Kysely<Database>): Promise<Destination
     db.selectFrom('announcements').select(['id', 'description']).orderBy('description').execute(),
     db.selectFrom('ivrs').select(['id', 'name']).orderBy('name').execute(),
     db.selectFrom('daynight').select(['ext', 'name']).orderBy('ext').execute(),
+    db.selectFrom('queues').select(['extension', 'name']).orderBy('extension').execute(),
+    db.selectFrom('time_conditions').select(['id', 'name']).orderBy('name').execute(),
   ]);
   const list: Destination[] = [
     { destination: HANGUP_DESTINATION, description: 'Hangup', category: 'Terminate Call' },
@@ -94,6 +98,20 @@ export async function destinationList(db: Kysely<Database>): Promise<Destination
   for (const d of dayNight) {
     list.push({ destination: dayNightDestination(Number(d.ext)), description: d.name, category: 'Day/Night' });
   }
+  for (const q of queues) {
+    list.push({
+      destination: queueDestination(q.extension),
+      description: `${q.extension} ${q.name}`,
+      category: 'Queues',
+    });
+  }
+  for (const c of conditions) {
+    list.push({
+      destination: timeConditionDestination(Number(c.id)),
+      description: c.name,
+      category: 'Time conditions',
+    });
+  }
   return list;
 }
 
@@ -111,7 +129,7 @@ export function byCategory(list: Destination[]): Destinations {
 
 /** Something that sends calls to a destination: an inbound route, or a user's busy/no-answer/unreachable. */
 export interface Reference {
-  kind: 'route' | 'busy' | 'noanswer' | 'unavailable' | 'announcement' | 'ivr' | 'daynight';
+  kind: 'route' | 'busy' | 'noanswer' | 'unavailable' | 'announcement' | 'ivr' | 'daynight' | 'queue' | 'timecondition';
   /** The route's DID and description, or the user's name and number. */
   label: string;
   userId?: number;
@@ -126,6 +144,8 @@ const KIND_TEXT: Record<UiLanguage, Record<Reference['kind'], string>> = {
     announcement: 'announcement',
     ivr: 'IVR',
     daynight: 'day/night switch',
+    queue: 'failover of queue',
+    timecondition: 'time condition',
   },
   it: {
     route: 'rotta in entrata',
@@ -135,6 +155,8 @@ const KIND_TEXT: Record<UiLanguage, Record<Reference['kind'], string>> = {
     announcement: 'annuncio',
     ivr: 'IVR',
     daynight: 'commutatore giorno/notte',
+    queue: 'destinazione di riserva della coda',
+    timecondition: 'condizione oraria',
   },
 };
 export function describeReferences(refs: Reference[], lang: UiLanguage): string {
@@ -191,9 +213,9 @@ export function routeLabel(r: { did: string; cid: string; description: string })
   return [r.did || '*', r.cid ? `/${r.cid}` : '', r.description ? ` (${r.description})` : ''].join('');
 }
 
-/** Announcements and IVRs that send calls to any of these destinations, by name. */
+/** Announcements, IVRs, day/night switches and queues that send calls to any of these destinations, by name. */
 export async function flowReferencesTo(db: Kysely<Database>, destinations: string[]): Promise<Reference[]> {
-  const [announcements, ivrs, entries, dayNight] = await Promise.all([
+  const [announcements, ivrs, entries, dayNight, queues, conditions] = await Promise.all([
     db
       .selectFrom('announcements')
       .select(['description'])
@@ -222,6 +244,18 @@ export async function flowReferencesTo(db: Kysely<Database>, destinations: strin
       .where((eb) => eb.or([eb('day_dest', 'in', destinations), eb('night_dest', 'in', destinations)]))
       .orderBy('ext')
       .execute(),
+    db
+      .selectFrom('queues')
+      .select(['extension', 'name'])
+      .where('failover_dest', 'in', destinations)
+      .orderBy('extension')
+      .execute(),
+    db
+      .selectFrom('time_conditions')
+      .select(['name'])
+      .where((eb) => eb.or([eb('true_dest', 'in', destinations), eb('false_dest', 'in', destinations)]))
+      .orderBy('name')
+      .execute(),
   ]);
   const refs: Reference[] = announcements.map((a) => ({ kind: 'announcement', label: a.description }));
   const seen = new Set<string>();
@@ -235,5 +269,7 @@ export async function flowReferencesTo(db: Kysely<Database>, destinations: strin
     refs.push({ kind: 'ivr', label: e.name });
   }
   for (const d of dayNight) refs.push({ kind: 'daynight', label: d.name });
+  for (const q of queues) refs.push({ kind: 'queue', label: `${q.extension} ${q.name}` });
+  for (const c of conditions) refs.push({ kind: 'timecondition', label: c.name });
   return refs;
 }

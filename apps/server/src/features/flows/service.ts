@@ -16,6 +16,7 @@ import {
   type Recording,
   type RecordingPatch,
   recordingPatchSchema,
+  timeConditionDestination,
   type UiLanguage,
 } from '@centralino/contract';
 import type { Kysely } from 'kysely';
@@ -31,7 +32,7 @@ import { convertAudio } from './audio.ts';
 
 type Db = Kysely<Database>;
 
-function nameTaken(name: string): AppError {
+export function nameTaken(name: string): AppError {
   return new AppError(
     409,
     'flow_exists',
@@ -41,7 +42,7 @@ function nameTaken(name: string): AppError {
 }
 
 /** The object (named per language) and who uses it, in the caller's language. */
-function inUse(what: Record<UiLanguage, string>, users: (lang: UiLanguage) => string): AppError {
+export function inUse(what: Record<UiLanguage, string>, users: (lang: UiLanguage) => string): AppError {
   return new AppError(409, 'flow_in_use', (lang) =>
     lang === 'it'
       ? `${what.it} è usato da: ${users(lang)}. Assegna loro prima qualcos'altro.`
@@ -258,6 +259,81 @@ function unknownDestination(field: string, destination: string): (lang: UiLangua
   });
 }
 
+/** Every flow object as a node of the call-flow graph. */
+async function flowGraph(db: Db): Promise<Map<string, FlowNode>> {
+  const [announcements, ivrs, entries, dayNight, conditions] = await Promise.all([
+    db.selectFrom('announcements').select(['id', 'description', 'post_dest']).execute(),
+    db.selectFrom('ivrs').select(['id', 'name', 'directdial', 'invalid_destination', 'timeout_destination']).execute(),
+    db.selectFrom('ivr_entries').select(['ivr_id', 'dest']).execute(),
+    db.selectFrom('daynight').selectAll().execute(),
+    db.selectFrom('time_conditions').select(['id', 'name', 'true_dest', 'false_dest']).execute(),
+  ]);
+  const nodes = new Map<string, FlowNode>();
+  for (const c of conditions) {
+    // The time (or an override) picks one: both must lead somewhere.
+    nodes.set(timeConditionDestination(Number(c.id)), {
+      name: `time condition ${c.name}`,
+      exits: [c.true_dest, c.false_dest],
+      directDial: false,
+      every: true,
+    });
+  }
+  for (const d of dayNight) {
+    // Either mode may be the current one: both must lead somewhere.
+    nodes.set(dayNightDestination(Number(d.ext)), {
+      name: `day/night ${d.name}`,
+      exits: [d.day_dest, d.night_dest],
+      directDial: false,
+      every: true,
+    });
+  }
+  for (const a of announcements) {
+    nodes.set(announcementDestination(Number(a.id)), {
+      name: `announcement ${a.description}`,
+      exits: [a.post_dest],
+      directDial: false,
+    });
+  }
+  for (const i of ivrs) {
+    nodes.set(ivrDestination(Number(i.id)), {
+      name: `IVR ${i.name}`,
+      exits: [
+        i.invalid_destination,
+        i.timeout_destination,
+        ...entries.filter((e) => Number(e.ivr_id) === Number(i.id)).map((e) => e.dest),
+      ],
+      directDial: Number(i.directdial) === 1,
+    });
+  }
+  return nodes;
+}
+
+/** Refuses (and so rolls back) a state with a destination that does not exist or a flow without an end. */
+export async function checkFlowWrite(db: Db, destinations: [field: string, destination: string][]): Promise<void> {
+  const known = new Set((await destinationList(db)).map((d) => d.destination));
+  for (const [field, destination] of destinations) {
+    if (!known.has(destination)) {
+      throw new AppError(
+        400,
+        'validation',
+        (lang) =>
+          lang === 'it'
+            ? `La destinazione ${destination} non esiste (più): scegline un'altra.`
+            : `The destination ${destination} does not exist (any more): choose another one.`,
+        unknownDestination(field, destination),
+      );
+    }
+  }
+  const endless = endlessFlows(await flowGraph(db));
+  if (endless.length > 0) {
+    throw new AppError(400, 'flow_loop', (lang) =>
+      lang === 'it'
+        ? `Le chiamate girerebbero per sempre tra: ${endless.join(', ')}. Fai arrivare almeno una scelta a un interno, un gruppo, una segreteria o alla chiusura.`
+        : `Calls would go round for ever between: ${endless.join(', ')}. Let at least one choice reach an extension, a group, voicemail or a hang-up.`,
+    );
+  }
+}
+
 /** Announcements and IVRs (issue 26). Every write is checked against the whole flow graph before it commits. */
 export class FlowsService {
   constructor(
@@ -265,73 +341,6 @@ export class FlowsService {
     /** Reads and flips the day/night modes (AstDB); undefined when no AMI connection is configured. */
     private readonly ami?: AmiClient,
   ) {}
-
-  private async graph(db: Db): Promise<Map<string, FlowNode>> {
-    const [announcements, ivrs, entries, dayNight] = await Promise.all([
-      db.selectFrom('announcements').select(['id', 'description', 'post_dest']).execute(),
-      db
-        .selectFrom('ivrs')
-        .select(['id', 'name', 'directdial', 'invalid_destination', 'timeout_destination'])
-        .execute(),
-      db.selectFrom('ivr_entries').select(['ivr_id', 'dest']).execute(),
-      db.selectFrom('daynight').selectAll().execute(),
-    ]);
-    const nodes = new Map<string, FlowNode>();
-    for (const d of dayNight) {
-      // Either mode may be the current one: both must lead somewhere.
-      nodes.set(dayNightDestination(Number(d.ext)), {
-        name: `day/night ${d.name}`,
-        exits: [d.day_dest, d.night_dest],
-        directDial: false,
-        every: true,
-      });
-    }
-    for (const a of announcements) {
-      nodes.set(announcementDestination(Number(a.id)), {
-        name: `announcement ${a.description}`,
-        exits: [a.post_dest],
-        directDial: false,
-      });
-    }
-    for (const i of ivrs) {
-      nodes.set(ivrDestination(Number(i.id)), {
-        name: `IVR ${i.name}`,
-        exits: [
-          i.invalid_destination,
-          i.timeout_destination,
-          ...entries.filter((e) => Number(e.ivr_id) === Number(i.id)).map((e) => e.dest),
-        ],
-        directDial: Number(i.directdial) === 1,
-      });
-    }
-    return nodes;
-  }
-
-  /** Refuses (and so rolls back) a state with a destination that does not exist or a flow without an end. */
-  private async check(db: Db, destinations: [field: string, destination: string][]): Promise<void> {
-    const known = new Set((await destinationList(db)).map((d) => d.destination));
-    for (const [field, destination] of destinations) {
-      if (!known.has(destination)) {
-        throw new AppError(
-          400,
-          'validation',
-          (lang) =>
-            lang === 'it'
-              ? `La destinazione ${destination} non esiste (più): scegline un'altra.`
-              : `The destination ${destination} does not exist (any more): choose another one.`,
-          unknownDestination(field, destination),
-        );
-      }
-    }
-    const endless = endlessFlows(await this.graph(db));
-    if (endless.length > 0) {
-      throw new AppError(400, 'flow_loop', (lang) =>
-        lang === 'it'
-          ? `Le chiamate girerebbero per sempre tra: ${endless.join(', ')}. Fai arrivare almeno una scelta a un interno, un gruppo, una segreteria o alla chiusura.`
-          : `Calls would go round for ever between: ${endless.join(', ')}. Let at least one choice reach an extension, a group, voicemail or a hang-up.`,
-      );
-    }
-  }
 
   private async assertRecording(db: Db, id: number | null, field: string): Promise<void> {
     if (id === null) return;
@@ -389,7 +398,7 @@ export class FlowsService {
     return this.guard(parsed.description, async (trx) => {
       await this.assertRecording(trx, parsed.recording_id, 'recording_id');
       const created = await trx.insertInto('announcements').values(row).returning('id').executeTakeFirstOrThrow();
-      await this.check(trx, [['post_dest', parsed.post_dest]]);
+      await checkFlowWrite(trx, [['post_dest', parsed.post_dest]]);
       return Number(created.id);
     });
   }
@@ -400,7 +409,7 @@ export class FlowsService {
       await this.assertRecording(trx, parsed.recording_id, 'recording_id');
       const result = await trx.updateTable('announcements').set(row).where('id', '=', id).executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) throw new AppError(404, 'not_found');
-      await this.check(trx, [['post_dest', parsed.post_dest]]);
+      await checkFlowWrite(trx, [['post_dest', parsed.post_dest]]);
     });
   }
 
@@ -472,7 +481,7 @@ export class FlowsService {
         .values(v.entries.map((e) => ({ ivr_id: ivrId, selection: e.selection, dest: e.dest })))
         .execute();
     }
-    await this.check(trx, [
+    await checkFlowWrite(trx, [
       ['invalid_destination', v.invalid_destination],
       ['timeout_destination', v.timeout_destination],
       ...v.entries.map((e, i): [string, string] => [`entries.${i}.dest`, e.dest]),
@@ -550,7 +559,7 @@ export class FlowsService {
         .insertInto('daynight')
         .values({ ext: v.ext, name: v.name, day_dest: v.day_dest, night_dest: v.night_dest })
         .execute();
-      await this.check(trx, [
+      await checkFlowWrite(trx, [
         ['day_dest', v.day_dest],
         ['night_dest', v.night_dest],
       ]);
@@ -566,7 +575,7 @@ export class FlowsService {
         .where('ext', '=', ext)
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) throw new AppError(404, 'not_found');
-      await this.check(trx, [
+      await checkFlowWrite(trx, [
         ['day_dest', v.day_dest],
         ['night_dest', v.night_dest],
       ]);

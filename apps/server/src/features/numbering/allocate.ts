@@ -7,6 +7,8 @@ import {
   freeDeviceNumber,
   mainExtensionCandidates,
   mainExtensionClash,
+  queueNumberCandidates,
+  queueNumberClash,
   trunkNameCandidates,
   trunkNameClash,
 } from './rules.ts';
@@ -41,6 +43,13 @@ export async function assertTrunkNameFree(trx: Trx, name: string, currentName?: 
   await lockNumbering(trx);
   const clash = trunkNameClash(name, await holdersOf(trx, candidates), currentName);
   if (clash) throw clashError(name, clash, 'trunk');
+}
+
+/** Refuses (422, naming the holder) number N for a queue (queueId: the queue being changed). */
+export async function assertQueueNumberFree(trx: Trx, n: string, queueId?: number): Promise<void> {
+  await lockNumbering(trx);
+  const clash = queueNumberClash(n, await holdersOf(trx, queueNumberCandidates(n)), queueId);
+  if (clash) throw clashError(n, clash, 'queue');
 }
 
 export const DEVICE_PREFIXES = [91, 92, 93, 94, 95, 96, 97, 98];

@@ -6,9 +6,9 @@ import type { Database } from '../../db/schema.ts';
  * a device's number (N or 9xN), a gateway FXS port's device number, and a trunk's channel
  * name (which names PJSIP sections, like device numbers do). A gateway port's trunk number is only a
  * prefix dialled through that trunk, never an endpoint or an extension, so it takes no number here. Feature codes are the
- * rules' business (rules.ts), call-flow numbers will join here.
+ * rules' business (rules.ts). A call queue holds its number like an extension.
  */
-export type HolderKind = 'user' | 'device' | 'fxs_port' | 'trunk';
+export type HolderKind = 'user' | 'device' | 'fxs_port' | 'trunk' | 'queue';
 
 export interface NumberHolder {
   number: string;
@@ -51,6 +51,7 @@ export async function holdersOf(db: Db, numbers?: string[], kinds?: HolderKind[]
     if (wants('device')) await devicesHolding(db, part, out);
     if (wants('fxs_port')) await portsHolding(db, part, out);
     if (wants('trunk')) await trunksHolding(db, part, out);
+    if (wants('queue')) await queuesHolding(db, part, out);
   }
   return out;
 }
@@ -115,6 +116,15 @@ async function trunksHolding(db: Db, part: string[] | undefined, out: NumberHold
   if (part) trunks = trunks.where('name', 'in', [...part, ...part.map((n) => `${n}-auth`)]);
   for (const t of await trunks.execute()) {
     out.push({ number: t.name.replace(/-auth$/, ''), kind: 'trunk', userId: null, name: t.name });
+  }
+}
+
+async function queuesHolding(db: Db, part: string[] | undefined, out: NumberHolder[]): Promise<void> {
+  // A queue is dialled at its number from every phone (ext-queues is included beside ext-local).
+  let queues = db.selectFrom('queues').select(['id', 'extension', 'name']);
+  if (part) queues = queues.where('extension', 'in', part);
+  for (const q of await queues.execute()) {
+    out.push({ number: q.extension, kind: 'queue', userId: null, name: q.name, detail: String(q.id) });
   }
 }
 

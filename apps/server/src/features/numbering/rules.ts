@@ -91,6 +91,26 @@ export function trunkNameClash(name: string, holders: NumberHolder[], trunkName?
   return clash ? { number: clash.number, holder: clash } : undefined;
 }
 
+/** The numbers to look up before giving a queue number N: N itself and the main extension whose device range it is in. */
+export function queueNumberCandidates(n: string): string[] {
+  const of = companionOf(n);
+  return [n, ...(of ? [of] : [])];
+}
+
+/**
+ * A queue takes its number alone (no device range): it may not be anyone else's number, nor one of the 90N…99N a
+ * user's main extension N reserves for devices.
+ */
+export function queueNumberClash(n: string, holders: NumberHolder[], queueId?: number): Clash | undefined {
+  const of = companionOf(n);
+  const clash = holders.find(
+    (h) =>
+      !(h.kind === 'queue' && queueId !== undefined && h.detail === String(queueId)) &&
+      (h.number === n || (h.number === of && h.kind === 'user')),
+  );
+  return clash ? { number: clash.number, holder: clash } : undefined;
+}
+
 /** Names the holder of a number in the user's language. */
 export function describeHolder(h: NumberHolder, lang: UiLanguage): string {
   const it = lang === 'it';
@@ -105,11 +125,17 @@ export function describeHolder(h: NumberHolder, lang: UiLanguage): string {
         : `FXS port ${h.detail ?? ''} of gateway ${h.name}`;
     case 'trunk':
       return it ? `fascio ${h.name}` : `trunk ${h.name}`;
+    case 'queue':
+      return it ? `coda ${h.name}` : `queue ${h.name}`;
   }
 }
 
 /** The API's refusal of a clash: 422 extension_in_use, naming who holds the number. */
-export function clashError(wanted: string, clash: Clash, taking: 'extension' | 'trunk' = 'extension'): AppError {
+export function clashError(
+  wanted: string,
+  clash: Clash,
+  taking: 'extension' | 'trunk' | 'queue' = 'extension',
+): AppError {
   return new AppError(
     422,
     'extension_in_use',
@@ -122,6 +148,11 @@ export function clashError(wanted: string, clash: Clash, taking: 'extension' | '
           : `Extension ${wanted} cannot be used: dialling *${wanted} for its voicemail would reach the feature code ${clash.featureCode.code} (${label})`;
       }
       const who = describeHolder(clash.holder, lang);
+      if (taking === 'queue') {
+        return it
+          ? `La coda non può avere il numero ${wanted}: il numero ${clash.number} è già in uso (${who})`
+          : `The queue cannot have number ${wanted}: number ${clash.number} is already in use by ${who}`;
+      }
       if (taking === 'trunk') {
         return it
           ? `Il fascio non può chiamarsi ${wanted}: il numero ${clash.number} è già in uso (${who})`

@@ -60,6 +60,10 @@ const FEATURE_CONTEXTS: readonly { context: string; permission?: string }[] = [
   { context: 'app-pickup', permission: 'pickup' },
   // Day/night switches (render/flows.ts): every phone may toggle them, as with FreePBX's *28.
   { context: 'app-daynight-toggle' },
+  // Queue agents' *45<n> / *46<n> (render/queues.ts): each queue lets in only its own agents.
+  { context: 'app-queue-toggle' },
+  // Time condition overrides (*27<id>, render/time-conditions.ts), like day/night switches.
+  { context: 'app-timecondition-toggle' },
 ];
 
 function renderFeatureCodes(): string {
@@ -273,7 +277,7 @@ function renderSubroutines(): string {
 function deviceContextFor(name: string, features: string[], routes: string[]): string {
   const context = new Context(name);
   for (const feature of features) context.include(feature);
-  context.include('ext-local').include('ext-group').include('app-dialvm');
+  context.include('ext-local').include('ext-group').include('ext-queues').include('app-dialvm');
   for (const route of routes) context.include(route);
   context.include('bad-number');
   return `${context.toString().trimEnd()}\nexten => h,1,Hangup()\n\n`;
@@ -427,6 +431,7 @@ function renderStaticContexts(): string {
   const forward = new Context('from-forward')
     .include('ext-local')
     .include('ext-group')
+    .include('ext-queues')
     .include('outbound-allroutes')
     .include('bad-number');
   // Unknown callers (no endpoint matched) are turned away (contract §5.4 step 9).
@@ -504,7 +509,9 @@ export function renderUserDialplan(user: PbxUser): string {
   out.push(`exten => ${m},hint,${accounts.map((a) => `PJSIP/${a}`).join('&')}&Custom:DND${m},CustomPresence:${m}\n`);
   const cw = user.callWaiting ? 'ENABLED' : 'DISABLED';
   out.push(`exten => ${m},1,Gosub(sub-dial-user,s,1(${m},${accounts.join('&')},${timeout},${m},${cw}))\n`);
-  out.push(' same => n(result),GotoIf($["${DIALRESULT}" = "BUSY"]?busy)\n');
+  // Rung by a queue (from-queue): the queue moves on; the user's busy / no-answer destinations are not for it.
+  out.push(' same => n(result),ExecIf($["${QUEUECALL}" = "yes"]?Hangup())\n');
+  out.push(' same => n,GotoIf($["${DIALRESULT}" = "BUSY"]?busy)\n');
   out.push(' same => n,GotoIf($["${DIALRESULT}" = "NOANSWER"]?noanswer)\n');
   out.push(' same => n,GotoIf($["${DIALRESULT}" = "CHANUNAVAIL"]?unavail)\n');
   out.push(' same => n,Hangup()\n');

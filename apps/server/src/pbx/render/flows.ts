@@ -3,7 +3,9 @@
 import { FEATURE_CODES } from '../feature-codes.ts';
 import type { PbxAnnouncement, PbxDayNight, PbxIvr, PbxModel } from '../model.ts';
 import { HEADER, value } from './common.ts';
-import { Context, gotoDestination } from './dialplan.ts';
+import { Context, FLOWS_FILE, gotoDestination } from './dialplan.ts';
+import { renderQueuesDialplan } from './queues.ts';
+import { renderTimeConditions } from './time-conditions.ts';
 
 /**
  * Call flows of issue 26 (contract asterisk §5.1): an announcement is the context app-announcement-<id>
@@ -123,11 +125,75 @@ export function renderDayNight(switches: readonly PbxDayNight[]): string {
   return `${route}${toggle}`;
 }
 
-/** extensions.flows.conf: every announcement, IVR and day/night switch. */
-export function renderFlows(model: PbxModel): string {
-  const out: string[] = [HEADER];
-  for (const a of [...model.announcements].sort((x, y) => x.id - y.id)) out.push(renderAnnouncement(a));
-  for (const ivr of [...model.ivrs].sort((x, y) => x.id - y.id)) out.push(renderIvr(ivr));
-  out.push(renderDayNight(model.dayNight));
-  return out.join('');
+/** IVRs and time conditions are written in files of this many ids each (ids 0–99, 100–199…). */
+export const FLOW_BLOCK = 100;
+const blockOf = (id: number) => Math.floor(id / FLOW_BLOCK);
+export const ivrFile = (block: number) => `extensions.flows.ivr.${block}.conf`;
+export const timeConditionFile = (block: number) => `extensions.flows.tc.${block}.conf`;
+
+/**
+ * Renders the call-flow files: extensions.flows.conf (announcements, day/night switches, queues, the time-condition
+ * contexts, and an #include of each block), plus IVRs and time conditions in blocks of FLOW_BLOCK ids, so a change to
+ * one of them rewrites and checks again one small file, as a user's change does with the hundred-blocks of users.
+ * Each object's text is kept between renders and reused while the object holds the same data.
+ */
+export class FlowsRenderer {
+  private ivrs = new Map<number, { key: string; text: string }>();
+  private conditions = new Map<number, { key: string; text: string }>();
+
+  private cached<T extends { id: number }>(
+    cache: Map<number, { key: string; text: string }>,
+    item: T,
+    render: (item: T) => string,
+  ): string {
+    const key = JSON.stringify(item);
+    const hit = cache.get(item.id);
+    if (hit && hit.key === key) return hit.text;
+    const text = render(item);
+    cache.set(item.id, { key, text });
+    return text;
+  }
+
+  render(model: PbxModel): Map<string, string> {
+    const files = new Map<string, string>();
+    const blocks = <T extends { id: number }>(
+      items: readonly T[],
+      cache: Map<number, { key: string; text: string }>,
+      render: (item: T) => string,
+      file: (block: number) => string,
+    ) => {
+      const parts = new Map<number, string[]>();
+      const alive = new Set<number>();
+      for (const item of [...items].sort((x, y) => x.id - y.id)) {
+        alive.add(item.id);
+        const list = parts.get(blockOf(item.id)) ?? [];
+        list.push(this.cached(cache, item, render));
+        parts.set(blockOf(item.id), list);
+      }
+      for (const id of cache.keys()) if (!alive.has(id)) cache.delete(id);
+      for (const [block, list] of parts) files.set(file(block), `${HEADER}${list.join('')}`);
+      return [...parts.keys()].sort((a, b) => a - b).map(file);
+    };
+    const ivrFiles = blocks(model.ivrs, this.ivrs, renderIvr, ivrFile);
+    const conditionFiles = blocks(
+      model.timeConditions,
+      this.conditions,
+      (c) => renderTimeConditions([c]),
+      timeConditionFile,
+    );
+    const out: string[] = [HEADER];
+    for (const a of [...model.announcements].sort((x, y) => x.id - y.id)) out.push(renderAnnouncement(a));
+    out.push(renderDayNight(model.dayNight));
+    out.push(renderQueuesDialplan(model.queues));
+    // Both time-condition contexts exist even without conditions: phones include the toggle's.
+    out.push(renderTimeConditions([]));
+    out.push([...ivrFiles, ...conditionFiles].map((f) => `#include ${f}\n`).join(''));
+    files.set(FLOWS_FILE, out.join(''));
+    return files;
+  }
+}
+
+/** Every call-flow file at once, without a cache (tests, tools). */
+export function renderFlows(model: PbxModel): Map<string, string> {
+  return new FlowsRenderer().render(model);
 }

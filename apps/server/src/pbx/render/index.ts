@@ -1,8 +1,9 @@
 import type { PbxDevice, PbxModel, PbxUser } from '../model.ts';
 import { bucketOf, byNumber, HEADER } from './common.ts';
-import { FLOWS_FILE, renderDialplanRoot, renderUserDialplan } from './dialplan.ts';
-import { renderFlows } from './flows.ts';
+import { renderDialplanRoot, renderUserDialplan } from './dialplan.ts';
+import { FlowsRenderer } from './flows.ts';
 import { renderPjsipRoot, renderTransports, renderTrunks, renderUserAccounts, userAccounts } from './pjsip.ts';
+import { renderQueuesConf } from './queues.ts';
 import {
   renderAsteriskConf,
   renderDefaults,
@@ -85,6 +86,7 @@ export function sameUser(a: PbxUser, b: PbxUser): boolean {
  */
 export class ConfigRenderer {
   private users = new Map<string, UserParts>();
+  private flows = new FlowsRenderer();
   private generation = 0;
   private buckets = new Map<string, BucketText>();
   /** Each block's users as last given (their extensions) and the order that sorted them. */
@@ -220,7 +222,8 @@ export class ConfigRenderer {
     files.set('pjsip.trunks.conf', renderTrunks(model));
     yield;
     files.set('extensions.conf', renderDialplanRoot(model, dialplanUsers, accountsOf));
-    files.set(FLOWS_FILE, renderFlows(model));
+    for (const [name, text] of this.flows.render(model)) files.set(name, text);
+    files.set('queues.conf', renderQueuesConf(model.queues));
     yield;
     files.set('voicemail.conf', voicemail.join(''));
     files.set('asterisk.conf', renderAsteriskConf(s));

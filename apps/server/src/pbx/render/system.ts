@@ -121,6 +121,7 @@ export const LOADED_MODULES = [
   'app_voicemail.so',
   'app_directed_pickup.so',
   'app_zapateller.so',
+  'app_queue.so',
   'func_db.so',
   'func_callerid.so',
   'func_cdr.so',

@@ -5,28 +5,14 @@ import {
   announcementWriteSchema,
   IVR_SELECTIONS,
 } from '@centralino/contract';
-import {
-  Button,
-  Center,
-  Checkbox,
-  Group,
-  Loader,
-  Modal,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { IconPencil, IconPlus } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Checkbox, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
-import { DeleteButton } from '../../components/DeleteButton.tsx';
-import { notifyError, notifySuccess } from '../../components/notify.ts';
-import { DestinationSelect, destinationOptions } from './DestinationSelect.tsx';
+import { notifyError } from '../../components/notify.ts';
+import { DestinationSelect } from './DestinationSelect.tsx';
+import { FlowListPage, useDestinationLabel } from './FlowListPage.tsx';
 import { flowsApi } from './flowsApi.ts';
 
 const EMPTY: AnnouncementWrite = {
@@ -171,102 +157,30 @@ function AnnouncementModal({
 /** Call flows › Announcements: a recording, then a destination. */
 export function AnnouncementsPage() {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  const list = useQuery({ queryKey: ['announcements'], queryFn: flowsApi.announcements });
   const recordings = useQuery({ queryKey: ['recordings'], queryFn: flowsApi.recordings });
-  const destinations = useQuery({ queryKey: ['destinations'], queryFn: flowsApi.destinations });
-  const [editing, setEditing] = useState<Announcement | 'new' | null>(null);
-  const reload = () =>
-    Promise.all(
-      ['announcements', 'destinations', 'recordings'].map((k) => queryClient.invalidateQueries({ queryKey: [k] })),
-    );
-  const remove = useMutation({
-    mutationFn: (a: Announcement) => flowsApi.removeAnnouncement(a.id),
-    onSuccess: (_, a) => {
-      notifySuccess(t('flows.deleted', { name: a.description }));
-      void reload();
-    },
-    onError: (e) => notifyError(t('flows.deleteFailed'), e),
-  });
-  const destinationLabel = (d: string) => {
-    for (const group of destinationOptions(destinations.data ?? {}, t)) {
-      const item = group.items.find((i) => i.value === d);
-      if (item) return `${group.group}: ${item.label}`;
-    }
-    return d;
-  };
+  const destinationLabel = useDestinationLabel();
   const recordingName = (id: number | null) =>
     id === null ? '—' : (recordings.data?.find((r) => r.id === id)?.displayname ?? String(id));
-
   return (
-    <Stack gap="md">
-      <Title order={1} size="h2">
-        {t('flows.announcements.title')}
-      </Title>
-      <Text c="dimmed">{t('flows.announcements.intro')}</Text>
-      <Group>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
-          {t('flows.announcements.create')}
-        </Button>
-      </Group>
-      {!list.data ? (
-        <Center>
-          <Loader aria-label={t('app.loading')} />
-        </Center>
-      ) : list.data.length === 0 ? (
-        <Text c="dimmed">{t('flows.announcements.empty')}</Text>
-      ) : (
-        <Table.ScrollContainer minWidth={640}>
-          <Table data-testid="announcements">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('flows.name')}</Table.Th>
-                <Table.Th>{t('flows.announcements.recording')}</Table.Th>
-                <Table.Th>{t('flows.announcements.destination')}</Table.Th>
-                <Table.Th>{t('flows.actions')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.data.map((a) => (
-                <Table.Tr key={a.id} data-testid={`announcement-${a.description}`}>
-                  <Table.Td fw={600}>{a.description}</Table.Td>
-                  <Table.Td>{recordingName(a.recording_id)}</Table.Td>
-                  <Table.Td>{destinationLabel(a.post_dest)}</Table.Td>
-                  <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
-                      <Button
-                        variant="default"
-                        size="xs"
-                        leftSection={<IconPencil size={14} />}
-                        onClick={() => setEditing(a)}
-                      >
-                        {t('flows.edit')}
-                      </Button>
-                      <DeleteButton
-                        label={t('flows.delete')}
-                        title={t('flows.deleteTitle')}
-                        message={t('flows.deleteConfirm', { name: a.description })}
-                        onConfirm={() => remove.mutate(a)}
-                      />
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      {editing && (
-        <AnnouncementModal
-          announcement={editing === 'new' ? null : editing}
-          onClose={() => setEditing(null)}
-          onSaved={() => {
-            setEditing(null);
-            notifySuccess(t('flows.saved'));
-            void reload();
-          }}
-        />
-      )}
-    </Stack>
+    <FlowListPage<Announcement>
+      title={t('flows.announcements.title')}
+      intro={t('flows.announcements.intro')}
+      createLabel={t('flows.announcements.create')}
+      empty={t('flows.announcements.empty')}
+      queryKey="announcements"
+      load={flowsApi.announcements}
+      keyOf={(a) => a.id}
+      nameOf={(a) => a.description}
+      columns={[
+        { header: t('flows.name'), cell: (a) => a.description, strong: true },
+        { header: t('flows.announcements.recording'), cell: (a) => recordingName(a.recording_id) },
+        { header: t('flows.announcements.destination'), cell: (a) => destinationLabel(a.post_dest) },
+      ]}
+      remove={(a) => flowsApi.removeAnnouncement(a.id)}
+      invalidates={['recordings']}
+      testId="announcements"
+      rowTestId={(a) => `announcement-${a.description}`}
+      modal={(a, close, saved) => <AnnouncementModal announcement={a} onClose={close} onSaved={saved} />}
+    />
   );
 }

@@ -14,6 +14,8 @@ const CATEGORY_KEYS: Record<string, string> = {
   Announcements: 'announcements',
   IVR: 'ivr',
   'Day/Night': 'daynight',
+  Queues: 'queues',
+  'Time conditions': 'timeconditions',
 };
 
 /** Picker data: the catalogue's entries grouped by translated category. */

@@ -2,30 +2,26 @@ import { IVR_SELECTIONS, type Ivr, type IvrWrite, ivrWriteSchema } from '@centra
 import {
   ActionIcon,
   Button,
-  Center,
   Checkbox,
   Fieldset,
   Group,
-  Loader,
   Modal,
   NumberInput,
   Select,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   TextInput,
-  Title,
 } from '@mantine/core';
-import { IconPencil, IconPlus, IconX } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { IconPlus, IconX } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
-import { DeleteButton } from '../../components/DeleteButton.tsx';
-import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { notifyError } from '../../components/notify.ts';
 import { RecordingSelect } from './AnnouncementsPage.tsx';
 import { DestinationSelect } from './DestinationSelect.tsx';
+import { FlowListPage } from './FlowListPage.tsx';
 import { flowsApi } from './flowsApi.ts';
 
 type Form = Required<Omit<IvrWrite, 'entries'>> & { entries: { selection: string; dest: string }[] };
@@ -209,96 +205,38 @@ function IvrModal({ ivr, onClose, onSaved }: { ivr: Ivr | null; onClose: () => v
 /** Call flows › IVR: menus of keys leading to destinations. */
 export function IvrsPage() {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  const list = useQuery({ queryKey: ['ivrs'], queryFn: flowsApi.ivrs });
-  const [editing, setEditing] = useState<Ivr | 'new' | null>(null);
-  const reload = () =>
-    Promise.all(['ivrs', 'destinations', 'recordings'].map((k) => queryClient.invalidateQueries({ queryKey: [k] })));
-  const remove = useMutation({
-    mutationFn: (ivr: Ivr) => flowsApi.removeIvr(ivr.id),
-    onSuccess: (_, ivr) => {
-      notifySuccess(t('flows.deleted', { name: ivr.name }));
-      void reload();
-    },
-    onError: (e) => notifyError(t('flows.deleteFailed'), e),
-  });
-
   return (
-    <Stack gap="md">
-      <Title order={1} size="h2">
-        {t('flows.ivrs.title')}
-      </Title>
-      <Text c="dimmed">{t('flows.ivrs.intro')}</Text>
-      <Group>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
-          {t('flows.ivrs.create')}
-        </Button>
-      </Group>
-      {!list.data ? (
-        <Center>
-          <Loader aria-label={t('app.loading')} />
-        </Center>
-      ) : list.data.length === 0 ? (
-        <Text c="dimmed">{t('flows.ivrs.empty')}</Text>
-      ) : (
-        <Table.ScrollContainer minWidth={640}>
-          <Table data-testid="ivrs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('flows.name')}</Table.Th>
-                <Table.Th>{t('flows.ivrs.options')}</Table.Th>
-                <Table.Th>{t('flows.ivrs.directDialShort')}</Table.Th>
-                <Table.Th>{t('flows.actions')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.data.map((ivr) => (
-                <Table.Tr key={ivr.id} data-testid={`ivr-${ivr.name}`}>
-                  <Table.Td>
-                    <Text fw={600}>{ivr.name}</Text>
-                    {ivr.description && (
-                      <Text size="sm" c="dimmed">
-                        {ivr.description}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>{ivr.entries.map((e) => e.selection).join(' ') || '—'}</Table.Td>
-                  <Table.Td>{ivr.directdial ? t('flows.yes') : t('flows.no')}</Table.Td>
-                  <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
-                      <Button
-                        variant="default"
-                        size="xs"
-                        leftSection={<IconPencil size={14} />}
-                        onClick={() => setEditing(ivr)}
-                      >
-                        {t('flows.edit')}
-                      </Button>
-                      <DeleteButton
-                        label={t('flows.delete')}
-                        title={t('flows.deleteTitle')}
-                        message={t('flows.deleteConfirm', { name: ivr.name })}
-                        onConfirm={() => remove.mutate(ivr)}
-                      />
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      {editing && (
-        <IvrModal
-          ivr={editing === 'new' ? null : editing}
-          onClose={() => setEditing(null)}
-          onSaved={() => {
-            setEditing(null);
-            notifySuccess(t('flows.saved'));
-            void reload();
-          }}
-        />
-      )}
-    </Stack>
+    <FlowListPage<Ivr>
+      title={t('flows.ivrs.title')}
+      intro={t('flows.ivrs.intro')}
+      createLabel={t('flows.ivrs.create')}
+      empty={t('flows.ivrs.empty')}
+      queryKey="ivrs"
+      load={flowsApi.ivrs}
+      keyOf={(ivr) => ivr.id}
+      nameOf={(ivr) => ivr.name}
+      columns={[
+        {
+          header: t('flows.name'),
+          cell: (ivr) => (
+            <>
+              <Text fw={600}>{ivr.name}</Text>
+              {ivr.description && (
+                <Text size="sm" c="dimmed">
+                  {ivr.description}
+                </Text>
+              )}
+            </>
+          ),
+        },
+        { header: t('flows.ivrs.options'), cell: (ivr) => ivr.entries.map((e) => e.selection).join(' ') || '—' },
+        { header: t('flows.ivrs.directDialShort'), cell: (ivr) => (ivr.directdial ? t('flows.yes') : t('flows.no')) },
+      ]}
+      remove={(ivr) => flowsApi.removeIvr(ivr.id)}
+      invalidates={['recordings']}
+      testId="ivrs"
+      rowTestId={(ivr) => `ivr-${ivr.name}`}
+      modal={(ivr, close, saved) => <IvrModal ivr={ivr} onClose={close} onSaved={saved} />}
+    />
   );
 }

@@ -8,8 +8,14 @@ import {
   errorBodySchema,
   type IvrWrite,
   ivrListSchema,
+  type QueueWrite,
+  queueListSchema,
   type RecordingPatch,
   recordingListSchema,
+  type TimeConditionWrite,
+  type TimeGroupWrite,
+  timeConditionListSchema,
+  timeGroupListSchema,
 } from '@centralino/contract';
 import { AUTH_KEY_HEADER, AUTH_USER_HEADER } from '@centralino/contract/constants';
 import { z } from 'zod';
@@ -83,6 +89,25 @@ export const flowsApi = {
   updateDayNight: (ext: number, body: DayNightWrite) =>
     apiRequest('PUT', `/api/daynight/${ext}`, { body, schema: z.unknown() }),
   removeDayNight: (ext: number) => apiRequest('DELETE', `/api/daynight/${ext}`, { schema: z.unknown() }),
+  queues: () => apiRequest('GET', '/api/queues', { schema: queueListSchema }),
+  createQueue: (body: QueueWrite) => apiRequest('POST', '/api/queues', { body, schema: created }),
+  updateQueue: (id: number, body: QueueWrite) => apiRequest('PUT', `/api/queues/${id}`, { body, schema: z.unknown() }),
+  removeQueue: (id: number) => apiRequest('DELETE', `/api/queues/${id}`, { schema: z.unknown() }),
+
+  timeGroups: () => apiRequest('GET', '/api/timegroups', { schema: timeGroupListSchema }),
+  createTimeGroup: (body: TimeGroupWrite) => apiRequest('POST', '/api/timegroups', { body, schema: created }),
+  updateTimeGroup: (id: number, body: TimeGroupWrite) =>
+    apiRequest('PUT', `/api/timegroups/${id}`, { body, schema: z.unknown() }),
+  removeTimeGroup: (id: number) => apiRequest('DELETE', `/api/timegroups/${id}`, { schema: z.unknown() }),
+  timeConditions: () => apiRequest('GET', '/api/timeconditions', { schema: timeConditionListSchema }),
+  createTimeCondition: (body: TimeConditionWrite) =>
+    apiRequest('POST', '/api/timeconditions', { body, schema: created }),
+  updateTimeCondition: (id: number, body: TimeConditionWrite) =>
+    apiRequest('PUT', `/api/timeconditions/${id}`, { body, schema: z.unknown() }),
+  removeTimeCondition: (id: number) => apiRequest('DELETE', `/api/timeconditions/${id}`, { schema: z.unknown() }),
+  setTimeConditionOverride: (id: number, override: 'auto' | 'inside' | 'outside') =>
+    apiRequest('POST', `/api/timeconditions/${id}/override`, { body: { override }, schema: z.unknown() }),
+
   setDayNight: (ext: number, state: 'day' | 'night') =>
     apiRequest('POST', `/api/daynight/${ext}/state`, { body: { state }, schema: z.unknown() }),
 };

@@ -6,7 +6,7 @@ import {
   inboundWriteSchema,
 } from '@centralino/contract';
 import { Alert, Button, Card, Center, Group, Loader, Menu, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
-import { IconChevronDown, IconExternalLink, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconChevronDown, IconExternalLink, IconPencil, IconPlus, IconSitemap, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +15,7 @@ import { confirmAction } from '../../components/confirm.tsx';
 import { controlCharsError } from '../../components/controlChars.ts';
 import { ListView } from '../../components/ListView.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { FlowPictureModal } from '../flows/FlowPicture.tsx';
 import { StepScreen } from '../wizard/StepScreen.tsx';
 import { routesApi } from './routesApi.ts';
 
@@ -27,6 +28,8 @@ const CATEGORY_KEYS: Record<string, string> = {
   Announcements: 'announcements',
   IVR: 'ivr',
   'Day/Night': 'daynight',
+  Queues: 'queues',
+  'Time conditions': 'timeconditions',
 };
 
 function routeLabel(route: { extension: string; cidnum: string }, any: string) {
@@ -159,6 +162,7 @@ export function InboundRoutesPage() {
     staleTime: Number.POSITIVE_INFINITY,
   });
   const [editing, setEditing] = useState<InboundRoute | 'new' | null>(null);
+  const [picture, setPicture] = useState<InboundRoute | null>(null);
   const changed = () => {
     setPolls(INBOUND_POLL_TRIES);
     void queryClient.invalidateQueries({ queryKey: ['inbound'] });
@@ -221,6 +225,9 @@ export function InboundRoutesPage() {
                   </Text>
                 </Stack>
                 <Group gap="xs" wrap="nowrap">
+                  <Button variant="default" leftSection={<IconSitemap size={16} />} onClick={() => setPicture(route)}>
+                    {t('flows.picture.show')}
+                  </Button>
                   {plannerUrl ? (
                     <Menu>
                       <Menu.Target>
@@ -267,6 +274,13 @@ export function InboundRoutesPage() {
               </Group>
             </Card>
           )}
+        />
+      )}
+      {picture && (
+        <FlowPictureModal
+          title={t('flows.picture.title', { route: routeLabel(picture, any) })}
+          destination={picture.destination}
+          onClose={() => setPicture(null)}
         />
       )}
       {editing && (

@@ -1,0 +1,201 @@
+import {
+  TIME_CONDITION_FEATURE_CODE,
+  type TimeCondition,
+  type TimeConditionWrite,
+  type TimeGroup,
+  type TimeGroupWrite,
+  timeConditionDestination,
+  timeConditionWriteSchema,
+  timeGroupWriteSchema,
+} from '@centralino/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import type { AmiClient } from '../../pbx/ami/client.ts';
+import { family } from '../../pbx/live-state.ts';
+import { describeReferences, referencesTo } from '../destinations/catalogue.ts';
+import { isUniqueViolation } from '../users/service.ts';
+import { checkFlowWrite, inUse, nameTaken } from './service.ts';
+
+type Db = Kysely<Database>;
+
+/**
+ * Time groups and time conditions (issue 26). A group is a list of GotoIfTime ranges; a condition sends calls to one
+ * destination while its group matches and to another otherwise. The override is Asterisk state (AstDB TC/<id>), read
+ * and set over AMI like the day/night modes, so changing it needs no reload.
+ */
+export class TimeConditionsService {
+  constructor(
+    private readonly db: Db,
+    private readonly ami?: AmiClient,
+  ) {}
+
+  private async guard<T>(name: string, run: (trx: Db) => Promise<T>): Promise<T> {
+    try {
+      return await this.db.transaction().execute(run);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw nameTaken(name);
+      throw error;
+    }
+  }
+
+  // ---- time groups
+
+  async listGroups(): Promise<TimeGroup[]> {
+    const [groups, ranges, conditions] = await Promise.all([
+      this.db.selectFrom('time_groups').selectAll().orderBy('name').execute(),
+      this.db.selectFrom('time_group_ranges').selectAll().orderBy('group_id').orderBy('position').execute(),
+      this.db.selectFrom('time_conditions').select(['time_group_id', 'name']).orderBy('name').execute(),
+    ]);
+    return groups.map((g) => ({
+      id: Number(g.id),
+      name: g.name,
+      ranges: ranges
+        .filter((r) => Number(r.group_id) === Number(g.id))
+        .map((r) => ({ hours: r.hours, weekdays: r.weekdays, mdays: r.mdays, months: r.months })),
+      used_by: conditions.filter((c) => Number(c.time_group_id) === Number(g.id)).map((c) => c.name),
+    }));
+  }
+
+  private async writeGroup(trx: Db, id: number | null, input: TimeGroupWrite): Promise<number> {
+    const v = timeGroupWriteSchema.parse(input);
+    let groupId: number;
+    if (id === null) {
+      groupId = Number(
+        (await trx.insertInto('time_groups').values({ name: v.name }).returning('id').executeTakeFirstOrThrow()).id,
+      );
+    } else {
+      const result = await trx.updateTable('time_groups').set({ name: v.name }).where('id', '=', id).executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) throw new AppError(404, 'not_found');
+      await trx.deleteFrom('time_group_ranges').where('group_id', '=', id).execute();
+      groupId = id;
+    }
+    await trx
+      .insertInto('time_group_ranges')
+      .values(v.ranges.map((r, position) => ({ group_id: groupId, position, ...r })))
+      .execute();
+    return groupId;
+  }
+
+  createGroup(input: TimeGroupWrite): Promise<number> {
+    return this.guard(input.name, (trx) => this.writeGroup(trx, null, input));
+  }
+
+  async updateGroup(id: number, input: TimeGroupWrite): Promise<void> {
+    await this.guard(input.name, (trx) => this.writeGroup(trx, id, input));
+  }
+
+  async removeGroup(id: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('time_groups').select('name').where('id', '=', id).executeTakeFirst();
+      if (!row) throw new AppError(404, 'not_found');
+      const users = await trx
+        .selectFrom('time_conditions')
+        .select('name')
+        .where('time_group_id', '=', id)
+        .orderBy('name')
+        .execute();
+      if (users.length > 0) {
+        throw inUse({ en: `Time group ${row.name}`, it: `Il gruppo orario ${row.name}` }, (lang) =>
+          users.map((u) => `${lang === 'it' ? 'condizione oraria' : 'time condition'} ${u.name}`).join(', '),
+        );
+      }
+      await trx.deleteFrom('time_group_ranges').where('group_id', '=', id).execute();
+      await trx.deleteFrom('time_groups').where('id', '=', id).execute();
+    });
+  }
+
+  // ---- time conditions
+
+  /** The overrides Asterisk holds (AstDB TC/<id>); null when it cannot be asked. */
+  private async overrides(): Promise<Map<string, string> | null> {
+    if (this.ami?.state !== 'connected') return null;
+    try {
+      return await family(this.ami, 'TC');
+    } catch {
+      return null;
+    }
+  }
+
+  async listConditions(): Promise<TimeCondition[]> {
+    const [rows, overrides] = await Promise.all([
+      this.db.selectFrom('time_conditions').selectAll().orderBy('name').execute(),
+      this.overrides(),
+    ]);
+    return rows.map((r) => {
+      const held = overrides?.get(String(r.id));
+      return {
+        id: Number(r.id),
+        name: r.name,
+        time_group_id: Number(r.time_group_id),
+        true_dest: r.true_dest,
+        false_dest: r.false_dest,
+        destination: timeConditionDestination(Number(r.id)),
+        feature_code: `${TIME_CONDITION_FEATURE_CODE}${r.id}`,
+        override: overrides === null ? 'unknown' : held === 'inside' || held === 'outside' ? held : 'auto',
+      };
+    });
+  }
+
+  private async writeCondition(trx: Db, id: number | null, input: TimeConditionWrite): Promise<number> {
+    const v = timeConditionWriteSchema.parse(input);
+    if (!(await trx.selectFrom('time_groups').select('id').where('id', '=', v.time_group_id).executeTakeFirst())) {
+      throw new AppError(400, 'validation', undefined, (lang) => ({
+        time_group_id: lang === 'it' ? 'Questo gruppo orario non esiste' : 'This time group does not exist',
+      }));
+    }
+    const row = { name: v.name, time_group_id: v.time_group_id, true_dest: v.true_dest, false_dest: v.false_dest };
+    let conditionId: number;
+    if (id === null) {
+      conditionId = Number(
+        (await trx.insertInto('time_conditions').values(row).returning('id').executeTakeFirstOrThrow()).id,
+      );
+    } else {
+      const result = await trx.updateTable('time_conditions').set(row).where('id', '=', id).executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) throw new AppError(404, 'not_found');
+      conditionId = id;
+    }
+    await checkFlowWrite(trx, [
+      ['true_dest', v.true_dest],
+      ['false_dest', v.false_dest],
+    ]);
+    return conditionId;
+  }
+
+  createCondition(input: TimeConditionWrite): Promise<number> {
+    return this.guard(input.name, (trx) => this.writeCondition(trx, null, input));
+  }
+
+  async updateCondition(id: number, input: TimeConditionWrite): Promise<void> {
+    await this.guard(input.name, (trx) => this.writeCondition(trx, id, input));
+  }
+
+  async removeCondition(id: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('time_conditions').select('name').where('id', '=', id).executeTakeFirst();
+      if (!row) throw new AppError(404, 'not_found');
+      const refs = (await referencesTo(trx, [timeConditionDestination(id)])).filter(
+        (r) => !(r.kind === 'timecondition' && r.label === row.name),
+      );
+      if (refs.length > 0) {
+        throw inUse({ en: `Time condition ${row.name}`, it: `La condizione oraria ${row.name}` }, (lang) =>
+          describeReferences(refs, lang),
+        );
+      }
+      await trx.deleteFrom('time_conditions').where('id', '=', id).execute();
+    });
+  }
+
+  /** Sets or clears the override in Asterisk at once, as the feature code does (the dialplan reads AstDB). */
+  async setOverride(id: number, override: 'auto' | 'inside' | 'outside'): Promise<void> {
+    if (!(await this.db.selectFrom('time_conditions').select('id').where('id', '=', id).executeTakeFirst())) {
+      throw new AppError(404, 'not_found');
+    }
+    const ami = this.ami;
+    if (ami?.state !== 'connected') throw new AppError(503, 'pbx_not_connected');
+    // Deleting a key that is not there is an error to Asterisk and nothing to us: it is 'auto' either way.
+    if (override === 'auto') await ami.action('DBDel', { Family: 'TC', Key: String(id) }).catch(() => {});
+    else await ami.action('DBPut', { Family: 'TC', Key: String(id), Val: override });
+    await ami.command(`devstate change Custom:TC${id} ${override === 'auto' ? 'NOT_INUSE' : 'INUSE'}`);
+  }
+}

@@ -1,0 +1,162 @@
+import { type TimeGroup, type TimeGroupWrite, type TimeRange, timeGroupWriteSchema } from '@centralino/contract';
+import { ActionIcon, Button, Fieldset, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../api/client.ts';
+import { notifyError } from '../../components/notify.ts';
+import { FlowListPage } from './FlowListPage.tsx';
+import { flowsApi } from './flowsApi.ts';
+
+const ANY: TimeRange = { hours: '*', weekdays: '*', mdays: '*', months: '*' };
+const FIELDS = ['hours', 'weekdays', 'mdays', 'months'] as const;
+
+/** A range as one line: '08:30-12:30 mon-fri', '25 dec'; '*' parts left out. */
+export function rangeText(r: TimeRange): string {
+  const parts = [r.hours, r.weekdays, r.mdays, r.months].filter((p) => p !== '*');
+  return parts.length === 0 ? '*' : parts.join(' ');
+}
+
+function TimeGroupModal({
+  group,
+  onClose,
+  onSaved,
+}: {
+  group: TimeGroup | null;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const { t } = useTranslation();
+  const [form, setForm] = useState<TimeGroupWrite>(
+    group ? { name: group.name, ranges: group.ranges } : { name: '', ranges: [{ ...ANY }] },
+  );
+  const [touched, setTouched] = useState(false);
+  const [serverFields, setServerFields] = useState<Record<string, string>>({});
+  const parsed = timeGroupWriteSchema.safeParse(form);
+  const invalid = (path: string) =>
+    touched && !parsed.success && parsed.error.issues.some((i) => i.path.join('.') === path);
+  const ranges = form.ranges as TimeRange[];
+  const setRange = (index: number, patch: Partial<TimeRange>) =>
+    setForm((f) => ({ ...f, ranges: (f.ranges as TimeRange[]).map((r, i) => (i === index ? { ...r, ...patch } : r)) }));
+  const save = useMutation({
+    mutationFn: async () => {
+      const body = timeGroupWriteSchema.parse(form);
+      if (group) await flowsApi.updateTimeGroup(group.id, body);
+      else await flowsApi.createTimeGroup(body);
+    },
+    onSuccess: onSaved,
+    onError: (e) => {
+      if (e instanceof ApiError && e.body.fields) setServerFields(e.body.fields);
+      notifyError(t('flows.saveFailed'), e);
+    },
+  });
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={group ? t('flows.timeGroups.editTitle') : t('flows.timeGroups.create')}
+      size="xl"
+    >
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          setTouched(true);
+          if (parsed.success) save.mutate();
+        }}
+      >
+        <Stack>
+          <TextInput
+            label={t('flows.name')}
+            value={form.name}
+            onChange={(e) => setForm((f) => ({ ...f, name: e.currentTarget.value }))}
+            error={invalid('name') ? t('flows.nameError') : serverFields.name}
+            data-autofocus
+          />
+          <Text fw={500} size="sm">
+            {t('flows.timeGroups.ranges')}
+          </Text>
+          {ranges.map((range, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: ranges have no identity of their own but their place
+            <Fieldset key={index} legend={t('flows.timeGroups.range', { n: index + 1 })} data-testid={`range-${index}`}>
+              <Group align="flex-start" wrap="nowrap">
+                {FIELDS.map((field) => (
+                  <TextInput
+                    key={field}
+                    label={t(`flows.timeGroups.${field}`)}
+                    description={t(`flows.timeGroups.${field}Hint`)}
+                    value={range[field]}
+                    onChange={(e) => setRange(index, { [field]: e.currentTarget.value })}
+                    error={
+                      invalid(`ranges.${index}.${field}`) || serverFields[`ranges.${index}.${field}`]
+                        ? t('flows.timeGroups.rangeError')
+                        : undefined
+                    }
+                  />
+                ))}
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  mt={48}
+                  aria-label={t('flows.timeGroups.removeRange', { n: index + 1 })}
+                  disabled={ranges.length === 1}
+                  onClick={() =>
+                    setForm((f) => ({ ...f, ranges: (f.ranges as TimeRange[]).filter((_, i) => i !== index) }))
+                  }
+                >
+                  <IconTrash size={16} />
+                </ActionIcon>
+              </Group>
+            </Fieldset>
+          ))}
+          <Group>
+            <Button
+              variant="default"
+              leftSection={<IconPlus size={14} />}
+              onClick={() => setForm((f) => ({ ...f, ranges: [...(f.ranges as TimeRange[]), { ...ANY }] }))}
+            >
+              {t('flows.timeGroups.addRange')}
+            </Button>
+          </Group>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('flows.cancel')}
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {t('flows.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** Call flows › Time groups: ranges of hours, weekdays, days and months that time conditions test. */
+export function TimeGroupsPage() {
+  const { t } = useTranslation();
+  return (
+    <FlowListPage<TimeGroup>
+      title={t('flows.timeGroups.title')}
+      intro={t('flows.timeGroups.intro')}
+      createLabel={t('flows.timeGroups.create')}
+      empty={t('flows.timeGroups.empty')}
+      queryKey="timegroups"
+      load={flowsApi.timeGroups}
+      keyOf={(g) => g.id}
+      nameOf={(g) => g.name}
+      columns={[
+        { header: t('flows.name'), cell: (g) => g.name, strong: true },
+        { header: t('flows.timeGroups.ranges'), cell: (g) => g.ranges.map(rangeText).join('; ') },
+        {
+          header: t('flows.timeGroups.usedBy'),
+          cell: (g) => (g.used_by.length ? g.used_by.join(', ') : t('flows.timeGroups.none')),
+        },
+      ]}
+      remove={(g) => flowsApi.removeTimeGroup(g.id)}
+      testId="timegroups"
+      rowTestId={(g) => `timegroup-${g.name}`}
+      modal={(g, close, saved) => <TimeGroupModal group={g} onClose={close} onSaved={saved} />}
+    />
+  );
+}
