@@ -31,6 +31,9 @@ function parseTrustProxy(value: string | undefined): boolean | number | string[]
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/** A MariaDB database name the migration puts in its queries (quoted there, so only these characters). */
+const DB_NAME = /^[A-Za-z0-9_]{1,64}$/;
+
 const envSchema = z.object({
   PORT: z.coerce
     .number({ error: 'PORT must be a number' })
@@ -160,6 +163,13 @@ const envSchema = z.object({
     .regex(/^https?:\/\/[^\s/]+(\/\S*)?$/, 'RPS_URL must be an http(s) address')
     .default('https://rps.nethesis.it'),
   RPS_SYSTEM_ID: z.string().max(256).optional(),
+  MIGRATION_DB_URL: z
+    .string()
+    .regex(/^(mysql|mariadb):\/\/[^\s/]+\/?$/, 'MIGRATION_DB_URL must look like mysql://user:password@host:3306')
+    .optional(),
+  MIGRATION_PBX_DB: z.string().regex(DB_NAME, 'MIGRATION_PBX_DB must be a database name').default('asterisk11'),
+  MIGRATION_CDR_DB: z.string().regex(DB_NAME, 'MIGRATION_CDR_DB must be a database name').default('asteriskcdrdb11'),
+  MIGRATION_CTI_DB: z.string().regex(DB_NAME, 'MIGRATION_CTI_DB must be a database name').default('nethcti2'),
   RPS_SECRET: z.string().max(256).optional(),
 });
 
@@ -226,10 +236,15 @@ export type Config = {
   streamingAllowedHosts: string[];
   /** Vendor redirect service phones are registered with (POST /phones/rps); credentials of this system. */
   rps: { url: string; systemId: string | undefined; secret: string | undefined };
+  /**
+   * The older system's databases (a local copy on MariaDB/MySQL) the migration reads; undefined when
+   * MIGRATION_DB_URL is unset (the migration area is then inert: `ismigration` answers false).
+   */
+  migration: { url: string; pbxDb: string; cdrDb: string; ctiDb: string } | undefined;
 };
 
 /** Values never echoed in error messages: a password, or a URL that may carry one. */
-const SECRET_KEYS = new Set(['ADMIN_PASSWORD', 'AMI_SECRET', 'DATABASE_URL', 'RPS_SECRET']);
+const SECRET_KEYS = new Set(['ADMIN_PASSWORD', 'AMI_SECRET', 'DATABASE_URL', 'MIGRATION_DB_URL', 'RPS_SECRET']);
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -323,6 +338,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
       )
       .filter((h) => h !== ''),
     rps: { url: v.RPS_URL.replace(/\/+$/, ''), systemId: v.RPS_SYSTEM_ID, secret: v.RPS_SECRET },
+    migration: v.MIGRATION_DB_URL
+      ? { url: v.MIGRATION_DB_URL, pbxDb: v.MIGRATION_PBX_DB, cdrDb: v.MIGRATION_CDR_DB, ctiDb: v.MIGRATION_CTI_DB }
+      : undefined,
   };
 }
 

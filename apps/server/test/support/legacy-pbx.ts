@@ -180,7 +180,7 @@ export async function dropLegacyDatabases(prefix: string): Promise<void> {
 
 const nameOf = (i: number) => `${FIRST[i % FIRST.length]} ${LAST[Math.floor(i / FIRST.length) % LAST.length]}`;
 const usernameOf = (i: number) =>
-  `${FIRST[i % FIRST.length].toLowerCase()}.${LAST[Math.floor(i / FIRST.length) % LAST.length].toLowerCase()}${i >= FIRST.length * LAST.length ? i : ''}`;
+  `${(FIRST[i % FIRST.length] ?? '').toLowerCase()}.${(LAST[Math.floor(i / FIRST.length) % LAST.length] ?? '').toLowerCase()}${i >= FIRST.length * LAST.length ? i : ''}`;
 
 async function fillPbx(conn: mysql.Connection, count: number) {
   const userRows: unknown[][] = [];
@@ -411,8 +411,8 @@ async function fillPbx(conn: mysql.Connection, count: number) {
   await conn.query('INSERT INTO nethcti_profiles (id, name) VALUES ?', [
     [
       [1, 'Base'],
-      [2, 'Standard'],
-      [3, 'Advanced'],
+      [2, 'Reception'],
+      [3, 'Supervisors'],
     ],
   ]);
   const advanced = [
