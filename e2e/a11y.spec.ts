@@ -402,6 +402,8 @@ const SCREENS: Screen[] = [
   { path: '/admin/settings' },
   { path: '/admin/report', main: true },
   { path: '/final' },
+  // Without an older system configured: the landing page says no migration is available.
+  { path: '/migration' },
 ];
 
 const WIZARD_STEPS = [
