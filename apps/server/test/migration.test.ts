@@ -138,13 +138,53 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     const groups = await post('/api/migration/groups');
     expect(groups.json().warnings[0]).toMatch(/Ring groups are not migrated/);
 
+    const ivr = await post('/api/migration/ivr');
+    expect(ivr.statusCode, ivr.body).toBe(200);
+    expect(ivr.json().warnings).toEqual([
+      'ext-group,600,1 destination not migrated',
+      'ext-group,600,1 destination not migrated',
+      'custom-ctx,s,1 destination not migrated',
+      'IVR Main menu: its greeting was not migrated, choose a recording',
+    ]);
+    const ann = await post('/api/migration/announcements');
+    expect(ann.statusCode, ann.body).toBe(200);
+    expect(ann.json().infos).toEqual(['Closed notice announcement migrated', 'Conference info announcement migrated']);
+    expect(ann.json().warnings).toContain('ext-meetme,600,1 destination not migrated');
+    const [menu] = await t.database.db.selectFrom('ivrs').selectAll().execute();
+    const info = await t.database.db
+      .selectFrom('announcements')
+      .select('id')
+      .where('description', '=', 'Conference info')
+      .executeTakeFirstOrThrow();
+    // Key 3 led to an announcement, migrated after the IVRs: linked once it exists.
+    const keys = await t.database.db
+      .selectFrom('ivr_entries')
+      .select(['selection', 'dest'])
+      .orderBy('selection')
+      .execute();
+    expect(keys).toEqual([
+      { selection: '1', dest: 'app-blackhole,hangup,1' },
+      { selection: '2', dest: `from-did-direct,${legacyExtension(3)},1` },
+      { selection: '3', dest: `app-announcement-${info.id},s,1` },
+      { selection: '9', dest: 'app-blackhole,hangup,1' },
+    ]);
+
     const dn = await post('/api/migration/daynight');
     expect(dn.statusCode).toBe(200);
-    // The IVR and the announcement the switch pointed to are not migrated here: hang up, with a warning each.
-    expect(dn.json().warnings).toEqual([
-      'ivr-1,s,1 destination not migrated',
-      'app-announcement-1,s,1 destination not migrated',
-    ]);
+    expect(dn.json().warnings).toEqual([]);
+    // The switch leads to the migrated IVR by day and to the migrated announcement by night (new ids).
+    const closed = await t.database.db
+      .selectFrom('announcements')
+      .select('id')
+      .where('description', '=', 'Closed notice')
+      .executeTakeFirstOrThrow();
+    const sw = await t.database.db.selectFrom('daynight').selectAll().executeTakeFirstOrThrow();
+    expect(sw).toMatchObject({
+      ext: 0,
+      name: 'Office hours',
+      day_dest: `ivr-${menu?.id},s,1`,
+      night_dest: `app-announcement-${closed.id},s,1`,
+    });
 
     const inbound = await post('/api/migration/inboundroutes');
     expect(inbound.statusCode).toBe(200);

@@ -1,7 +1,8 @@
 import type { MigrationStatus, MigrationStepResult } from '@centralino/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { DestinationCheck } from './destinations.ts';
+import { SettingsStore } from '../../db/settings-store.ts';
+import { DestinationCheck, IDS_KEY } from './destinations.ts';
 import type { LegacySource } from './source.ts';
 import { type MigrationState, StepLog } from './state.ts';
 
@@ -284,6 +285,146 @@ export class ConfigMigration {
     });
   }
 
+  /**
+   * IVR menus and their keys. The old menu's recording is not carried over (the audio stays on the old system), so
+   * each IVR is created without a greeting and says so; keys leading to announcements are linked when the
+   * announcements step has created them.
+   */
+  ivrs(): Promise<StepAnswer> {
+    return this.run('migrateIVRs', 'ivr', async (trx, log) => {
+      const ivrs = await this.source.query<{
+        id: number;
+        name: string;
+        description: string;
+        directdial: string;
+        timeout_time: number;
+        invalid_loops: string;
+        invalid_destination: string;
+        timeout_loops: string;
+        timeout_destination: string;
+        announcement: number | null;
+      }>(`SELECT * FROM ${this.source.table('pbx', 'ivr_details')} ORDER BY id`);
+      const entries = await this.source.query<{ ivr_id: number; selection: string; dest: string }>(
+        `SELECT ivr_id, selection, dest FROM ${this.source.table('pbx', 'ivr_entries')}`,
+      );
+      const check = await DestinationCheck.load(trx);
+      const settings = new SettingsStore(trx);
+      const pending = (await settings.get<PendingLink[]>(PENDING_KEY)) ?? [];
+      const names = new Set((await trx.selectFrom('ivrs').select('name').execute()).map((i) => i.name));
+      const count = (v: unknown, fallback: number) =>
+        Math.min(10, Math.max(0, Number.parseInt(String(v), 10) || fallback));
+      for (const old of ivrs) {
+        const name = (old.name || `IVR ${old.id}`).slice(0, 80);
+        if (names.has(name)) {
+          log.warnings.push(`IVR ${name} already migrated`);
+          continue;
+        }
+        const links: Omit<PendingLink, 'ivr_id'>[] = [];
+        const dest = (value: string, column: PendingLink['column'], selection: string | null) =>
+          check.check(value, log, (o) => links.push({ selection, column, old: o }));
+        const row = await trx
+          .insertInto('ivrs')
+          .values({
+            name,
+            description: (old.description ?? '').slice(0, 200),
+            announcement: null,
+            directdial: old.directdial ? 1 : 0,
+            timeout_time: Math.min(60, Math.max(1, Number(old.timeout_time) || 10)),
+            invalid_loops: count(old.invalid_loops, 3),
+            invalid_destination: dest(old.invalid_destination, 'invalid_destination', null),
+            timeout_loops: count(old.timeout_loops, 3),
+            timeout_destination: dest(old.timeout_destination, 'timeout_destination', null),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const id = Number(row.id);
+        check.ids.ivr[String(old.id)] = id;
+        const own = entries.filter((e) => e.ivr_id === old.id && /^[0-9*#]$/.test(e.selection));
+        for (const e of own) {
+          await trx
+            .insertInto('ivr_entries')
+            .values({ ivr_id: id, selection: e.selection, dest: dest(e.dest, 'dest', e.selection) })
+            .execute();
+        }
+        pending.push(...links.map((l) => ({ ...l, ivr_id: id })));
+        if (old.announcement) log.warnings.push(`IVR ${name}: its greeting was not migrated, choose a recording`);
+        names.add(name);
+        log.infos.push(`IVR ${name} migrated`);
+        if (own.length > 0) log.infos.push('IVR entry migrated');
+      }
+      await settings.set(IDS_KEY, check.ids, trx);
+      await settings.set(PENDING_KEY, pending, trx);
+      return true;
+    });
+  }
+
+  /** Announcements (without their recording: the audio stays on the old system), then the IVR keys waiting for them. */
+  announcements(): Promise<StepAnswer> {
+    return this.run('migrateAnnouncements', 'announcements', async (trx, log) => {
+      const rows = await this.source.query<{
+        announcement_id: number;
+        description: string;
+        allow_skip: number;
+        post_dest: string;
+        return_ivr: number;
+        noanswer: number;
+        repeat_msg: string;
+        recording_id: number | null;
+      }>(`SELECT * FROM ${this.source.table('pbx', 'announcement')} ORDER BY announcement_id`);
+      const check = await DestinationCheck.load(trx);
+      const settings = new SettingsStore(trx);
+      const names = new Set(
+        (await trx.selectFrom('announcements').select('description').execute()).map((a) => a.description),
+      );
+      for (const a of rows) {
+        const description = (a.description || `Announcement ${a.announcement_id}`).slice(0, 80);
+        if (names.has(description)) {
+          log.warnings.push(`${description} announcement already migrated`);
+          continue;
+        }
+        const row = await trx
+          .insertInto('announcements')
+          .values({
+            description,
+            recording_id: null,
+            allow_skip: a.allow_skip ? 1 : 0,
+            post_dest: check.check(a.post_dest, log),
+            return_ivr: a.return_ivr ? 1 : 0,
+            noanswer: a.noanswer ? 1 : 0,
+            repeat_msg: /^[0-9*#]$/.test(a.repeat_msg ?? '') ? a.repeat_msg : '',
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        check.ids.announcement[String(a.announcement_id)] = Number(row.id);
+        if (a.recording_id) log.warnings.push(`${description}: its recording was not migrated, choose one`);
+        names.add(description);
+        log.infos.push(`${description} announcement migrated`);
+      }
+      await settings.set(IDS_KEY, check.ids, trx);
+      // IVR keys and fallbacks that led to an announcement now find it, or get their warning.
+      const linked = await DestinationCheck.load(trx);
+      for (const p of (await settings.get<PendingLink[]>(PENDING_KEY)) ?? []) {
+        const dest = linked.check(p.old, log);
+        if (p.column === 'dest') {
+          await trx
+            .updateTable('ivr_entries')
+            .set({ dest })
+            .where('ivr_id', '=', p.ivr_id)
+            .where('selection', '=', p.selection ?? '')
+            .execute();
+        } else {
+          await trx
+            .updateTable('ivrs')
+            .set({ [p.column]: dest })
+            .where('id', '=', p.ivr_id)
+            .execute();
+        }
+      }
+      await settings.set(PENDING_KEY, [], trx);
+      return true;
+    });
+  }
+
   /** Inbound routes (DID and caller number), their destinations checked. */
   inboundRoutes(): Promise<StepAnswer> {
     return this.run('migrateInboundRoutes', 'iroutes', async (trx, log) => {
@@ -316,5 +457,15 @@ export class ConfigMigration {
     });
   }
 }
+
+/** An IVR destination that waits for the announcements step (settings `migration_pending`). */
+interface PendingLink {
+  ivr_id: number;
+  /** The entry's key, or null for the IVR's invalid/timeout destination. */
+  selection: string | null;
+  column: 'invalid_destination' | 'timeout_destination' | 'dest';
+  old: string;
+}
+const PENDING_KEY = 'migration_pending';
 
 class RollBack extends Error {}

@@ -143,16 +143,14 @@ export const migrationRoutes =
       config().notYet('migrateGroups', 'groups', 'Ring groups'),
     );
     stepRoute('/api/migration/queues', 'Queues (not yet)', () => config().notYet('migrateQueues', 'queues', 'Queues'));
-    stepRoute('/api/migration/ivr', 'IVR menus (not yet)', () => config().notYet('migrateIVRs', 'ivr', 'IVR menus'));
+    stepRoute('/api/migration/ivr', 'Migrates the IVR menus and their keys', () => config().ivrs());
     stepRoute('/api/migration/cqr', 'Caller query routing (not yet)', () =>
       config().notYet('migrateCQRs', 'cqr', 'Caller query routings (CQR)'),
     );
     stepRoute('/api/migration/recordings', 'Recordings (not yet)', () =>
       config().notYet('migrateRecordings', 'recordings', 'System recordings'),
     );
-    stepRoute('/api/migration/announcements', 'Announcements (not yet)', () =>
-      config().notYet('migrateAnnouncements', 'announcements', 'Announcements'),
-    );
+    stepRoute('/api/migration/announcements', 'Migrates the announcements', () => config().announcements());
     stepRoute('/api/migration/daynight', 'Migrates the day/night switches', () => config().dayNight());
     stepRoute('/api/migration/timegroups', 'Time groups (not yet)', () =>
       config().notYet('migrateTimegroups', null, 'Time groups'),
