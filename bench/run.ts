@@ -14,6 +14,7 @@ const benches = [
   'phonebook-ldap.ts',
   'card-previews.ts',
   'console-size.ts',
+  'migration.ts',
 ];
 let failed = false;
 for (const bench of benches) {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cdrCopyHooks } from '../src/features/migration/cdr.ts';
 import { callAs, DB_KINDS, expectError, login, startApp, useTestApp } from './helpers.ts';
 import { createLegacyDatabases, dropLegacyDatabases, legacyExtension, legacyNames } from './support/legacy-pbx.ts';
@@ -204,6 +204,14 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     expect(report.migrateInboundRoutes.warnings).toEqual(['ext-meetme,600,1 destination not migrated']);
     expect(report.migrateIAX.warnings).toHaveLength(1);
     expect(report.cloneOldCTIProfile.warnings).toContain('Profile "Base" already migrated');
+    // The users the numbering rules refused are in the report too (written once the import has ended).
+    const refused = await vi.waitFor(async () => {
+      const errors = (await get('/api/migration/report')).json().csvimport?.errors as string[] | undefined;
+      if (!errors) throw new Error('not yet');
+      return errors;
+    });
+    expect(refused).toHaveLength(9);
+    expect(refused[0]).toMatch(/^anna\.colombo: .*Extension 281 cannot be used/);
   });
 
   it('copies the call records in the background, resumes after a restart and never duplicates', async () => {

@@ -200,5 +200,23 @@ export class UsersMigration {
     const file = Buffer.from(`${lines.join('\n')}\n`, 'utf8').toString('base64');
     await this.csv.start(file, 'en');
     await this.state.setStatus('users');
+    void this.reportWhenDone();
+  }
+
+  /** Once the import ends, its failed rows go to the report (section users, `csvimport`) as the console shows them. */
+  private async reportWhenDone(): Promise<void> {
+    try {
+      for (;;) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const status = await this.csv.status('en');
+        if (status.result >= 0 && status.result < 100) continue;
+        const log = new StepLog();
+        for (const f of status.failures) log.errors.push(f.username ? `${f.username}: ${f.message}` : f.message);
+        await this.state.record('csvimport', log);
+        return;
+      }
+    } catch {
+      // The server is closing (or the import vanished): nothing to report.
+    }
   }
 }
