@@ -83,7 +83,9 @@ try {
     }
   }
   idle.sort((a, b) => a - b);
-  console.log(`API idle (${idle.length} requests): p50 ${percentile(idle, 50).toFixed(1)} ms, p99 ${percentile(idle, 99).toFixed(1)} ms`);
+  console.log(
+    `API idle (${idle.length} requests): p50 ${percentile(idle, 50).toFixed(1)} ms, p99 ${percentile(idle, 99).toFixed(1)} ms`,
+  );
 
   t0 = performance.now();
   await call('POST', '/api/migration/cdr');
