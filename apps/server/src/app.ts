@@ -186,15 +186,6 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
     licenceActive: config.extensionLimit === undefined,
   });
   await app.register(ctiRoutes(cti));
-  const migration = new MigrationService(database.db, config.migration, {
-    cti,
-    csv,
-    changed: pbx.applier.markDirty,
-    log: app.log,
-  });
-  await app.register(migrationRoutes(migration));
-  app.addHook('onReady', () => migration.start());
-  app.addHook('onClose', () => migration.close());
   await app.register(trunksRoutes(new TrunksService(database.db)));
   await app.register(cardSourcesRoutes(new CardSourcesService(database.db, now)));
   const cardQueries = new CardQueryRunner(
@@ -235,6 +226,16 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
     log: app.log,
   });
   await app.register(gatewaysRoutes(gateways));
+  const migration = new MigrationService(database.db, config.migration, {
+    cti,
+    csv,
+    gateways,
+    changed: pbx.applier.markDirty,
+    log: app.log,
+  });
+  await app.register(migrationRoutes(migration));
+  app.addHook('onReady', () => migration.start());
+  app.addHook('onClose', () => migration.close());
   // Gateways may fetch their files at any time (e.g. after a reset), so a listening console serves them.
   app.addHook('onListen', async () => {
     await gateways.tftp.ensureStarted();

@@ -110,6 +110,25 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     expect(list.find((x) => x.name === 'Eutelia')?.server).toBe('voip.eutelia.example');
     expect((await get('/api/trunks')).body).not.toContain('EuteliaPw1');
 
+    const gw = await post('/api/migration/gateways');
+    expect(gw.statusCode, gw.body).toBe(200);
+    expect(gw.json().warnings).toEqual(['Gateway "Old Patton" not migrated: model Patton_SN4112_JO is not supported']);
+    expect(gw.json().infos).toHaveLength(2);
+    const ports = await t.database.db
+      .selectFrom('gateway_ports')
+      .select(['port_type', 'number'])
+      .orderBy('gateway_id')
+      .orderBy('port_index')
+      .execute();
+    // The Patton's two analog lines keep their numbers; the Vega 50 became the same Vega 60.
+    expect(ports.filter((p) => p.port_type === 'fxo').map((p) => p.number)).toEqual(['0612345681', '0612345682']);
+    const fxs = await t.database.db
+      .selectFrom('gateway_ports')
+      .select('extension')
+      .where('extension', 'is not', null)
+      .execute();
+    expect(fxs.map((p) => p.extension).sort()).toEqual([legacyExtension(5), legacyExtension(6)]);
+
     const iax = await post('/api/migration/iax');
     expect(iax.statusCode).toBe(200);
     expect(iax.json().warnings[0]).toMatch(/IAX trunk "OldIaxLink" not migrated/);

@@ -448,8 +448,9 @@ async function fillPbx(conn: mysql.Connection, count: number) {
   );
   await conn.query('INSERT INTO nethgateway_models (id, model, manufacturer) VALUES ?', [
     [
-      [1, 'Patton_SN4112_JO', 'Patton'],
-      [2, 'Vega_50_BRI_2', 'Sangoma'],
+      [1, 'TRI_FXO_2', 'Patton'],
+      [2, 'Vega_50_24fxs', 'Sangoma'],
+      [3, 'Patton_SN4112_JO', 'Patton'],
     ],
   ]);
   await conn.query(
@@ -468,11 +469,46 @@ async function fillPbx(conn: mysql.Connection, count: number) {
           '192.168.5.2',
           '255.255.255.0',
         ],
+        [
+          2,
+          2,
+          'Vega hall',
+          '192.168.5.21',
+          '255.255.255.0',
+          '192.168.5.1',
+          '00:50:58:0A:0B:02',
+          '192.168.5.21',
+          '',
+          '',
+        ],
+        // A model the new catalogue does not have: reported, not migrated.
+        [
+          3,
+          3,
+          'Old Patton',
+          '192.168.5.22',
+          '255.255.255.0',
+          '192.168.5.1',
+          '00:A0:BA:0B:0C:03',
+          '192.168.5.22',
+          '',
+          '',
+        ],
       ],
     ],
   );
-  await conn.query('INSERT INTO nethgateway_config_fxo (config_id, trunk, number) VALUES ?', [[[1, 3, '0612345681']]]);
-  await conn.query('INSERT INTO nethgateway_config_fxs (config_id, extension) VALUES ?', [[[1, legacyExtension(5)]]]);
+  await conn.query('INSERT INTO nethgateway_config_fxo (config_id, trunk, number) VALUES ?', [
+    [
+      [1, 3, '0612345681'],
+      [1, 3, '0612345682'],
+    ],
+  ]);
+  await conn.query('INSERT INTO nethgateway_config_fxs (config_id, extension) VALUES ?', [
+    [
+      [2, legacyExtension(5)],
+      [2, legacyExtension(6)],
+    ],
+  ]);
 }
 
 async function fillCti(conn: mysql.Connection) {

@@ -1,7 +1,13 @@
-import type { MigrationStatus, MigrationStepResult } from '@centralino/contract';
+import {
+  gatewayCreateSchema,
+  gatewayModels,
+  type MigrationStatus,
+  type MigrationStepResult,
+} from '@centralino/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { SettingsStore } from '../../db/settings-store.ts';
+import type { GatewaysService } from '../gateways/service.ts';
 import { DestinationCheck, IDS_KEY } from './destinations.ts';
 import type { LegacySource } from './source.ts';
 import { type MigrationState, StepLog } from './state.ts';
@@ -29,6 +35,7 @@ export class ConfigMigration {
     private readonly source: LegacySource,
     private readonly state: MigrationState,
     private readonly changed: () => void,
+    private readonly gateways?: GatewaysService,
   ) {}
 
   /** Runs one step: its writes and the status together, or nothing. */
@@ -52,6 +59,28 @@ export class ConfigMigration {
     if (log.errors.length === 0) this.changed();
     const ok = log.errors.length === 0;
     return { code: ok ? 200 : 500, body: log.result(ok ? (outcome === null ? null : true) : false) };
+  }
+
+  /**
+   * A step whose writes go through another service, each in that service's own transaction (SQLite has one
+   * connection: a service transaction inside the step's would wait for it forever). Its status is stored after.
+   */
+  private async runEach(
+    reportName: string,
+    status: MigrationStatus,
+    body: (db: Trx, log: StepLog) => Promise<void>,
+  ): Promise<StepAnswer> {
+    const log = new StepLog();
+    try {
+      await body(this.db, log);
+      if (log.errors.length === 0) await this.state.setStatus(status);
+    } catch (error) {
+      log.errors.push(error instanceof Error ? error.message : String(error));
+    }
+    await this.state.record(reportName, log);
+    this.changed();
+    const ok = log.errors.length === 0;
+    return { code: ok ? 200 : 500, body: log.result(ok) };
   }
 
   /** A step whose objects have no home here yet: said in its answer and in the report, never silently skipped. */
@@ -123,6 +152,85 @@ export class ConfigMigration {
         log.infos.push(`Trunk "${name}" migrated`);
       }
       return true;
+    });
+  }
+
+  /**
+   * Physical gateways whose model the catalogue has (an old Vega_50 matches the same Vega_60), recreated through the
+   * gateways service — so their port trunks and FXS devices are made as when adding one on the physical lines page.
+   * Each gateway is saved whole or not at all.
+   */
+  gatewaysStep(): Promise<StepAnswer> {
+    return this.runEach('getOldGateways', 'gateptrunks', async (trx, log) => {
+      if (!this.gateways) throw new Error('gateways are not available');
+      const old = await this.source.query<{
+        id: number;
+        name: string;
+        ipv4: string;
+        gateway: string;
+        mac: string;
+        ipv4_new: string;
+        model: string;
+      }>(
+        `SELECT c.id, c.name, c.ipv4, c.gateway, c.mac, c.ipv4_new, m.model
+           FROM ${this.source.table('pbx', 'nethgateway_config')} c
+           JOIN ${this.source.table('pbx', 'nethgateway_models')} m ON m.id = c.model_id ORDER BY c.id`,
+      );
+      const fxo = await this.source.query<{ config_id: number; number: string }>(
+        `SELECT config_id, number FROM ${this.source.table('pbx', 'nethgateway_config_fxo')} ORDER BY id`,
+      );
+      const fxs = await this.source.query<{ config_id: number; extension: string }>(
+        `SELECT config_id, extension FROM ${this.source.table('pbx', 'nethgateway_config_fxs')} ORDER BY id`,
+      );
+      const users = new Set(
+        (
+          await trx.selectFrom('users').select('default_extension').where('default_extension', 'is not', null).execute()
+        ).map((u) => String(u.default_extension)),
+      );
+      const macs = new Set((await trx.selectFrom('gateways').select('mac').execute()).map((g) => g.mac.toUpperCase()));
+      for (const g of old) {
+        if (!g.mac) continue;
+        const model =
+          gatewayModels.find((m) => m.model === g.model) ??
+          gatewayModels.find((m) => m.model === g.model.replace(/^Vega_50_/, 'Vega_60_'));
+        if (!model) {
+          log.warnings.push(`Gateway "${g.name}" not migrated: model ${g.model} is not supported`);
+          continue;
+        }
+        if (macs.has(g.mac.toUpperCase())) {
+          log.warnings.push(`Gateway "${g.name}" already migrated`);
+          continue;
+        }
+        const ports = <T>(n: number, make: (i: number) => T) => Array.from({ length: n }, (_, i) => make(i));
+        const ownFxo = fxo.filter((p) => p.config_id === g.id);
+        const ownFxs = fxs.filter((p) => p.config_id === g.id);
+        const body = gatewayCreateSchema.safeParse({
+          model: model.id,
+          mac: g.mac,
+          ipv4: g.ipv4 || '',
+          ipv4_new: g.ipv4_new || g.ipv4,
+          netmask_green: '255.255.255.0',
+          gateway: g.gateway,
+          ipv4_green: '',
+          trunks_isdn: ports(model.n_isdn_trunks, () => ({ type: 'pp' })),
+          trunks_pri: ports(model.n_pri_trunks, () => ({})),
+          trunks_fxo: ports(model.n_fxo_trunks, (i) => ({ number: (ownFxo[i]?.number ?? '').replace(/\D/g, '') })),
+          trunks_fxs: ports(model.n_fxs_ext, (i) => {
+            const ext = ownFxs[i]?.extension ?? '';
+            return { linked_extension: users.has(ext) ? ext : '' };
+          }),
+        });
+        if (!body.success) {
+          log.errors.push(`Gateway "${g.name}": ${body.error.issues.map((i) => i.message).join('; ')}`);
+          continue;
+        }
+        try {
+          const id = await this.gateways.create(body.data);
+          log.infos.push(`Gateway "${id}" migrated`);
+        } catch (error) {
+          log.errors.push(`Gateway "${g.name}": ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
     });
   }
 

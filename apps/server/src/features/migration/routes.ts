@@ -131,8 +131,8 @@ export const migrationRoutes =
 
     const config = () => migration.config;
     stepRoute('/api/migration/importoldvoiptrunks', 'Migrates the chan_sip trunks', () => config().voipTrunks());
-    stepRoute('/api/migration/gateways', 'Gateways (not yet)', () =>
-      config().notYet('getOldGateways', 'gateptrunks', 'Gateways and their port trunks'),
+    stepRoute('/api/migration/gateways', 'Migrates the physical gateways and their port trunks', () =>
+      config().gatewaysStep(),
     );
     stepRoute('/api/migration/iax', 'Reports the IAX trunks and extensions', () => config().iax());
     stepRoute('/api/migration/importoutboundroutes', 'Migrates the outbound routes', () => config().outboundRoutes());

@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { CsvService } from '../csv/service.ts';
 import type { CtiService } from '../cti/service.ts';
+import type { GatewaysService } from '../gateways/service.ts';
 import { CdrCopy } from './cdr.ts';
 import { ConfigMigration } from './config-steps.ts';
 import { type LegacyConfig, LegacySource } from './source.ts';
@@ -19,14 +20,20 @@ export class MigrationService {
   constructor(
     db: Kysely<Database>,
     legacy: LegacyConfig | undefined,
-    deps: { cti: CtiService; csv: CsvService; changed: () => void; log?: { error(obj: object, msg: string): void } },
+    deps: {
+      cti: CtiService;
+      csv: CsvService;
+      gateways: GatewaysService;
+      changed: () => void;
+      log?: { error(obj: object, msg: string): void };
+    },
   ) {
     this.state = new MigrationState(db);
     if (legacy) {
       this.source = new LegacySource(legacy);
       this.parts = {
         users: new UsersMigration(db, this.source, this.state, deps.cti, deps.csv),
-        config: new ConfigMigration(db, this.source, this.state, deps.changed),
+        config: new ConfigMigration(db, this.source, this.state, deps.changed, deps.gateways),
         cdr: new CdrCopy(db, this.source, this.state, deps.log),
       };
     }
