@@ -293,3 +293,10 @@ describe('without a migration source', () => {
     expectError(await call('GET', '/api/migration/oldusers'), 409, 'migration_not_configured');
   });
 });
+
+describe('with an older system that does not answer', () => {
+  const t = useTestApp('sqlite', { env: { MIGRATION_DB_URL: 'mysql://root@127.0.0.1:1' } });
+  it('is not offered', async () => {
+    expect((await callAs(t)('GET', '/api/migration/ismigration')).json()).toBe(false);
+  });
+});
