@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cdrCopyHooks } from '../src/features/migration/cdr.ts';
+import { loadPbxModel } from '../src/pbx/load.ts';
+import { renderConfiguration } from '../src/pbx/render/index.ts';
+import { formatIssue, validateConfiguration } from '../src/pbx/validate.ts';
 import { callAs, DB_KINDS, expectError, login, startApp, useTestApp } from './helpers.ts';
 import { createLegacyDatabases, dropLegacyDatabases, legacyExtension, legacyNames } from './support/legacy-pbx.ts';
 
@@ -231,6 +234,24 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     });
     expect(refused).toHaveLength(9);
     expect(refused[0]).toMatch(/^anna\.colombo: .*Extension 281 cannot be used/);
+  });
+
+  it('renders the migrated system into a configuration the validator accepts', async () => {
+    const model = await loadPbxModel(t.database.db, {
+      soundsDir: t.config.pbx.soundsDir,
+      tls: { certFile: '/k/c.pem', keyFile: '/k/k.pem', caFile: null },
+      ami: { port: 5038, bindAddress: '127.0.0.1', users: [] },
+      system: {
+        runUser: null,
+        runGroup: null,
+        directories: { config: '/c', modules: '/m', varlib: '/v', data: '/d', spool: '/s', run: '/r', log: '/l' },
+      },
+      version: 'test',
+    });
+    const files = renderConfiguration(model);
+    expect(validateConfiguration(files).map(formatIssue)).toEqual([]);
+    // The migrated trunk, with its old provider account, is in the PJSIP configuration.
+    expect([...files.values()].join('\n')).toContain('voip.eutelia.example');
   });
 
   it('copies the call records in the background, resumes after a restart and never duplicates', async () => {
