@@ -16,6 +16,7 @@ const benches = [
   'card-previews.ts',
   'console-size.ts',
   'backup.ts',
+  'migration.ts',
 ];
 let failed = false;
 for (const bench of benches) {

@@ -403,6 +403,8 @@ const SCREENS: Screen[] = [
   { path: '/admin/report', main: true },
   { path: '/admin/backup' },
   { path: '/final' },
+  // Without an older system configured: the landing page says no migration is available.
+  { path: '/migration' },
 ];
 
 const WIZARD_STEPS = [

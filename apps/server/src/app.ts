@@ -43,6 +43,8 @@ import { gatewaysRoutes } from './features/gateways/routes.ts';
 import { GatewaysService } from './features/gateways/service.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { legacyReadsRoutes } from './features/legacy-reads/routes.ts';
+import { migrationRoutes } from './features/migration/routes.ts';
+import { MigrationService } from './features/migration/service.ts';
 import { paramUrlsRoutes } from './features/paramurls/routes.ts';
 import { ParamUrlsService } from './features/paramurls/service.ts';
 import { RebootService } from './features/phone-actions/reboot.ts';
@@ -182,7 +184,8 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
       ),
     ),
   );
-  await app.register(csvRoutes(new CsvService(database.db, jobs, directory, pbx.applier.markDirty, phonesReleased)));
+  const csv = new CsvService(database.db, jobs, directory, pbx.applier.markDirty, phonesReleased);
+  await app.register(csvRoutes(csv));
   const cti = new CtiService(database.db, {
     engine: config.provisioningEngine,
     // Without a licence limit the system counts as licensed (the original: an enterprise subscription).
@@ -231,6 +234,16 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
     log: app.log,
   });
   await app.register(gatewaysRoutes(gateways));
+  const migration = new MigrationService(database.db, config.migration, {
+    cti,
+    csv,
+    gateways,
+    changed: pbx.applier.markDirty,
+    log: app.log,
+  });
+  await app.register(migrationRoutes(migration));
+  app.addHook('onReady', () => migration.start());
+  app.addHook('onClose', () => migration.close());
   // Gateways may fetch their files at any time (e.g. after a reset), so a listening console serves them.
   app.addHook('onListen', async () => {
     await gateways.tftp.ensureStarted();

@@ -31,6 +31,9 @@ function parseTrustProxy(value: string | undefined): boolean | number | string[]
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/** A MariaDB database name the migration puts in its queries (quoted there, so only these characters). */
+const DB_NAME = /^[A-Za-z0-9_]{1,64}$/;
+
 const envSchema = z.object({
   PORT: z.coerce
     .number({ error: 'PORT must be a number' })
@@ -166,6 +169,13 @@ const envSchema = z.object({
     .string()
     .regex(/^[a-z_][a-z0-9_.-]{0,31}$/i, 'PHONE_FILES_GROUP must be a group name')
     .optional(),
+  MIGRATION_DB_URL: z
+    .string()
+    .regex(/^(mysql|mariadb):\/\/[^\s/]+\/?$/, 'MIGRATION_DB_URL must look like mysql://user:password@host:3306')
+    .optional(),
+  MIGRATION_PBX_DB: z.string().regex(DB_NAME, 'MIGRATION_PBX_DB must be a database name').default('asterisk11'),
+  MIGRATION_CDR_DB: z.string().regex(DB_NAME, 'MIGRATION_CDR_DB must be a database name').default('asteriskcdrdb11'),
+  MIGRATION_CTI_DB: z.string().regex(DB_NAME, 'MIGRATION_CTI_DB must be a database name').default('nethcti2'),
   RPS_SECRET: z.string().max(256).optional(),
 });
 
@@ -239,10 +249,15 @@ export type Config = {
    * (PHONE_FILES_GROUP, gid); undefined: phones are served by this process alone.
    */
   phoneFilesExport: { dir: string; gid: number | null } | undefined;
+  /**
+   * The older system's databases (a local copy on MariaDB/MySQL) the migration reads; undefined when
+   * MIGRATION_DB_URL is unset (the migration area is then inert: `ismigration` answers false).
+   */
+  migration: { url: string; pbxDb: string; cdrDb: string; ctiDb: string } | undefined;
 };
 
 /** Values never echoed in error messages: a password, or a URL that may carry one. */
-const SECRET_KEYS = new Set(['ADMIN_PASSWORD', 'AMI_SECRET', 'DATABASE_URL', 'RPS_SECRET']);
+const SECRET_KEYS = new Set(['ADMIN_PASSWORD', 'AMI_SECRET', 'DATABASE_URL', 'MIGRATION_DB_URL', 'RPS_SECRET']);
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -345,6 +360,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
       .filter((h) => h !== ''),
     rps: { url: v.RPS_URL.replace(/\/+$/, ''), systemId: v.RPS_SYSTEM_ID, secret: v.RPS_SECRET },
     phoneFilesExport: v.PHONE_FILES_DIR ? { dir: path.resolve(v.PHONE_FILES_DIR), gid: phoneFilesGid } : undefined,
+    migration: v.MIGRATION_DB_URL
+      ? { url: v.MIGRATION_DB_URL, pbxDb: v.MIGRATION_PBX_DB, cdrDb: v.MIGRATION_CDR_DB, ctiDb: v.MIGRATION_CTI_DB }
+      : undefined,
   };
 }
 

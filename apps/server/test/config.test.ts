@@ -76,6 +76,10 @@ describe('loadConfig', () => {
       AMI_PORT: '5039',
       AMI_USERNAME: 'centralino',
       AMI_SECRET: 'ami-secret',
+      MIGRATION_DB_URL: 'mysql://migration:pw@10.0.0.9:3306',
+      MIGRATION_PBX_DB: 'old_asterisk',
+      MIGRATION_CDR_DB: 'old_cdr',
+      MIGRATION_CTI_DB: 'old_cti',
     });
     expect(config).toEqual({
       port: 9000,
@@ -100,6 +104,12 @@ describe('loadConfig', () => {
       gatewayControlPort: 2323,
       streamingAllowedHosts: ['cam.local', 'fd00::5'],
       phoneFilesExport: { dir: '/var/lib/centralino-phone-files', gid: 0 },
+      migration: {
+        url: 'mysql://migration:pw@10.0.0.9:3306',
+        pbxDb: 'old_asterisk',
+        cdrDb: 'old_cdr',
+        ctiDb: 'old_cti',
+      },
       pbx: {
         configDir: '/etc/asterisk',
         soundsDir: '/opt/asterisk/sounds/custom',

@@ -409,6 +409,10 @@ export interface CdrTable {
   accountcode: string;
   uniqueid: string;
   userfield: string;
+  /** Caller number, name and company split from the older system's userfield (migration 0023). */
+  cnum: Generated<string>;
+  cnam: Generated<string>;
+  ccompany: Generated<string>;
 }
 
 export interface CustomerCardsTable {
@@ -601,4 +605,26 @@ export interface Database {
   time_group_ranges: TimeGroupRangesTable;
   time_conditions: TimeConditionsTable;
   backup_runs: BackupRunsTable;
+  migration_report: MigrationReportTable;
+  migration_cdr: MigrationCdrTable;
+}
+
+/** Errors and warnings of the migration steps (migration 0023). */
+export interface MigrationReportTable {
+  id: Generated<number>;
+  step: string;
+  type: 'errors' | 'warnings';
+  message: string;
+  created_at: number;
+}
+
+/** Single row (id 1): where the call-record copy is. */
+export interface MigrationCdrTable {
+  id: number;
+  last_id: number;
+  copied: number;
+  total: number;
+  state: 'running' | 'done' | 'failed';
+  error: string | null;
+  updated_at: number;
 }

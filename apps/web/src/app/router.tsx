@@ -55,6 +55,22 @@ const BulkExtensionsPage = lazy(() =>
 );
 const ReportPage = lazy(() => import('../features/report/ReportPage.tsx').then((m) => ({ default: m.ReportPage })));
 
+const MigrationPage = lazy(() =>
+  import('../features/migration/MigrationPage.tsx').then((m) => ({ default: m.MigrationPage })),
+);
+const MigrationUsersPage = lazy(() =>
+  import('../features/migration/MigrationUsersPage.tsx').then((m) => ({ default: m.MigrationUsersPage })),
+);
+const MigrationConfigPage = lazy(() =>
+  import('../features/migration/MigrationConfigPage.tsx').then((m) => ({ default: m.MigrationConfigPage })),
+);
+const MigrationCdrPage = lazy(() =>
+  import('../features/migration/MigrationCdrPage.tsx').then((m) => ({ default: m.MigrationCdrPage })),
+);
+const MigrationReportPage = lazy(() =>
+  import('../features/migration/MigrationReportPage.tsx').then((m) => ({ default: m.MigrationReportPage })),
+);
+
 const UsersPage = lazy(() => import('../features/users/UsersPage.tsx').then((m) => ({ default: m.UsersPage })));
 const ExtensionsPage = lazy(() =>
   import('../features/users/ExtensionsPage.tsx').then((m) => ({ default: m.ExtensionsPage })),
@@ -156,6 +172,11 @@ export const routes = [
       { path: '/flows/timeconditions', element: screen(<TimeConditionsPage />) },
       { path: '/apps/bulkdevices', element: screen(<BulkPhonesPage />) },
       { path: '/bulkdevices', element: screen(<BulkPhonesPage />) },
+      { path: '/migration', element: screen(<MigrationPage />) },
+      { path: '/migration/users', element: screen(<MigrationUsersPage />) },
+      { path: '/migration/config', element: screen(<MigrationConfigPage />) },
+      { path: '/migration/cdr', element: screen(<MigrationCdrPage />) },
+      { path: '/migration/report', element: screen(<MigrationReportPage />) },
       { path: '/admin', element: screen(<AdminPage />) },
       { path: '/admin/languages', element: screen(<LanguagesPage />) },
       { path: '/admin/settings', element: screen(<AdminSettingsPage />) },

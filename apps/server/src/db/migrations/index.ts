@@ -21,6 +21,7 @@ import { apps } from './0019_apps.ts';
 import { callFlows } from './0020_call_flows.ts';
 import { dayNight } from './0021_daynight.ts';
 import { queuesTimeConditions } from './0022_queues_time_conditions.ts';
+import { migrationFromLegacy } from './0023_migration.ts';
 import { backup } from './0025_backup.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
@@ -47,5 +48,6 @@ export const migrations: Record<string, Migration> = {
   '0020_call_flows': callFlows,
   '0021_daynight': dayNight,
   '0022_queues_time_conditions': queuesTimeConditions,
+  '0023_migration': migrationFromLegacy,
   '0025_backup': backup,
 };

@@ -19,6 +19,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api } from '../../api/endpoints.ts';
+import { migrationApi } from '../migration/migrationApi.ts';
 import { useEngine, useWizardMove, useWizardState } from '../wizard/useWizard.ts';
 import { WizardFrame } from '../wizard/WizardFrame.tsx';
 import { DirectoryForm, DirectoryHelpLink } from './DirectoryForm.tsx';
@@ -81,7 +82,12 @@ export function UsersPage() {
     if (installed) void queryClient.invalidateQueries({ queryKey: ['userprovider'] });
   }, [installed, queryClient]);
 
-  const goOn = () => {
+  // With an older system to migrate from, the next screen is the migration (spec: choosing legacy).
+  const goOn = async () => {
+    if (await migrationApi.isMigration().catch(() => false)) {
+      navigate('/migration');
+      return;
+    }
     if (wizard.data?.active && wizard.data.step === 0) move.mutate({ status: 'true', step: 1 });
     else navigate('/extensions');
   };
@@ -202,7 +208,7 @@ export function UsersPage() {
           <DirectoryForm
             onSaved={() => {
               void queryClient.invalidateQueries({ queryKey: ['userprovider'] });
-              goOn();
+              void goOn();
             }}
           />
         </Card>

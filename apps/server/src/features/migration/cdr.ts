@@ -1,0 +1,208 @@
+import type { CdrProgress } from '@centralino/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { LegacySource } from './source.ts';
+import { type MigrationState, StepLog } from './state.ts';
+
+/** Old records read and written per transaction: large enough to be quick, small enough to keep the console responsive. */
+const BATCH = 500;
+
+/** Test hook: called after each committed batch (tests stop the copy there, as a kill would). */
+export const cdrCopyHooks = { afterBatch: async (_copied: number): Promise<void> => {} };
+
+interface OldCdr {
+  id: number;
+  calldate: string;
+  clid: string;
+  src: string;
+  dst: string;
+  dcontext: string;
+  channel: string;
+  dstchannel: string;
+  lastapp: string;
+  lastdata: string;
+  duration: number;
+  billsec: number;
+  disposition: string;
+  amaflags: number;
+  accountcode: string;
+  uniqueid: string;
+  userfield: string;
+}
+
+const cut = (v: unknown, n: number) => String(v ?? '').slice(0, n);
+
+/**
+ * Copies the old call records into Centralino's `cdr` table in the background. The position (the old table's key)
+ * is stored in the same transaction as each batch, so a copy stopped at any point — a kill, a restart — resumes
+ * where it was, and never writes a record twice.
+ */
+export class CdrCopy {
+  private running: Promise<void> | undefined;
+  private stopping = false;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly source: LegacySource,
+    private readonly state: MigrationState,
+    private readonly log?: { error(obj: object, msg: string): void },
+  ) {}
+
+  async count(): Promise<number> {
+    const rows = await this.source.query<{ n: number | string }>(
+      `SELECT COUNT(*) AS n FROM ${this.source.table('cdr', 'cdr')}`,
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /** Starts (or resumes) the copy and answers at once. */
+  async start(): Promise<void> {
+    await this.state.setStatus('cdr');
+    if (this.running) return;
+    const total = await this.count();
+    const row = await this.db.selectFrom('migration_cdr').selectAll().where('id', '=', 1).executeTakeFirst();
+    const now = Date.now();
+    if (!row) {
+      await this.db
+        .insertInto('migration_cdr')
+        .values({ id: 1, last_id: 0, copied: 0, total, state: 'running', error: null, updated_at: now })
+        .execute();
+    } else {
+      await this.db
+        .updateTable('migration_cdr')
+        .set({
+          state: 'running',
+          error: null,
+          total: Number(row.copied) + (await this.remaining(Number(row.last_id))),
+          updated_at: now,
+        })
+        .where('id', '=', 1)
+        .execute();
+    }
+    this.launch();
+  }
+
+  /** After a restart: a copy that was running goes on. */
+  async resume(): Promise<void> {
+    const row = await this.db.selectFrom('migration_cdr').select('state').where('id', '=', 1).executeTakeFirst();
+    if (row?.state === 'running') this.launch();
+  }
+
+  private async remaining(lastId: number): Promise<number> {
+    const rows = await this.source.query<{ n: number | string }>(
+      `SELECT COUNT(*) AS n FROM ${this.source.table('cdr', 'cdr')} WHERE id > ?`,
+      [lastId],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  private launch() {
+    this.stopping = false;
+    this.running = this.copy()
+      .catch(async (error) => {
+        this.log?.error({ err: error }, 'call-record migration failed');
+        const message = error instanceof Error ? error.message : String(error);
+        await this.db
+          .updateTable('migration_cdr')
+          .set({ state: 'failed', error: message.slice(0, 1000), updated_at: Date.now() })
+          .where('id', '=', 1)
+          .execute()
+          .catch(() => {});
+        const log = new StepLog();
+        log.errors.push(message);
+        await this.state.record('cdrmigration', log).catch(() => {});
+      })
+      .finally(() => {
+        this.running = undefined;
+      });
+  }
+
+  private async copy(): Promise<void> {
+    for (;;) {
+      if (this.stopping) return;
+      const position = await this.db
+        .selectFrom('migration_cdr')
+        .selectAll()
+        .where('id', '=', 1)
+        .executeTakeFirstOrThrow();
+      const rows = await this.source.query<OldCdr>(
+        `SELECT id, calldate, clid, src, dst, dcontext, channel, dstchannel, lastapp, lastdata, duration, billsec,
+                disposition, amaflags, accountcode, uniqueid, userfield
+           FROM ${this.source.table('cdr', 'cdr')} WHERE id > ? ORDER BY id LIMIT ${BATCH}`,
+        [Number(position.last_id)],
+      );
+      if (rows.length === 0) {
+        await this.db
+          .updateTable('migration_cdr')
+          .set({ state: 'done', updated_at: Date.now() })
+          .where('id', '=', 1)
+          .execute();
+        return;
+      }
+      const copied = Number(position.copied) + rows.length;
+      const writing = performance.now();
+      await this.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('cdr')
+          .values(
+            rows.map((r) => {
+              // The old userfield carried the caller's number, name and company as cnum|cnam|ccompany.
+              const [cnum = '', cnam = '', ccompany = ''] = String(r.userfield ?? '').includes('|')
+                ? String(r.userfield).split('|')
+                : [];
+              return {
+                calldate: String(r.calldate),
+                clid: cut(r.clid, 80),
+                src: cut(r.src, 80),
+                dst: cut(r.dst, 80),
+                dcontext: cut(r.dcontext, 80),
+                channel: cut(r.channel, 80),
+                dstchannel: cut(r.dstchannel, 80),
+                lastapp: cut(r.lastapp, 80),
+                lastdata: cut(r.lastdata, 80),
+                duration: Number(r.duration) || 0,
+                billsec: Number(r.billsec) || 0,
+                disposition: cut(r.disposition, 45),
+                amaflags: Number(r.amaflags) || 0,
+                accountcode: cut(r.accountcode, 20),
+                uniqueid: cut(r.uniqueid, 150),
+                userfield: cut(r.userfield, 255),
+                cnum: cut(cnum, 80),
+                cnam: cut(cnam, 80),
+                ccompany: cut(ccompany, 80),
+              };
+            }),
+          )
+          .execute();
+        await trx
+          .updateTable('migration_cdr')
+          .set({ last_id: Number(rows[rows.length - 1]?.id), copied, updated_at: Date.now() })
+          .where('id', '=', 1)
+          .execute();
+      });
+      await cdrCopyHooks.afterBatch(copied);
+      // Writing a batch holds the event loop (SQLite's driver is synchronous): rest as long as it took, so the
+      // console's requests get at least half of the loop during a million-record copy (bench/migration.ts).
+      const took = performance.now() - writing;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(100, Math.ceil(took))));
+    }
+  }
+
+  /** GET /migration/cdr: undefined when no copy was ever started. */
+  async progress(): Promise<CdrProgress | undefined> {
+    const row = await this.db.selectFrom('migration_cdr').selectAll().where('id', '=', 1).executeTakeFirst();
+    if (!row) return undefined;
+    const total = Number(row.total);
+    const copied = Number(row.copied);
+    const progress = row.state === 'done' ? 100 : total > 0 ? Math.min(99, Math.floor((copied * 100) / total)) : 0;
+    if (row.state === 'running') return { progress, copied, total };
+    if (row.state === 'done') return { status: true, progress, copied, total };
+    return { status: false, progress, copied, total, errors: row.error ?? '' };
+  }
+
+  /** Stops after the batch in progress (server shutdown; tests simulating a kill). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.running;
+  }
+}

@@ -1,0 +1,579 @@
+import {
+  gatewayCreateSchema,
+  gatewayModels,
+  type MigrationStatus,
+  type MigrationStepResult,
+} from '@centralino/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { SettingsStore } from '../../db/settings-store.ts';
+import type { GatewaysService } from '../gateways/service.ts';
+import { DestinationCheck, IDS_KEY } from './destinations.ts';
+import type { LegacySource } from './source.ts';
+import { type MigrationState, StepLog } from './state.ts';
+
+export interface StepAnswer {
+  code: 200 | 500;
+  body: MigrationStepResult;
+}
+
+type Trx = Kysely<Database>;
+
+/** Old chan_sip settings rows of one id (`tr-peer-3` …) as a map. */
+function settingsOf(rows: { id: string; keyword: string; data: string }[], id: string): Record<string, string> {
+  return Object.fromEntries(rows.filter((r) => r.id === id).map((r) => [r.keyword, r.data]));
+}
+
+/**
+ * The configuration steps of /migration/config, each in one transaction: a step that fails leaves nothing half
+ * migrated and can be run again. Each answers the three lists, stores its errors and warnings in the report under
+ * the original's function name, and sets the status the contract names.
+ */
+export class ConfigMigration {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly source: LegacySource,
+    private readonly state: MigrationState,
+    private readonly changed: () => void,
+    private readonly gateways?: GatewaysService,
+  ) {}
+
+  /** Runs one step: its writes and the status together, or nothing. */
+  private async run(
+    reportName: string,
+    status: MigrationStatus | null,
+    body: (trx: Trx, log: StepLog) => Promise<boolean | null | undefined>,
+  ): Promise<StepAnswer> {
+    const log = new StepLog();
+    let outcome: boolean | null | undefined;
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        outcome = await body(trx, log);
+        if (log.errors.length > 0) throw new RollBack();
+        if (status) await this.state.setStatus(status, trx);
+      });
+    } catch (error) {
+      if (!(error instanceof RollBack)) log.errors.push(error instanceof Error ? error.message : String(error));
+    }
+    await this.state.record(reportName, log);
+    if (log.errors.length === 0) this.changed();
+    const ok = log.errors.length === 0;
+    return { code: ok ? 200 : 500, body: log.result(ok ? (outcome === null ? null : true) : false) };
+  }
+
+  /**
+   * A step whose writes go through another service, each in that service's own transaction (SQLite has one
+   * connection: a service transaction inside the step's would wait for it forever). Its status is stored after.
+   */
+  private async runEach(
+    reportName: string,
+    status: MigrationStatus,
+    body: (db: Trx, log: StepLog) => Promise<void>,
+  ): Promise<StepAnswer> {
+    const log = new StepLog();
+    try {
+      await body(this.db, log);
+      if (log.errors.length === 0) await this.state.setStatus(status);
+    } catch (error) {
+      log.errors.push(error instanceof Error ? error.message : String(error));
+    }
+    await this.state.record(reportName, log);
+    this.changed();
+    const ok = log.errors.length === 0;
+    return { code: ok ? 200 : 500, body: log.result(ok) };
+  }
+
+  /** A step whose objects have no home here yet: said in its answer and in the report, never silently skipped. */
+  notYet(reportName: string, status: MigrationStatus | null, what: string): Promise<StepAnswer> {
+    return this.run(reportName, status, async (_trx, log) => {
+      log.warnings.push(`${what} are not migrated by this version of Centralino: recreate them by hand`);
+      return true;
+    });
+  }
+
+  /** chan_sip trunks → PJSIP VoIP trunks (technology changes: Centralino has only PJSIP). */
+  voipTrunks(): Promise<StepAnswer> {
+    return this.run('copyOldTrunks', 'vtrunk', async (trx, log) => {
+      const trunks = await this.source.query<{ trunkid: number; name: string; outcid: string; tech: string }>(
+        `SELECT trunkid, name, outcid, tech FROM ${this.source.table('pbx', 'trunks')} WHERE tech = 'sip' ORDER BY trunkid`,
+      );
+      const sip = await this.source.query<{ id: string; keyword: string; data: string }>(
+        `SELECT id, keyword, data FROM ${this.source.table('pbx', 'sip')} WHERE id LIKE 'tr-%'`,
+      );
+      const names = new Set((await trx.selectFrom('trunks').select('name').execute()).map((t) => t.name));
+      const now = Date.now();
+      for (const t of trunks) {
+        const peer = settingsOf(sip, `tr-peer-${t.trunkid}`);
+        if (peer.host === 'dynamic') {
+          log.infos.push(`Trunk "${t.name}" not migrated: it has no fixed address (dynamic)`);
+          continue;
+        }
+        // Accounts such as 2001 are gateway ports: the gateway step recreates them.
+        if (/^[2-9]0[0-9][0-9]$/.test(peer.username ?? '')) continue;
+        const name = t.name.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 50) || `trunk${t.trunkid}`;
+        if (names.has(name)) {
+          log.warnings.push(`Trunk "${name}" already migrated`);
+          continue;
+        }
+        const username = peer.username ?? peer.defaultuser ?? '';
+        const settings = {
+          sip_server: peer.host ?? '',
+          sip_server_port: peer.port ?? '5060',
+          from_domain: peer.fromdomain ?? peer.host ?? '',
+          context: 'from-pstn',
+          contact_user: username,
+          from_user: peer.fromuser ?? username,
+          trunk_name: name,
+          sv_trunk_name: name,
+          sv_channelid: name,
+          registration: settingsOf(sip, `tr-reg-${t.trunkid}`).register ? 'send' : 'none',
+          migrated_from: 'chan_sip',
+        };
+        await trx
+          .insertInto('trunks')
+          .values({
+            name,
+            kind: 'voip',
+            provider: 'custom',
+            username,
+            secret: peer.secret ?? '',
+            phone: t.outcid || username,
+            codecs: (peer.allow ?? 'alaw,ulaw,g729').replace(/&/g, ','),
+            force_codec: 0,
+            settings: JSON.stringify(settings),
+            gateway_id: null,
+            port_type: null,
+            port: null,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+        names.add(name);
+        log.infos.push(`Trunk "${name}" migrated`);
+      }
+      return true;
+    });
+  }
+
+  /**
+   * Physical gateways whose model the catalogue has (an old Vega_50 matches the same Vega_60), recreated through the
+   * gateways service — so their port trunks and FXS devices are made as when adding one on the physical lines page.
+   * Each gateway is saved whole or not at all.
+   */
+  gatewaysStep(): Promise<StepAnswer> {
+    return this.runEach('getOldGateways', 'gateptrunks', async (trx, log) => {
+      if (!this.gateways) throw new Error('gateways are not available');
+      const old = await this.source.query<{
+        id: number;
+        name: string;
+        ipv4: string;
+        gateway: string;
+        mac: string;
+        ipv4_new: string;
+        model: string;
+      }>(
+        `SELECT c.id, c.name, c.ipv4, c.gateway, c.mac, c.ipv4_new, m.model
+           FROM ${this.source.table('pbx', 'nethgateway_config')} c
+           JOIN ${this.source.table('pbx', 'nethgateway_models')} m ON m.id = c.model_id ORDER BY c.id`,
+      );
+      const fxo = await this.source.query<{ config_id: number; number: string }>(
+        `SELECT config_id, number FROM ${this.source.table('pbx', 'nethgateway_config_fxo')} ORDER BY id`,
+      );
+      const fxs = await this.source.query<{ config_id: number; extension: string }>(
+        `SELECT config_id, extension FROM ${this.source.table('pbx', 'nethgateway_config_fxs')} ORDER BY id`,
+      );
+      const users = new Set(
+        (
+          await trx.selectFrom('users').select('default_extension').where('default_extension', 'is not', null).execute()
+        ).map((u) => String(u.default_extension)),
+      );
+      const macs = new Set((await trx.selectFrom('gateways').select('mac').execute()).map((g) => g.mac.toUpperCase()));
+      for (const g of old) {
+        if (!g.mac) continue;
+        const model =
+          gatewayModels.find((m) => m.model === g.model) ??
+          gatewayModels.find((m) => m.model === g.model.replace(/^Vega_50_/, 'Vega_60_'));
+        if (!model) {
+          log.warnings.push(`Gateway "${g.name}" not migrated: model ${g.model} is not supported`);
+          continue;
+        }
+        if (macs.has(g.mac.toUpperCase())) {
+          log.warnings.push(`Gateway "${g.name}" already migrated`);
+          continue;
+        }
+        const ports = <T>(n: number, make: (i: number) => T) => Array.from({ length: n }, (_, i) => make(i));
+        const ownFxo = fxo.filter((p) => p.config_id === g.id);
+        const ownFxs = fxs.filter((p) => p.config_id === g.id);
+        const body = gatewayCreateSchema.safeParse({
+          model: model.id,
+          mac: g.mac,
+          ipv4: g.ipv4 || '',
+          ipv4_new: g.ipv4_new || g.ipv4,
+          netmask_green: '255.255.255.0',
+          gateway: g.gateway,
+          ipv4_green: '',
+          trunks_isdn: ports(model.n_isdn_trunks, () => ({ type: 'pp' })),
+          trunks_pri: ports(model.n_pri_trunks, () => ({})),
+          trunks_fxo: ports(model.n_fxo_trunks, (i) => ({ number: (ownFxo[i]?.number ?? '').replace(/\D/g, '') })),
+          trunks_fxs: ports(model.n_fxs_ext, (i) => {
+            const ext = ownFxs[i]?.extension ?? '';
+            return { linked_extension: users.has(ext) ? ext : '' };
+          }),
+        });
+        if (!body.success) {
+          log.errors.push(`Gateway "${g.name}": ${body.error.issues.map((i) => i.message).join('; ')}`);
+          continue;
+        }
+        try {
+          const id = await this.gateways.create(body.data);
+          log.infos.push(`Gateway "${id}" migrated`);
+        } catch (error) {
+          log.errors.push(`Gateway "${g.name}": ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+    });
+  }
+
+  /** Centralino has no IAX: each IAX trunk is reported, never silently dropped. */
+  iax(): Promise<StepAnswer> {
+    return this.run('migrateIAX', 'iax', async (_trx, log) => {
+      const trunks = await this.source.query<{ name: string }>(
+        `SELECT name FROM ${this.source.table('pbx', 'trunks')} WHERE tech IN ('iax', 'iax2') ORDER BY trunkid`,
+      );
+      const iaxExtensions = await this.source.query<{ n: number }>(
+        `SELECT COUNT(DISTINCT id) AS n FROM ${this.source.table('pbx', 'iax')} WHERE id NOT LIKE 'tr-%'`,
+      );
+      for (const t of trunks) {
+        log.warnings.push(`IAX trunk "${t.name}" not migrated: Centralino has no IAX; create it again as a SIP trunk`);
+      }
+      const n = Number(iaxExtensions[0]?.n ?? 0);
+      if (n > 0) log.warnings.push(`${n} IAX extensions not migrated: Centralino has no IAX`);
+      if (trunks.length === 0 && n === 0) log.infos.push('No IAX extensions to migrate');
+      return true;
+    });
+  }
+
+  /** Outbound routes with their patterns, in their old priority order (no status change: the assignment follows). */
+  outboundRoutes(): Promise<StepAnswer> {
+    return this.run('copyOldOutboundRoutes', null, async (trx, log) => {
+      const routes = await this.source.query<{
+        route_id: number;
+        name: string;
+        outcid: string;
+        emergency_route: string;
+        seq: number;
+      }>(
+        `SELECT r.route_id, r.name, r.outcid, r.emergency_route, s.seq
+           FROM ${this.source.table('pbx', 'outbound_routes')} r
+           LEFT JOIN ${this.source.table('pbx', 'outbound_route_sequence')} s ON s.route_id = r.route_id
+           ORDER BY s.seq, r.route_id`,
+      );
+      const patterns = await this.source.query<{
+        route_id: number;
+        match_pattern_prefix: string;
+        match_pattern_pass: string;
+        match_cid: string;
+        prepend_digits: string;
+      }>(`SELECT * FROM ${this.source.table('pbx', 'outbound_route_patterns')}`);
+      const existing = await trx.selectFrom('outbound_routes').select(['name', 'seq']).execute();
+      const names = new Set(existing.map((r) => r.name));
+      let seq = existing.reduce((max, r) => Math.max(max, Number(r.seq)), -1);
+      const now = Date.now();
+      for (const r of routes) {
+        if (names.has(r.name)) {
+          log.warnings.push(`Outbound route "${r.name}" already migrated`);
+          continue;
+        }
+        const row = await trx
+          .insertInto('outbound_routes')
+          .values({
+            name: r.name,
+            seq: ++seq,
+            outcid: (r.outcid ?? '').slice(0, 32),
+            emergency: r.emergency_route ? 1 : 0,
+            created_at: now,
+            updated_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const own = patterns.filter((p) => p.route_id === r.route_id);
+        if (own.length > 0) {
+          await trx
+            .insertInto('outbound_route_patterns')
+            .values(
+              own.map((p, position) => ({
+                route_id: Number(row.id),
+                position,
+                prepend: p.prepend_digits ?? '',
+                prefix: p.match_pattern_prefix ?? '',
+                pattern: p.match_pattern_pass ?? '',
+                cid: p.match_cid ?? '',
+              })),
+            )
+            .execute();
+        }
+        names.add(r.name);
+        log.infos.push(`Outbound route "${r.name}" migrated`);
+      }
+      return true;
+    });
+  }
+
+  /** Each old (route, trunk, order) becomes the same assignment between the routes and trunks of the same names. */
+  trunksRoutesAssignments(): Promise<StepAnswer> {
+    return this.run('migrateRoutesTrunksAssignements', 'outroutes', async (trx, log) => {
+      const links = await this.source.query<{ route: string; trunk: string; seq: number }>(
+        `SELECT r.name AS route, t.name AS trunk, rt.seq
+           FROM ${this.source.table('pbx', 'outbound_route_trunks')} rt
+           JOIN ${this.source.table('pbx', 'outbound_routes')} r ON r.route_id = rt.route_id
+           JOIN ${this.source.table('pbx', 'trunks')} t ON t.trunkid = rt.trunk_id
+           ORDER BY r.route_id, rt.seq`,
+      );
+      const routes = new Map(
+        (await trx.selectFrom('outbound_routes').select(['id', 'name']).execute()).map((r) => [r.name, Number(r.id)]),
+      );
+      const trunks = new Map(
+        (await trx.selectFrom('trunks').select(['id', 'name']).execute()).map((t) => [t.name, Number(t.id)]),
+      );
+      const taken = new Set(
+        (await trx.selectFrom('outbound_route_trunks').select(['route_id', 'trunk_id']).execute()).map(
+          (l) => `${l.route_id}/${l.trunk_id}`,
+        ),
+      );
+      const next = new Map<number, number>();
+      for (const l of links) {
+        const routeId = routes.get(l.route);
+        const trunkId = trunks.get(l.trunk.replace(/[^A-Za-z0-9_.-]/g, '_'));
+        if (routeId === undefined || trunkId === undefined || taken.has(`${routeId}/${trunkId}`)) continue;
+        const position = next.get(routeId) ?? 0;
+        next.set(routeId, position + 1);
+        await trx
+          .insertInto('outbound_route_trunks')
+          .values({ route_id: routeId, trunk_id: trunkId, position })
+          .execute();
+        taken.add(`${routeId}/${trunkId}`);
+        log.infos.push(`${trunkId} used for route ${routeId}`);
+      }
+      return true;
+    });
+  }
+
+  /** Day/night switches: one row per switch here, the old day and night rows joined. */
+  dayNight(): Promise<StepAnswer> {
+    return this.run('daynight', null, async (trx, log) => {
+      const rows = await this.source.query<{ ext: string; dmode: string; dest: string }>(
+        `SELECT ext, dmode, dest FROM ${this.source.table('pbx', 'daynight')}`,
+      );
+      const switches = [...new Set(rows.map((r) => r.ext))].filter((e) => /^\d$/.test(e));
+      if (switches.length === 0) {
+        log.infos.push('DayNight empty');
+        return true;
+      }
+      const check = await DestinationCheck.load(trx);
+      const existing = new Set((await trx.selectFrom('daynight').select('ext').execute()).map((d) => Number(d.ext)));
+      for (const ext of switches) {
+        const of = (mode: string) => rows.find((r) => r.ext === ext && r.dmode === mode)?.dest;
+        if (existing.has(Number(ext))) {
+          log.warnings.push(`Day/night switch ${ext} already migrated`);
+          continue;
+        }
+        await trx
+          .insertInto('daynight')
+          .values({
+            ext: Number(ext),
+            name: (of('fc_description') || `Day/night ${ext}`).slice(0, 80),
+            day_dest: check.check(of('day'), log),
+            night_dest: check.check(of('night'), log),
+          })
+          .execute();
+      }
+      log.infos.push('DayNight migrated');
+      await this.state.setStatus('daynight', trx);
+      return true;
+    });
+  }
+
+  /**
+   * IVR menus and their keys. The old menu's recording is not carried over (the audio stays on the old system), so
+   * each IVR is created without a greeting and says so; keys leading to announcements are linked when the
+   * announcements step has created them.
+   */
+  ivrs(): Promise<StepAnswer> {
+    return this.run('migrateIVRs', 'ivr', async (trx, log) => {
+      const ivrs = await this.source.query<{
+        id: number;
+        name: string;
+        description: string;
+        directdial: string;
+        timeout_time: number;
+        invalid_loops: string;
+        invalid_destination: string;
+        timeout_loops: string;
+        timeout_destination: string;
+        announcement: number | null;
+      }>(`SELECT * FROM ${this.source.table('pbx', 'ivr_details')} ORDER BY id`);
+      const entries = await this.source.query<{ ivr_id: number; selection: string; dest: string }>(
+        `SELECT ivr_id, selection, dest FROM ${this.source.table('pbx', 'ivr_entries')}`,
+      );
+      const check = await DestinationCheck.load(trx);
+      const settings = new SettingsStore(trx);
+      const pending = (await settings.get<PendingLink[]>(PENDING_KEY)) ?? [];
+      const names = new Set((await trx.selectFrom('ivrs').select('name').execute()).map((i) => i.name));
+      const count = (v: unknown, fallback: number) =>
+        Math.min(10, Math.max(0, Number.parseInt(String(v), 10) || fallback));
+      for (const old of ivrs) {
+        const name = (old.name || `IVR ${old.id}`).slice(0, 80);
+        if (names.has(name)) {
+          log.warnings.push(`IVR ${name} already migrated`);
+          continue;
+        }
+        const links: Omit<PendingLink, 'ivr_id'>[] = [];
+        const dest = (value: string, column: PendingLink['column'], selection: string | null) =>
+          check.check(value, log, (o) => links.push({ selection, column, old: o }));
+        const row = await trx
+          .insertInto('ivrs')
+          .values({
+            name,
+            description: (old.description ?? '').slice(0, 200),
+            announcement: null,
+            directdial: old.directdial ? 1 : 0,
+            timeout_time: Math.min(60, Math.max(1, Number(old.timeout_time) || 10)),
+            invalid_loops: count(old.invalid_loops, 3),
+            invalid_destination: dest(old.invalid_destination, 'invalid_destination', null),
+            timeout_loops: count(old.timeout_loops, 3),
+            timeout_destination: dest(old.timeout_destination, 'timeout_destination', null),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const id = Number(row.id);
+        check.ids.ivr[String(old.id)] = id;
+        const own = entries.filter((e) => e.ivr_id === old.id && /^[0-9*#]$/.test(e.selection));
+        for (const e of own) {
+          await trx
+            .insertInto('ivr_entries')
+            .values({ ivr_id: id, selection: e.selection, dest: dest(e.dest, 'dest', e.selection) })
+            .execute();
+        }
+        pending.push(...links.map((l) => ({ ...l, ivr_id: id })));
+        if (old.announcement) log.warnings.push(`IVR ${name}: its greeting was not migrated, choose a recording`);
+        names.add(name);
+        log.infos.push(`IVR ${name} migrated`);
+        if (own.length > 0) log.infos.push('IVR entry migrated');
+      }
+      await settings.set(IDS_KEY, check.ids, trx);
+      await settings.set(PENDING_KEY, pending, trx);
+      return true;
+    });
+  }
+
+  /** Announcements (without their recording: the audio stays on the old system), then the IVR keys waiting for them. */
+  announcements(): Promise<StepAnswer> {
+    return this.run('migrateAnnouncements', 'announcements', async (trx, log) => {
+      const rows = await this.source.query<{
+        announcement_id: number;
+        description: string;
+        allow_skip: number;
+        post_dest: string;
+        return_ivr: number;
+        noanswer: number;
+        repeat_msg: string;
+        recording_id: number | null;
+      }>(`SELECT * FROM ${this.source.table('pbx', 'announcement')} ORDER BY announcement_id`);
+      const check = await DestinationCheck.load(trx);
+      const settings = new SettingsStore(trx);
+      const names = new Set(
+        (await trx.selectFrom('announcements').select('description').execute()).map((a) => a.description),
+      );
+      for (const a of rows) {
+        const description = (a.description || `Announcement ${a.announcement_id}`).slice(0, 80);
+        if (names.has(description)) {
+          log.warnings.push(`${description} announcement already migrated`);
+          continue;
+        }
+        const row = await trx
+          .insertInto('announcements')
+          .values({
+            description,
+            recording_id: null,
+            allow_skip: a.allow_skip ? 1 : 0,
+            post_dest: check.check(a.post_dest, log),
+            return_ivr: a.return_ivr ? 1 : 0,
+            noanswer: a.noanswer ? 1 : 0,
+            repeat_msg: /^[0-9*#]$/.test(a.repeat_msg ?? '') ? a.repeat_msg : '',
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        check.ids.announcement[String(a.announcement_id)] = Number(row.id);
+        if (a.recording_id) log.warnings.push(`${description}: its recording was not migrated, choose one`);
+        names.add(description);
+        log.infos.push(`${description} announcement migrated`);
+      }
+      await settings.set(IDS_KEY, check.ids, trx);
+      // IVR keys and fallbacks that led to an announcement now find it, or get their warning.
+      const linked = await DestinationCheck.load(trx);
+      for (const p of (await settings.get<PendingLink[]>(PENDING_KEY)) ?? []) {
+        const dest = linked.check(p.old, log);
+        if (p.column === 'dest') {
+          await trx
+            .updateTable('ivr_entries')
+            .set({ dest })
+            .where('ivr_id', '=', p.ivr_id)
+            .where('selection', '=', p.selection ?? '')
+            .execute();
+        } else {
+          await trx
+            .updateTable('ivrs')
+            .set({ [p.column]: dest })
+            .where('id', '=', p.ivr_id)
+            .execute();
+        }
+      }
+      await settings.set(PENDING_KEY, [], trx);
+      return true;
+    });
+  }
+
+  /** Inbound routes (DID and caller number), their destinations checked. */
+  inboundRoutes(): Promise<StepAnswer> {
+    return this.run('migrateInboundRoutes', 'iroutes', async (trx, log) => {
+      const rows = await this.source.query<{
+        cidnum: string;
+        extension: string;
+        destination: string;
+        description: string;
+      }>(`SELECT cidnum, extension, destination, description FROM ${this.source.table('pbx', 'incoming')}`);
+      const check = await DestinationCheck.load(trx);
+      const taken = new Set(
+        (await trx.selectFrom('inbound_routes').select(['did', 'cid']).execute()).map((r) => `${r.did}/${r.cid}`),
+      );
+      for (const r of rows) {
+        const did = r.extension ?? '';
+        const cid = r.cidnum ?? '';
+        const description = r.description || did || 'any';
+        if (taken.has(`${did}/${cid}`)) {
+          log.warnings.push(`Inbound route "${description}" already migrated`);
+          continue;
+        }
+        await trx
+          .insertInto('inbound_routes')
+          .values({ did, cid, description, destination: check.check(r.destination, log) })
+          .execute();
+        taken.add(`${did}/${cid}`);
+        log.infos.push(`${description} inbound route migrated`);
+      }
+      return true;
+    });
+  }
+}
+
+/** An IVR destination that waits for the announcements step (settings `migration_pending`). */
+interface PendingLink {
+  ivr_id: number;
+  /** The entry's key, or null for the IVR's invalid/timeout destination. */
+  selection: string | null;
+  column: 'invalid_destination' | 'timeout_destination' | 'dest';
+  old: string;
+}
+const PENDING_KEY = 'migration_pending';
+
+class RollBack extends Error {}

@@ -1,0 +1,323 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { cdrCopyHooks } from '../src/features/migration/cdr.ts';
+import { loadPbxModel } from '../src/pbx/load.ts';
+import { renderConfiguration } from '../src/pbx/render/index.ts';
+import { formatIssue, validateConfiguration } from '../src/pbx/validate.ts';
+import { callAs, DB_KINDS, expectError, login, startApp, useTestApp } from './helpers.ts';
+import { createLegacyDatabases, dropLegacyDatabases, legacyExtension, legacyNames } from './support/legacy-pbx.ts';
+
+const CDR_ROWS = 4500;
+
+describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
+  const prefix = `mig_${process.pid}_${kind}_`;
+  const names = legacyNames(prefix);
+  const env = {
+    MIGRATION_DB_URL: 'mysql://root@127.0.0.1:3306',
+    MIGRATION_PBX_DB: names.pbx,
+    MIGRATION_CDR_DB: names.cdr,
+    MIGRATION_CTI_DB: names.cti,
+  };
+  beforeAll(async () => {
+    await createLegacyDatabases({ prefix, users: 300, cdr: CDR_ROWS });
+  }, 60_000);
+  afterAll(() => dropLegacyDatabases(prefix));
+  const t = useTestApp(kind, { env });
+  const call = callAs(t);
+  const get = (url: string) => call('GET', url);
+  const post = (url: string, body?: unknown) => call('POST', url, body);
+
+  it('offers the migration while the old system answers and it is not done', async () => {
+    expect((await get('/api/migration/ismigration')).json()).toBe(true);
+    expect((await get('/api/migration/migrationstatus')).json()).toBe('ready');
+    expect((await post('/api/migration/migrationstatus', { status: 'bogus' })).statusCode).toBe(400);
+    expect((await get('/api/migration/migrationstatus')).json()).toBe('ready');
+  });
+
+  it('lists the old extensions with their CTI accounts, without their SIP secrets', async () => {
+    const res = await get('/api/migration/oldusers');
+    expect(res.statusCode).toBe(200);
+    const list = res.json() as Record<string, string>[];
+    expect(list).toHaveLength(300);
+    expect(list[0]).toMatchObject({
+      extension: '201',
+      username: 'mario.rossi',
+      name: 'Mario Rossi',
+      voicemail: 'default',
+    });
+    // Every tenth old extension had no CTI account.
+    expect(list[9]).toMatchObject({ extension: '210', username: '', profile_id: '' });
+    expect(res.body).not.toContain('OldSecret');
+  });
+
+  it('migrates the CTI profiles once, mapping the old permissions', async () => {
+    const first = await post('/api/migration/importprofiles');
+    expect(first.statusCode, first.body).toBe(200);
+    // The new system ships a "Base" profile already: kept as it is, with a warning.
+    expect(first.json().infos, first.body).toEqual(['Profile "Reception" migrated', 'Profile "Supervisors" migrated']);
+    expect(first.json().warnings).toEqual(['Profile "Base" already migrated']);
+    const profiles = (await get('/api/cti/profiles')).json() as {
+      name: string;
+      macro_permissions: Record<string, { value: boolean; permissions?: { name: string; value: boolean }[] }>;
+    }[];
+    const advanced = profiles.find((p) => p.name === 'Supervisors');
+    expect(advanced?.macro_permissions.phonebook?.value).toBe(true);
+    expect(advanced?.macro_permissions.queue_agent?.value).toBe(true);
+    const on = Object.values(advanced?.macro_permissions ?? {}).flatMap((m) =>
+      (m.permissions ?? []).filter((p) => p.value).map((p) => p.name),
+    );
+    expect(on).toEqual(expect.arrayContaining(['ad_phone', 'chat', 'spy', 'dnd']));
+    const again = await post('/api/migration/importprofiles');
+    expect(again.json().warnings).toContain('Profile "Base" already migrated');
+    expect((await get('/api/migration/migrationstatus')).json()).toBe('profiles');
+  });
+
+  it('imports the users with their old extensions and secrets; a username used twice is refused', async () => {
+    expect((await post('/api/configuration/mode', { mode: 'legacy' })).statusCode).toBe(200);
+    for (let i = 0; i < 100 && (await get('/api/configuration/userprovider')).json().configured !== 1; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const old = ((await get('/api/migration/oldusers')).json() as Record<string, string>[]).filter((u) => u.username);
+    const twice = [old[0], { ...old[1], username: old[0]?.username }];
+    expectError(await post('/api/migration/importusers', twice), 400, 'validation');
+    const res = await post('/api/migration/importusers', old);
+    expect(res.statusCode, res.body).toBe(200);
+    let status = { result: 0, created: 0, failures: [] as { username: string; message: string }[] };
+    for (let i = 0; i < 300 && status.result >= 0 && status.result < 100; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      status = (await get('/api/csv/csvimport')).json();
+    }
+    // The numbering rules hold: 281–289 would make *281… (their voicemail) reach the day/night code *28.
+    expect(status.result).toBe(-1);
+    expect(status.failures.map((f) => f.username)).toHaveLength(9);
+    expect(status.failures[0]?.message).toMatch(/Extension 281 cannot be used/);
+    expect(status.created).toBe(old.length - 9);
+    const users = await t.database.db.selectFrom('users').select(['username', 'default_extension']).execute();
+    const mario = users.find((u) => u.username === 'mario.rossi');
+    expect(mario?.default_extension).toBe('201');
+    expect(users.filter((u) => u.default_extension)).toHaveLength(old.length - 9);
+    const secret = await t.database.db
+      .selectFrom('pbx_secrets')
+      .select('secret')
+      .where('extension', '=', '201')
+      .executeTakeFirst();
+    expect(secret?.secret).toBe('OldSecret201x');
+    expect((await get('/api/migration/migrationstatus')).json()).toBe('users');
+  }, 60_000);
+
+  it('migrates trunks, routes, day/night and inbound routes, checking destinations', async () => {
+    const trunks = await post('/api/migration/importoldvoiptrunks');
+    expect(trunks.statusCode, trunks.body).toBe(200);
+    const list = (await get('/api/trunks')).json() as { name: string; server: string }[];
+    // The dynamic peer and the gateway account (2001) are not VoIP trunks.
+    expect(list.map((x) => x.name).sort()).toEqual(['Eutelia', 'Messagenet']);
+    expect(list.find((x) => x.name === 'Eutelia')?.server).toBe('voip.eutelia.example');
+    expect((await get('/api/trunks')).body).not.toContain('EuteliaPw1');
+
+    const gw = await post('/api/migration/gateways');
+    expect(gw.statusCode, gw.body).toBe(200);
+    expect(gw.json().warnings).toEqual(['Gateway "Old Patton" not migrated: model Patton_SN4112_JO is not supported']);
+    expect(gw.json().infos).toHaveLength(2);
+    const ports = await t.database.db
+      .selectFrom('gateway_ports')
+      .select(['port_type', 'number'])
+      .orderBy('gateway_id')
+      .orderBy('port_index')
+      .execute();
+    // The Patton's two analog lines keep their numbers; the Vega 50 became the same Vega 60.
+    expect(ports.filter((p) => p.port_type === 'fxo').map((p) => p.number)).toEqual(['0612345681', '0612345682']);
+    const fxs = await t.database.db
+      .selectFrom('gateway_ports')
+      .select('extension')
+      .where('extension', 'is not', null)
+      .execute();
+    expect(fxs.map((p) => p.extension).sort()).toEqual([legacyExtension(5), legacyExtension(6)]);
+
+    const iax = await post('/api/migration/iax');
+    expect(iax.statusCode).toBe(200);
+    expect(iax.json().warnings[0]).toMatch(/IAX trunk "OldIaxLink" not migrated/);
+
+    expect((await post('/api/migration/importoutboundroutes')).statusCode).toBe(200);
+    const assign = await post('/api/migration/trunksroutesassignements');
+    expect(assign.statusCode).toBe(200);
+    const routes = await t.database.db
+      .selectFrom('outbound_routes')
+      .innerJoin('outbound_route_trunks', 'outbound_route_trunks.route_id', 'outbound_routes.id')
+      .innerJoin('trunks', 'trunks.id', 'outbound_route_trunks.trunk_id')
+      .select(['outbound_routes.name as route', 'trunks.name as trunk', 'outbound_route_trunks.position'])
+      .orderBy('outbound_routes.seq')
+      .orderBy('outbound_route_trunks.position')
+      .execute();
+    expect(routes.map((r) => `${r.route}:${r.trunk}`)).toEqual([
+      'national:Eutelia',
+      'national:Messagenet',
+      'mobile:Messagenet',
+      'mobile:Eutelia',
+      'emergency:Eutelia',
+    ]);
+    const patterns = await t.database.db.selectFrom('outbound_route_patterns').select('pattern').execute();
+    expect(patterns.map((p) => p.pattern)).toContain('0XXXXX.');
+
+    const groups = await post('/api/migration/groups');
+    expect(groups.json().warnings[0]).toMatch(/Ring groups are not migrated/);
+
+    const ivr = await post('/api/migration/ivr');
+    expect(ivr.statusCode, ivr.body).toBe(200);
+    expect(ivr.json().warnings).toEqual([
+      'ext-group,600,1 destination not migrated',
+      'ext-group,600,1 destination not migrated',
+      'custom-ctx,s,1 destination not migrated',
+      'IVR Main menu: its greeting was not migrated, choose a recording',
+    ]);
+    const ann = await post('/api/migration/announcements');
+    expect(ann.statusCode, ann.body).toBe(200);
+    expect(ann.json().infos).toEqual(['Closed notice announcement migrated', 'Conference info announcement migrated']);
+    expect(ann.json().warnings).toContain('ext-meetme,600,1 destination not migrated');
+    const [menu] = await t.database.db.selectFrom('ivrs').selectAll().execute();
+    const info = await t.database.db
+      .selectFrom('announcements')
+      .select('id')
+      .where('description', '=', 'Conference info')
+      .executeTakeFirstOrThrow();
+    // Key 3 led to an announcement, migrated after the IVRs: linked once it exists.
+    const keys = await t.database.db
+      .selectFrom('ivr_entries')
+      .select(['selection', 'dest'])
+      .orderBy('selection')
+      .execute();
+    expect(keys).toEqual([
+      { selection: '1', dest: 'app-blackhole,hangup,1' },
+      { selection: '2', dest: `from-did-direct,${legacyExtension(3)},1` },
+      { selection: '3', dest: `app-announcement-${info.id},s,1` },
+      { selection: '9', dest: 'app-blackhole,hangup,1' },
+    ]);
+
+    const dn = await post('/api/migration/daynight');
+    expect(dn.statusCode).toBe(200);
+    expect(dn.json().warnings).toEqual([]);
+    // The switch leads to the migrated IVR by day and to the migrated announcement by night (new ids).
+    const closed = await t.database.db
+      .selectFrom('announcements')
+      .select('id')
+      .where('description', '=', 'Closed notice')
+      .executeTakeFirstOrThrow();
+    const sw = await t.database.db.selectFrom('daynight').selectAll().executeTakeFirstOrThrow();
+    expect(sw).toMatchObject({
+      ext: 0,
+      name: 'Office hours',
+      day_dest: `ivr-${menu?.id},s,1`,
+      night_dest: `app-announcement-${closed.id},s,1`,
+    });
+
+    const inbound = await post('/api/migration/inboundroutes');
+    expect(inbound.statusCode).toBe(200);
+    const rows = await t.database.db
+      .selectFrom('inbound_routes')
+      .select(['did', 'destination'])
+      .orderBy('did')
+      .execute();
+    expect(rows).toEqual([
+      { did: '0612345678', destination: 'app-daynight,0,1' },
+      { did: '0612345679', destination: `from-did-direct,${legacyExtension(0)},1` },
+      { did: '0612345680', destination: 'app-blackhole,hangup,1' },
+    ]);
+    expect((await get('/api/migration/migrationstatus')).json()).toBe('iroutes');
+
+    const report = (await get('/api/migration/report')).json();
+    expect(report.migrateInboundRoutes.warnings).toEqual(['ext-meetme,600,1 destination not migrated']);
+    expect(report.migrateIAX.warnings).toHaveLength(1);
+    expect(report.cloneOldCTIProfile.warnings).toContain('Profile "Base" already migrated');
+    // The users the numbering rules refused are in the report too (written once the import has ended).
+    const refused = await vi.waitFor(async () => {
+      const errors = (await get('/api/migration/report')).json().csvimport?.errors as string[] | undefined;
+      if (!errors) throw new Error('not yet');
+      return errors;
+    });
+    expect(refused).toHaveLength(9);
+    expect(refused[0]).toMatch(/^anna\.colombo: .*Extension 281 cannot be used/);
+  });
+
+  it('renders the migrated system into a configuration the validator accepts', async () => {
+    const model = await loadPbxModel(t.database.db, {
+      soundsDir: t.config.pbx.soundsDir,
+      tls: { certFile: '/k/c.pem', keyFile: '/k/k.pem', caFile: null },
+      ami: { port: 5038, bindAddress: '127.0.0.1', users: [] },
+      system: {
+        runUser: null,
+        runGroup: null,
+        directories: { config: '/c', modules: '/m', varlib: '/v', data: '/d', spool: '/s', run: '/r', log: '/l' },
+      },
+      version: 'test',
+    });
+    const files = renderConfiguration(model);
+    expect(validateConfiguration(files).map(formatIssue)).toEqual([]);
+    // The migrated trunk, with its old provider account, is in the PJSIP configuration.
+    expect([...files.values()].join('\n')).toContain('voip.eutelia.example');
+  });
+
+  it('copies the call records in the background, resumes after a restart and never duplicates', async () => {
+    const count = await get('/api/migration/cdrrowcount');
+    expect(count.json()).toMatchObject({ count: String(CDR_ROWS), status: true });
+    expectError(await get('/api/migration/cdr'), 422, 'no_cdr_migration');
+    // The server stops during the copy, after its first batch, as a kill would stop it.
+    let stopping: Promise<void> | undefined;
+    cdrCopyHooks.afterBatch = async () => {
+      if (stopping) return;
+      stopping = t.close();
+      await new Promise((r) => setTimeout(r, 50));
+    };
+    expect((await post('/api/migration/cdr')).statusCode).toBe(200);
+    for (let i = 0; i < 200 && !stopping; i++) await new Promise((r) => setTimeout(r, 20));
+    await stopping;
+    cdrCopyHooks.afterBatch = async () => {};
+    Object.assign(t, await startApp(t.testDb, { env }));
+    t.headers = await login(t.app);
+    let progress: { status?: boolean; progress: number } = { progress: 0 };
+    for (let i = 0; i < 500 && progress.status !== true; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      progress = (await get('/api/migration/cdr')).json();
+    }
+    expect(progress).toMatchObject({ status: true, progress: 100, copied: CDR_ROWS });
+    const rows = await t.database.db
+      .selectFrom('cdr')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.count<number>('uniqueid').distinct().as('u')])
+      .executeTakeFirstOrThrow();
+    expect(Number(rows.n)).toBe(CDR_ROWS);
+    expect(Number(rows.u)).toBe(CDR_ROWS);
+    const split = await t.database.db
+      .selectFrom('cdr')
+      .select(['cnum', 'cnam', 'ccompany'])
+      .where('cnam', '!=', '')
+      .executeTakeFirst();
+    expect(split?.ccompany).toMatch(/^Company /);
+    // Starting again copies only what is new: nothing.
+    expect((await post('/api/migration/cdr')).statusCode).toBe(200);
+    await new Promise((r) => setTimeout(r, 200));
+    const again = await t.database.db
+      .selectFrom('cdr')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(again.n)).toBe(CDR_ROWS);
+    expect((await get('/api/migration/migrationstatus')).json()).toBe('cdr');
+  }, 60_000);
+
+  it('ends: status done, and the migration is no longer offered', async () => {
+    expect((await post('/api/migration/endmigration')).json()).toMatchObject({ status: true });
+    expect((await get('/api/migration/ismigration')).json()).toBe(false);
+  });
+});
+
+describe('without a migration source', () => {
+  const t = useTestApp('sqlite');
+  const call = callAs(t);
+  it('is not offered, and its steps say why', async () => {
+    expect((await call('GET', '/api/migration/ismigration')).json()).toBe(false);
+    expectError(await call('GET', '/api/migration/oldusers'), 409, 'migration_not_configured');
+  });
+});
+
+describe('with an older system that does not answer', () => {
+  const t = useTestApp('sqlite', { env: { MIGRATION_DB_URL: 'mysql://root@127.0.0.1:1' } });
+  it('is not offered', async () => {
+    expect((await callAs(t)('GET', '/api/migration/ismigration')).json()).toBe(false);
+  });
+});

@@ -1,0 +1,574 @@
+import mysql from 'mysql2/promise';
+
+/**
+ * Builds the older system's databases (NethVoice 11: FreePBX 11 + CTI 2) on the local MariaDB, with the old
+ * products' table layouts and made-up but realistic content, for the migration tests and the bench. Each caller
+ * passes its own prefix, so suites running at once never share a database.
+ *
+ * Names follow the contract (§11.1): the PBX database `asterisk11`, the call records `asteriskcdrdb11`, the CTI
+ * database `nethcti2`. Where the public schemas leave it open, the CTI 2 users live in the PBX database
+ * (`nethcti_users`, beside `nethcti_profiles`), and the call-record table carries an auto-increment `id` (the key
+ * the copy walks; NethServer's call-record database has one).
+ */
+export const LEGACY_MARIADB = { host: '127.0.0.1', port: 3306, user: 'root', password: '' };
+
+export interface LegacyOptions {
+  /** Prefix of the three database names, e.g. `mig_1234_`. */
+  prefix: string;
+  users?: number;
+  /** Call records to create (tests: a few thousand; the bench: a million). */
+  cdr?: number;
+}
+
+export interface LegacyDatabases {
+  pbx: string;
+  cdr: string;
+  cti: string;
+  /** MIGRATION_DB_URL for a server reading them. */
+  url: string;
+  /** Environment selecting these databases. */
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+export function legacyNames(prefix: string) {
+  return { pbx: `${prefix}asterisk11`, cdr: `${prefix}asteriskcdrdb11`, cti: `${prefix}nethcti2` };
+}
+
+const FIRST = ['Mario', 'Luca', 'Giulia', 'Anna', 'Paolo', 'Sara', 'Marco', 'Elena', 'Davide', 'Chiara', 'Franco'];
+const LAST = ['Rossi', 'Bianchi', 'Verdi', 'Russo', 'Ferrari', 'Esposito', 'Romano', 'Colombo', 'Ricci', 'Greco'];
+
+/** Extension numbers of the fixture's users: 201, 202, … */
+export const legacyExtension = (i: number) => String(201 + i);
+
+const PBX_TABLES = `
+CREATE TABLE users (extension varchar(20) NOT NULL PRIMARY KEY, password varchar(20), name varchar(50),
+  voicemail varchar(50), ringtimer int(3), noanswer varchar(100), recording varchar(50), outboundcid varchar(50),
+  sipname varchar(50), noanswer_cid varchar(20) NOT NULL DEFAULT '', busy_cid varchar(20) NOT NULL DEFAULT '',
+  chanunavail_cid varchar(20) NOT NULL DEFAULT '', noanswer_dest varchar(255) NOT NULL DEFAULT '',
+  busy_dest varchar(255) NOT NULL DEFAULT '', chanunavail_dest varchar(255) NOT NULL DEFAULT '',
+  mohclass varchar(80) DEFAULT 'default');
+CREATE TABLE devices (id varchar(20) NOT NULL PRIMARY KEY, tech varchar(10) NOT NULL, dial varchar(50) NOT NULL,
+  devicetype varchar(5) NOT NULL, user varchar(50), description varchar(50), emergency_cid varchar(100));
+CREATE TABLE sip (id varchar(20) NOT NULL DEFAULT '-1', keyword varchar(30) NOT NULL, data varchar(255) NOT NULL,
+  flags int(1) NOT NULL DEFAULT 0, PRIMARY KEY (id, keyword));
+CREATE TABLE iax (id varchar(20) NOT NULL DEFAULT '-1', keyword varchar(30) NOT NULL, data varchar(255) NOT NULL,
+  flags int(1) NOT NULL DEFAULT 0, PRIMARY KEY (id, keyword));
+CREATE TABLE trunks (trunkid int(11) NOT NULL PRIMARY KEY, name varchar(50) NOT NULL DEFAULT '',
+  tech varchar(20) NOT NULL, outcid varchar(40) NOT NULL DEFAULT '', keepcid varchar(4) DEFAULT 'off',
+  maxchans varchar(6) DEFAULT '', failscript varchar(255) NOT NULL DEFAULT '', dialoutprefix varchar(255) NOT NULL DEFAULT '',
+  channelid varchar(255) NOT NULL DEFAULT '', usercontext varchar(255), provider varchar(40),
+  disabled varchar(4) DEFAULT 'off', \`continue\` varchar(4) DEFAULT 'off');
+CREATE TABLE outbound_routes (route_id int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY, name varchar(40),
+  outcid varchar(40), outcid_mode varchar(20), password varchar(30), emergency_route varchar(4),
+  intracompany_route varchar(4), mohclass varchar(80), time_group_id int(11));
+CREATE TABLE outbound_route_patterns (route_id int(11) NOT NULL, match_pattern_prefix varchar(60) NOT NULL DEFAULT '',
+  match_pattern_pass varchar(60) NOT NULL DEFAULT '', match_cid varchar(60) NOT NULL DEFAULT '',
+  prepend_digits varchar(100) NOT NULL DEFAULT '');
+CREATE TABLE outbound_route_sequence (route_id int(11) NOT NULL, seq int(11) NOT NULL, PRIMARY KEY (route_id, seq));
+CREATE TABLE outbound_route_trunks (route_id int(11) NOT NULL, trunk_id int(11) NOT NULL, seq int(11) NOT NULL,
+  PRIMARY KEY (route_id, trunk_id, seq));
+CREATE TABLE ringgroups (grpnum varchar(20) NOT NULL PRIMARY KEY, strategy varchar(50) NOT NULL, grptime smallint NOT NULL,
+  grppre varchar(100), grplist varchar(255) NOT NULL, annmsg_id int(11), postdest varchar(255),
+  description varchar(35) NOT NULL, alertinfo varchar(255), remotealert_id int(11), needsconf varchar(10),
+  toolate_id int(11), ringing varchar(80), cwignore varchar(10), cfignore varchar(10), cpickup varchar(10),
+  recording varchar(10) DEFAULT 'dontcare');
+CREATE TABLE recordings (id int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY, displayname varchar(50),
+  filename blob, description varchar(254), fcode tinyint(1) DEFAULT 0, fcode_pass varchar(20));
+CREATE TABLE announcement (announcement_id int NOT NULL AUTO_INCREMENT PRIMARY KEY, description varchar(50),
+  recording_id int(11), allow_skip int(11), post_dest varchar(255), return_ivr tinyint(1) NOT NULL DEFAULT 0,
+  noanswer tinyint(1) NOT NULL DEFAULT 0, repeat_msg varchar(2) NOT NULL DEFAULT '');
+CREATE TABLE ivr_details (id int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY, name varchar(50), description varchar(150),
+  announcement int(11), directdial varchar(50), invalid_loops varchar(10), invalid_retry_recording varchar(25),
+  invalid_destination varchar(50), timeout_enabled varchar(50), invalid_recording varchar(25), retvm varchar(8),
+  timeout_time int(11), timeout_recording varchar(25), timeout_retry_recording varchar(25),
+  timeout_destination varchar(50), timeout_loops varchar(10), timeout_append_announce tinyint(1) NOT NULL DEFAULT 1,
+  invalid_append_announce tinyint(1) NOT NULL DEFAULT 1, timeout_ivr_ret tinyint(1) NOT NULL DEFAULT 0,
+  invalid_ivr_ret tinyint(1) NOT NULL DEFAULT 0);
+CREATE TABLE ivr_entries (ivr_id int(11) NOT NULL, selection varchar(10), dest varchar(200), ivr_ret tinyint(1) NOT NULL DEFAULT 0);
+CREATE TABLE daynight (ext varchar(10) NOT NULL DEFAULT '', dmode varchar(40) NOT NULL DEFAULT '',
+  dest varchar(255) NOT NULL DEFAULT '', PRIMARY KEY (ext, dmode, dest));
+CREATE TABLE incoming (cidnum varchar(20), extension varchar(50), destination varchar(50), privacyman tinyint(1),
+  alertinfo varchar(255), ringing varchar(20), mohclass varchar(80) NOT NULL DEFAULT 'default', description varchar(80),
+  grppre varchar(80), delay_answer int(2), pricid varchar(20), pmmaxretries varchar(2), pmminlength varchar(2));
+CREATE TABLE admin (variable varchar(20) NOT NULL PRIMARY KEY, value varchar(80) NOT NULL DEFAULT '');
+CREATE TABLE nethcti_profiles (id int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY, name varchar(50) NOT NULL);
+CREATE TABLE nethcti_profile_permissions (profile_id int(11) NOT NULL, permission varchar(50) NOT NULL,
+  PRIMARY KEY (profile_id, permission));
+CREATE TABLE nethcti_users (username varchar(100) NOT NULL PRIMARY KEY, extension varchar(20) NOT NULL,
+  cellphone varchar(40) NOT NULL DEFAULT '', email varchar(100) NOT NULL DEFAULT '', profile_id int(11),
+  cti_groups varchar(255) NOT NULL DEFAULT '');
+CREATE TABLE nethgateway_models (id int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY, model varchar(100) NOT NULL,
+  manufacturer varchar(100) NOT NULL);
+CREATE TABLE nethgateway_config (id int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY, model_id int(11) NOT NULL,
+  name varchar(100), ipv4 varchar(20), netmask varchar(20), gateway varchar(20), mac varchar(20),
+  ipv4_new varchar(20), ipv4_green varchar(20), netmask_green varchar(20));
+CREATE TABLE nethgateway_config_fxo (id int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY, config_id int(11) NOT NULL,
+  trunk int(11), number varchar(40));
+CREATE TABLE nethgateway_config_fxs (id int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY, config_id int(11) NOT NULL,
+  extension varchar(20));
+`;
+
+const CDR_TABLE = `
+CREATE TABLE cdr (id int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY, calldate datetime NOT NULL DEFAULT '0000-00-00 00:00:00',
+  clid varchar(80) NOT NULL DEFAULT '', src varchar(80) NOT NULL DEFAULT '', dst varchar(80) NOT NULL DEFAULT '',
+  dcontext varchar(80) NOT NULL DEFAULT '', channel varchar(80) NOT NULL DEFAULT '',
+  dstchannel varchar(80) NOT NULL DEFAULT '', lastapp varchar(80) NOT NULL DEFAULT '',
+  lastdata varchar(80) NOT NULL DEFAULT '', duration int(11) NOT NULL DEFAULT 0, billsec int(11) NOT NULL DEFAULT 0,
+  disposition varchar(45) NOT NULL DEFAULT '', amaflags int(11) NOT NULL DEFAULT 0,
+  accountcode varchar(20) NOT NULL DEFAULT '', uniqueid varchar(32) NOT NULL DEFAULT '',
+  userfield varchar(255) NOT NULL DEFAULT '', did varchar(50) NOT NULL DEFAULT '',
+  recordingfile varchar(255) NOT NULL DEFAULT '', cnum varchar(40) NOT NULL DEFAULT '',
+  cnam varchar(40) NOT NULL DEFAULT '', outbound_cnum varchar(40) NOT NULL DEFAULT '',
+  outbound_cnam varchar(40) NOT NULL DEFAULT '', dst_cnam varchar(40) NOT NULL DEFAULT '',
+  KEY calldate (calldate));
+`;
+
+const CTI_TABLES = `
+CREATE TABLE cti_phonebook (id int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY, owner_id varchar(255) NOT NULL DEFAULT '',
+  type varchar(255) NOT NULL DEFAULT '', homeemail varchar(255), workemail varchar(255), homephone varchar(25),
+  workphone varchar(25), cellphone varchar(25), fax varchar(25), title varchar(255), company varchar(255),
+  notes text, name varchar(255), homestreet varchar(255), homecity varchar(255), workstreet varchar(255),
+  workcity varchar(255), url varchar(255), speeddial_num varchar(255));
+`;
+
+/** Creates (or re-creates) the three databases with their content. */
+export async function createLegacyDatabases(options: LegacyOptions): Promise<LegacyDatabases> {
+  const names = legacyNames(options.prefix);
+  const users = options.users ?? 300;
+  const cdrRows = options.cdr ?? 2000;
+  const conn = await mysql.createConnection({ ...LEGACY_MARIADB, multipleStatements: true });
+  try {
+    for (const db of Object.values(names)) {
+      await conn.query(`DROP DATABASE IF EXISTS \`${db}\``);
+      await conn.query(`CREATE DATABASE \`${db}\` CHARACTER SET utf8mb4`);
+    }
+    await conn.query(`USE \`${names.pbx}\``);
+    await conn.query(PBX_TABLES);
+    await fillPbx(conn, users);
+    await conn.query(`USE \`${names.cti}\``);
+    await conn.query(CTI_TABLES);
+    await fillCti(conn);
+    await conn.query(`USE \`${names.cdr}\``);
+    await conn.query(CDR_TABLE);
+    await fillCdr(conn, cdrRows, users);
+  } finally {
+    await conn.end();
+  }
+  const url = `mysql://${LEGACY_MARIADB.user}@${LEGACY_MARIADB.host}:${LEGACY_MARIADB.port}`;
+  return {
+    ...names,
+    url,
+    env: {
+      MIGRATION_DB_URL: url,
+      MIGRATION_PBX_DB: names.pbx,
+      MIGRATION_CDR_DB: names.cdr,
+      MIGRATION_CTI_DB: names.cti,
+    },
+    drop: () => dropLegacyDatabases(options.prefix),
+  };
+}
+
+export async function dropLegacyDatabases(prefix: string): Promise<void> {
+  const conn = await mysql.createConnection(LEGACY_MARIADB);
+  try {
+    for (const db of Object.values(legacyNames(prefix))) await conn.query(`DROP DATABASE IF EXISTS \`${db}\``);
+  } finally {
+    await conn.end();
+  }
+}
+
+const nameOf = (i: number) => `${FIRST[i % FIRST.length]} ${LAST[Math.floor(i / FIRST.length) % LAST.length]}`;
+const usernameOf = (i: number) =>
+  `${(FIRST[i % FIRST.length] ?? '').toLowerCase()}.${(LAST[Math.floor(i / FIRST.length) % LAST.length] ?? '').toLowerCase()}${i >= FIRST.length * LAST.length ? i : ''}`;
+
+async function fillPbx(conn: mysql.Connection, count: number) {
+  const userRows: unknown[][] = [];
+  const deviceRows: unknown[][] = [];
+  const sipRows: unknown[][] = [];
+  const ctiUsers: unknown[][] = [];
+  for (let i = 0; i < count; i++) {
+    const ext = legacyExtension(i);
+    // One in five has no mailbox; the others' busy destination is their voicemail.
+    const vm = i % 5 === 4 ? 'novm' : 'default';
+    userRows.push([ext, '', nameOf(i), vm, 0, '', '', '', '', vm === 'default' ? `ext-local,vmb${ext},1` : '']);
+    deviceRows.push([ext, 'sip', `SIP/${ext}`, 'fixed', ext, nameOf(i), '']);
+    for (const [keyword, data] of [
+      ['secret', `OldSecret${ext}x`],
+      ['context', 'from-internal'],
+      ['host', 'dynamic'],
+      ['type', 'friend'],
+      ['dtmfmode', 'rfc2833'],
+      ['callerid', `device <${ext}>`],
+    ]) {
+      sipRows.push([ext, keyword, data, 0]);
+    }
+    // Nine in ten have a CTI account (the rest are extensions without a user).
+    if (i % 10 !== 9) {
+      ctiUsers.push([
+        usernameOf(i),
+        ext,
+        `33312${String(i).padStart(5, '0')}`,
+        `${usernameOf(i)}@example.com`,
+        (i % 3) + 1,
+        i % 2 ? 'Sales' : 'Support',
+      ]);
+    }
+  }
+  await conn.query(
+    'INSERT INTO users (extension, password, name, voicemail, ringtimer, noanswer, recording, outboundcid, sipname, busy_dest) VALUES ?',
+    [userRows],
+  );
+  await conn.query('INSERT INTO devices (id, tech, dial, devicetype, user, description, emergency_cid) VALUES ?', [
+    deviceRows,
+  ]);
+  // chan_sip trunks: two providers, one gateway-style account (handled by the gateway step), one dynamic peer.
+  const trunks: [number, string, string, string, Record<string, string>][] = [
+    [
+      1,
+      'Eutelia',
+      'sip',
+      '0612345678',
+      { host: 'voip.eutelia.example', username: '0612345678', secret: 'EuteliaPw1', type: 'peer' },
+    ],
+    [
+      2,
+      'Messagenet',
+      'sip',
+      '0698765432',
+      { host: 'sip.messagenet.example', username: '5301234', secret: 'MsgnetPw2', type: 'peer' },
+    ],
+    [3, 'GW-fxo-2001', 'sip', '', { host: '192.168.5.20', username: '2001', secret: 'GwPw3', type: 'friend' }],
+    [4, 'RemoteOffice', 'sip', '', { host: 'dynamic', username: 'remote', secret: 'RemotePw4', type: 'friend' }],
+    [5, 'OldIaxLink', 'iax2', '', { host: 'iax.partner.example', username: 'partner', secret: 'IaxPw5', type: 'peer' }],
+  ];
+  for (const [id, name, tech, outcid, settings] of trunks) {
+    await conn.query(
+      'INSERT INTO trunks (trunkid, name, tech, outcid, channelid, disabled, `continue`) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      [id, name, tech, outcid, name, 'off', 'on'],
+    );
+    const rows = Object.entries(settings).map(([keyword, data]) => [`tr-peer-${id}`, keyword, data, 0]);
+    if (tech === 'iax2') {
+      await conn.query('INSERT INTO iax (id, keyword, data, flags) VALUES ?', [rows]);
+    } else {
+      sipRows.push(...rows, [
+        `tr-reg-${id}`,
+        'register',
+        `${settings.username}:${settings.secret}@${settings.host}`,
+        0,
+      ]);
+    }
+  }
+  for (let i = 0; i < sipRows.length; i += 1000) {
+    await conn.query('INSERT INTO sip (id, keyword, data, flags) VALUES ?', [sipRows.slice(i, i + 1000)]);
+  }
+  await conn.query(
+    'INSERT INTO outbound_routes (route_id, name, outcid, outcid_mode, password, emergency_route, intracompany_route, mohclass, time_group_id) VALUES ?',
+    [
+      [
+        [1, 'national', '', '', '', '', '', 'default', null],
+        [2, 'mobile', '', '', '', '', '', 'default', null],
+        [3, 'emergency', '', '', '', 'YES', '', 'default', null],
+      ],
+    ],
+  );
+  await conn.query(
+    'INSERT INTO outbound_route_patterns (route_id, match_pattern_prefix, match_pattern_pass, match_cid, prepend_digits) VALUES ?',
+    [
+      [
+        [1, '0', '0XXXXX.', '', ''],
+        [2, '', '3XXXXXXXX.', '', ''],
+        [3, '', '112', '', ''],
+        [3, '', '113', '', ''],
+      ],
+    ],
+  );
+  await conn.query('INSERT INTO outbound_route_sequence (route_id, seq) VALUES ?', [
+    [
+      [1, 0],
+      [2, 1],
+      [3, 2],
+    ],
+  ]);
+  await conn.query('INSERT INTO outbound_route_trunks (route_id, trunk_id, seq) VALUES ?', [
+    [
+      [1, 1, 0],
+      [1, 2, 1],
+      [2, 2, 0],
+      [2, 1, 1],
+      [3, 1, 0],
+      [3, 5, 1],
+    ],
+  ]);
+  await conn.query('INSERT INTO recordings (id, displayname, filename, description, fcode, fcode_pass) VALUES ?', [
+    [
+      [1, 'welcome', 'custom/welcome', 'Welcome message', 0, ''],
+      [2, 'closed', 'custom/closed', 'Office closed', 0, ''],
+    ],
+  ]);
+  await conn.query(
+    'INSERT INTO announcement (announcement_id, description, recording_id, allow_skip, post_dest, return_ivr, noanswer, repeat_msg) VALUES ?',
+    [
+      [
+        [1, 'Closed notice', 2, 0, 'app-blackhole,hangup,1', 0, 0, ''],
+        [2, 'Conference info', 1, 1, 'ext-meetme,600,1', 0, 0, ''],
+      ],
+    ],
+  );
+  await conn.query(
+    'INSERT INTO ringgroups (grpnum, strategy, grptime, grppre, grplist, postdest, description, ringing, recording) VALUES ?',
+    [
+      [
+        [
+          '600',
+          'ringall',
+          20,
+          'SALES:',
+          `${legacyExtension(0)}-${legacyExtension(1)}-${legacyExtension(2)}-999`,
+          `ext-local,vmb${legacyExtension(0)},1`,
+          'Sales',
+          'Ring',
+          'dontcare',
+        ],
+        [
+          '601',
+          'hunt',
+          15,
+          '',
+          `${legacyExtension(3)}-${legacyExtension(4)}`,
+          'ext-queues,401,1',
+          'Support',
+          'Ring',
+          'dontcare',
+        ],
+      ],
+    ],
+  );
+  await conn.query(
+    'INSERT INTO ivr_details (id, name, description, announcement, directdial, invalid_loops, invalid_destination, timeout_enabled, timeout_time, timeout_destination, timeout_loops) VALUES ?',
+    [
+      [
+        [
+          1,
+          'Main menu',
+          'Reception menu',
+          1,
+          'ext-local',
+          '3',
+          'app-blackhole,hangup,1',
+          '',
+          10,
+          'ext-group,600,1',
+          '3',
+        ],
+      ],
+    ],
+  );
+  await conn.query('INSERT INTO ivr_entries (ivr_id, selection, dest, ivr_ret) VALUES ?', [
+    [
+      [1, '1', 'ext-group,600,1', 0],
+      [1, '2', `from-did-direct,${legacyExtension(3)},1`, 0],
+      [1, '3', 'app-announcement-2,s,1', 0],
+      [1, '9', 'custom-ctx,s,1', 0],
+    ],
+  ]);
+  await conn.query('INSERT INTO daynight (ext, dmode, dest) VALUES ?', [
+    [
+      ['0', 'day', 'ivr-1,s,1'],
+      ['0', 'night', 'app-announcement-1,s,1'],
+      ['0', 'fc_description', 'Office hours'],
+    ],
+  ]);
+  await conn.query(
+    'INSERT INTO incoming (cidnum, extension, destination, privacyman, alertinfo, ringing, mohclass, description, grppre, delay_answer, pricid, pmmaxretries, pmminlength) VALUES ?',
+    [
+      [
+        ['', '0612345678', 'app-daynight,0,1', 0, '', '', 'default', 'Main number', '', 0, '', '', ''],
+        [
+          '',
+          '0612345679',
+          `from-did-direct,${legacyExtension(0)},1`,
+          0,
+          '',
+          '',
+          'default',
+          'Direct Mario',
+          '',
+          0,
+          '',
+          '',
+          '',
+        ],
+        ['', '0612345680', 'ext-meetme,600,1', 0, '', '', 'default', 'Conference line', '', 0, '', '', ''],
+      ],
+    ],
+  );
+  await conn.query('INSERT INTO admin (variable, value) VALUES ?', [
+    [
+      ['need_reload', 'false'],
+      ['version', '2.11.0'],
+    ],
+  ]);
+  await conn.query('INSERT INTO nethcti_profiles (id, name) VALUES ?', [
+    [
+      [1, 'Base'],
+      [2, 'Reception'],
+      [3, 'Supervisors'],
+    ],
+  ]);
+  const advanced = [
+    'phonebook',
+    'cdr',
+    'queues',
+    'offhour',
+    'admin_call',
+    'admin_cdr',
+    'admin_queues',
+    'chat',
+    'dnd',
+    'spy',
+    'intrude',
+    'pickup',
+    'recording',
+    'admin_sms',
+  ];
+  await conn.query('INSERT INTO nethcti_profile_permissions (profile_id, permission) VALUES ?', [
+    [
+      [1, 'phonebook'],
+      [2, 'phonebook'],
+      [2, 'cdr'],
+      [2, 'chat'],
+      [2, 'attended_transfer'],
+      ...advanced.map((p) => [3, p]),
+    ],
+  ]);
+  await conn.query(
+    'INSERT INTO nethcti_users (username, extension, cellphone, email, profile_id, cti_groups) VALUES ?',
+    [ctiUsers],
+  );
+  await conn.query('INSERT INTO nethgateway_models (id, model, manufacturer) VALUES ?', [
+    [
+      [1, 'TRI_FXO_2', 'Patton'],
+      [2, 'Vega_50_24fxs', 'Sangoma'],
+      [3, 'Patton_SN4112_JO', 'Patton'],
+    ],
+  ]);
+  await conn.query(
+    'INSERT INTO nethgateway_config (id, model_id, name, ipv4, netmask, gateway, mac, ipv4_new, ipv4_green, netmask_green) VALUES ?',
+    [
+      [
+        [
+          1,
+          1,
+          'Patton office',
+          '192.168.5.20',
+          '255.255.255.0',
+          '192.168.5.1',
+          '00:A0:BA:0B:0C:01',
+          '192.168.5.20',
+          '192.168.5.2',
+          '255.255.255.0',
+        ],
+        [
+          2,
+          2,
+          'Vega hall',
+          '192.168.5.21',
+          '255.255.255.0',
+          '192.168.5.1',
+          '00:50:58:0A:0B:02',
+          '192.168.5.21',
+          '',
+          '',
+        ],
+        // A model the new catalogue does not have: reported, not migrated.
+        [
+          3,
+          3,
+          'Old Patton',
+          '192.168.5.22',
+          '255.255.255.0',
+          '192.168.5.1',
+          '00:A0:BA:0B:0C:03',
+          '192.168.5.22',
+          '',
+          '',
+        ],
+      ],
+    ],
+  );
+  await conn.query('INSERT INTO nethgateway_config_fxo (config_id, trunk, number) VALUES ?', [
+    [
+      [1, 3, '0612345681'],
+      [1, 3, '0612345682'],
+    ],
+  ]);
+  await conn.query('INSERT INTO nethgateway_config_fxs (config_id, extension) VALUES ?', [
+    [
+      [2, legacyExtension(5)],
+      [2, legacyExtension(6)],
+    ],
+  ]);
+}
+
+async function fillCti(conn: mysql.Connection) {
+  const rows: unknown[][] = [];
+  for (let i = 0; i < 200; i++) {
+    rows.push([
+      i % 4 === 0 ? usernameOf(i % 50) : '',
+      i % 4 === 0 ? 'private' : 'public',
+      `Contact ${i}`,
+      `Company ${i % 30}`,
+      `0${String(2_000_000 + i * 7)}`,
+      i % 3 === 0 ? `3${String(300_000_000 + i)}` : '',
+      `contact${i}@company${i % 30}.example`,
+      i % 5 === 0 ? 'Key customer' : '',
+    ]);
+  }
+  await conn.query(
+    'INSERT INTO cti_phonebook (owner_id, type, name, company, workphone, cellphone, workemail, notes) VALUES ?',
+    [rows],
+  );
+}
+
+/** Call records spread over the last year, a mix of internal, inbound and outbound calls. */
+async function fillCdr(conn: mysql.Connection, count: number, users: number) {
+  const start = Date.UTC(2025, 0, 1);
+  const batch = 5000;
+  for (let done = 0; done < count; done += batch) {
+    const rows: unknown[][] = [];
+    for (let i = done; i < Math.min(count, done + batch); i++) {
+      const when = new Date(start + i * 30_000).toISOString().slice(0, 19).replace('T', ' ');
+      const ext = legacyExtension(i % Math.max(users, 1));
+      const kind = i % 3;
+      const src = kind === 1 ? `0${String(2_000_000 + (i % 5000))}` : ext;
+      const dst = kind === 2 ? `3${String(300_000_000 + (i % 9000))}` : legacyExtension((i * 7) % Math.max(users, 1));
+      const answered = i % 4 !== 0;
+      const duration = 5 + (i % 600);
+      rows.push([
+        when,
+        `"${nameOf(i % 100)}" <${src}>`,
+        src,
+        dst,
+        kind === 1 ? 'from-trunk' : 'from-internal',
+        `SIP/${src}-0000${(i % 10000).toString(16)}`,
+        `SIP/${dst}-0000${((i + 1) % 10000).toString(16)}`,
+        'Dial',
+        `SIP/${dst},20`,
+        duration,
+        answered ? duration - 5 : 0,
+        answered ? 'ANSWERED' : 'NO ANSWER',
+        3,
+        '',
+        `${Math.floor((start + i * 30_000) / 1000)}.${i}`,
+        i % 10 === 0 ? `${src}|${nameOf(i % 100)}|Company ${i % 30}` : '',
+        src,
+        nameOf(i % 100),
+      ]);
+    }
+    await conn.query(
+      'INSERT INTO cdr (calldate, clid, src, dst, dcontext, channel, dstchannel, lastapp, lastdata, duration, billsec, disposition, amaflags, accountcode, uniqueid, userfield, cnum, cnam) VALUES ?',
+      [rows],
+    );
+  }
+}

@@ -1,0 +1,32 @@
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { MigrationHeader } from './MigrationSteps.tsx';
+import { migrationApi } from './migrationApi.ts';
+
+/** /migration: start the migration from the older system, or skip to the call records. */
+export function MigrationPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const available = useQuery({ queryKey: ['migration', 'available'], queryFn: migrationApi.isMigration });
+  return (
+    <Stack gap="lg" maw={900}>
+      <MigrationHeader active={-1} title={t('migration.title')} />
+      <Text>{t('migration.intro')}</Text>
+      {available.data === false && (
+        <Alert color="yellow" title={t('migration.notAvailable')}>
+          {t('migration.notAvailableBody')}
+        </Alert>
+      )}
+      <Group>
+        <Button onClick={() => navigate('/migration/users', { state: { start: true } })} disabled={!available.data}>
+          {t('migration.start')}
+        </Button>
+        <Button variant="default" onClick={() => navigate('/migration/cdr')} disabled={!available.data}>
+          {t('migration.skip')}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,74 @@
+import { Alert, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { IconPrinter } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { api } from '../../api/endpoints.ts';
+import { MigrationHeader } from './MigrationSteps.tsx';
+import { migrationApi } from './migrationApi.ts';
+import { reportRows } from './migrationPdf.ts';
+
+/** /migration/report: what each area could not migrate; Save PDF report; Exit ends the migration. */
+export function MigrationReportPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const report = useQuery({ queryKey: ['migration', 'report'], queryFn: migrationApi.report });
+  const sections = report.data ? reportRows(report.data) : [];
+
+  const savePdf = async () => {
+    if (!report.data) return;
+    const { buildMigrationPdf, MIGRATION_REPORT_FILE } = await import('./migrationPdf.ts');
+    buildMigrationPdf(report.data, {
+      title: t('migration.report.title'),
+      message: t('migration.report.message'),
+      type: t('migration.report.type'),
+      section: (key) => t(`migration.sections.${key}`),
+      kind: (k) => t(`migration.kinds.${k}`),
+    }).save(MIGRATION_REPORT_FILE);
+  };
+  // Exit: the migration is over; the wizard goes on from the extensions.
+  const exit = async () => {
+    await migrationApi.end();
+    await api.saveWizard({ status: 'true', step: 1 });
+    await queryClient.invalidateQueries();
+    navigate('/extensions');
+  };
+
+  return (
+    <Stack gap="lg" maw={1100}>
+      <MigrationHeader active={3} title={t('migration.report.title')} />
+      {report.data && sections.length === 0 && <Alert color="green">{t('migration.report.clean')}</Alert>}
+      {sections.map(({ section, rows }) => (
+        <Paper key={section} withBorder p="sm" radius="md" data-testid={`report-${section}`}>
+          <Text fw={600} mb="xs" component="h2" size="md">
+            {t(`migration.sections.${section}`)}
+          </Text>
+          <Table>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('migration.report.message')}</Table.Th>
+                <Table.Th>{t('migration.report.type')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((r, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: messages may repeat
+                <Table.Tr key={i}>
+                  <Table.Td>{r.message}</Table.Td>
+                  <Table.Td>{t(`migration.kinds.${r.type}`)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Paper>
+      ))}
+      <Group justify="space-between">
+        <Button variant="default" leftSection={<IconPrinter size={16} />} onClick={savePdf} disabled={!report.data}>
+          {t('migration.report.savePdf')}
+        </Button>
+        <Button onClick={exit}>{t('migration.report.exit')}</Button>
+      </Group>
+    </Stack>
+  );
+}

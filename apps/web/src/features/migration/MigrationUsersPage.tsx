@@ -1,0 +1,277 @@
+import type { MigrationStepResult, OldUser } from '@centralino/contract';
+import {
+  ActionIcon,
+  Alert,
+  Autocomplete,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Modal,
+  Paper,
+  Progress,
+  SimpleGrid,
+  Stack,
+  Text,
+} from '@mantine/core';
+import { IconRestore, IconTrash } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { confirmAction } from '../../components/confirm.tsx';
+import { ListView } from '../../components/ListView.tsx';
+import { usersApi } from '../users/usersApi.ts';
+import { MigrationHeader } from './MigrationSteps.tsx';
+import { migrationApi } from './migrationApi.ts';
+import { StepLists } from './StepLists.tsx';
+
+/** The users step polls the import as the CSV import does (spec: every 5 seconds). */
+const POLL_MS = 5000;
+
+type Phase = 'todo' | 'loading' | 'success' | 'fail';
+
+/** An old extension as edited here: the username to give it (empty: not migrated) and the old one, for reset. */
+interface Row extends OldUser {
+  oldusername: string;
+}
+
+/** Usernames given to more than one extension: 'Username already used' blocks the import. */
+function duplicates(rows: Row[]): Set<string> {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const r of rows) {
+    if (!r.username) continue;
+    if (seen.has(r.username)) twice.add(r.username);
+    seen.add(r.username);
+  }
+  return twice;
+}
+
+/** /migration/users: profiles, then users and their extensions. */
+export function MigrationUsersPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const cameFromStart = Boolean((location.state as { start?: boolean } | null)?.start);
+  const status = useQuery({ queryKey: ['migration', 'status'], queryFn: migrationApi.status });
+  const old = useQuery({ queryKey: ['migration', 'oldusers'], queryFn: migrationApi.oldUsers });
+  const existing = useQuery({
+    queryKey: ['migration', 'existing-users'],
+    queryFn: () => usersApi.page({ limit: 500 } as Parameters<typeof usersApi.page>[0]),
+  });
+  const [rows, setRows] = useState<Row[]>([]);
+  const [profiles, setProfiles] = useState<{ phase: Phase; result?: MigrationStepResult }>({ phase: 'todo' });
+  const [users, setUsers] = useState<{ phase: Phase; progress: number; failures: string[] }>({
+    phase: 'todo',
+    progress: 0,
+    failures: [],
+  });
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (old.data) setRows(old.data.map((u) => ({ ...u, oldusername: u.username })));
+  }, [old.data]);
+
+  const runProfiles = useCallback(async () => {
+    setProfiles({ phase: 'loading' });
+    const answer = await migrationApi.importProfiles().catch(() => undefined);
+    setProfiles({ phase: answer?.ok ? 'success' : 'fail', result: answer?.result });
+  }, []);
+
+  // Profiles migrate by themselves when the administrator has just pressed Start migration.
+  useEffect(() => {
+    if (!started.current && cameFromStart && status.data === 'ready') {
+      started.current = true;
+      void runProfiles();
+    }
+    if (status.data && status.data !== 'ready' && profiles.phase === 'todo') setProfiles({ phase: 'success' });
+    if (status.data && !['ready', 'profiles', 'users'].includes(status.data) && users.phase === 'todo') {
+      setUsers({ phase: 'success', progress: 100, failures: [] });
+    }
+  }, [cameFromStart, status.data, profiles.phase, users.phase, runProfiles]);
+
+  const twice = useMemo(() => duplicates(rows), [rows]);
+  const suggestions = useMemo(
+    () =>
+      [...new Set([...(existing.data?.users ?? []).map((u) => u.username), ...rows.map((r) => r.oldusername)])].filter(
+        Boolean,
+      ),
+    [existing.data, rows],
+  );
+  const setUsername = (extension: string, username: string) =>
+    setRows((list) => list.map((r) => (r.extension === extension ? { ...r, username: username.trim() } : r)));
+
+  const poll = async () => {
+    for (;;) {
+      await new Promise((r) => setTimeout(r, POLL_MS));
+      const s = await migrationApi.importStatus().catch(() => undefined);
+      if (!s) continue;
+      if (s.result === 100) {
+        setUsers({ phase: 'success', progress: 100, failures: [] });
+        return;
+      }
+      if (s.result < 0) {
+        setUsers({
+          phase: 'fail',
+          progress: 100,
+          failures: s.failures.map((f) => (f.username ? `${f.username}: ${f.message}` : f.message)),
+        });
+        return;
+      }
+      setUsers((u) => ({ ...u, progress: s.result }));
+    }
+  };
+
+  const startUsers = async () => {
+    const ok = await confirmAction({
+      title: t('migration.users.confirmTitle'),
+      message: t('migration.users.confirmBody'),
+    });
+    if (!ok) return;
+    setUsers({ phase: 'loading', progress: 0, failures: [] });
+    try {
+      await migrationApi.importUsers(
+        rows
+          .filter((r) => r.username)
+          .map((r) => ({
+            extension: r.extension,
+            username: r.username,
+            name: r.name,
+            cellphone: r.cellphone,
+            voicemail: r.voicemail,
+            profile_id: r.profile_id,
+          })),
+      );
+      await poll();
+    } catch (error) {
+      setUsers({ phase: 'fail', progress: 0, failures: [error instanceof Error ? error.message : String(error)] });
+    }
+  };
+
+  const remove = async (row: Row) => {
+    const ok = await confirmAction({
+      title: t('migration.users.removeTitle'),
+      message: t('migration.users.removeBody', { extension: row.extension }),
+      danger: true,
+      confirmLabel: t('migration.users.removeConfirm'),
+    });
+    if (ok) setRows((list) => list.filter((r) => r.extension !== row.extension));
+  };
+
+  const profilesDone = profiles.phase === 'success' || profiles.phase === 'fail';
+  const usersDone = users.phase === 'success' || users.phase === 'fail';
+
+  return (
+    <Stack gap="lg" maw={1100}>
+      <MigrationHeader active={0} title={t('migration.users.title')} />
+      <Paper withBorder p="md" radius="md">
+        <Group justify="space-between">
+          <Text fw={600}>{t('migration.users.profiles')}</Text>
+          {profiles.phase === 'loading' && <Loader size="sm" aria-label={t('app.loading')} />}
+          {profiles.phase === 'todo' && <Button onClick={runProfiles}>{t('migration.users.migrateProfiles')}</Button>}
+          {profilesDone && (
+            <Badge color={profiles.phase === 'success' ? 'green' : 'red'} variant="light" role="status">
+              {t(`migration.phase.${profiles.phase}`)}
+            </Badge>
+          )}
+        </Group>
+        {profiles.result && <StepLists result={profiles.result} />}
+      </Paper>
+
+      {profilesDone && (
+        <Paper withBorder p="md" radius="md">
+          <Stack>
+            <Group justify="space-between">
+              <Text fw={600}>{t('migration.users.users')}</Text>
+              {users.phase === 'todo' && (
+                <Button onClick={startUsers} disabled={twice.size > 0 || rows.every((r) => !r.username)}>
+                  {t('migration.users.migrateUsers')}
+                </Button>
+              )}
+              {users.phase === 'fail' && <Button onClick={startUsers}>{t('migration.users.tryAgain')}</Button>}
+              {users.phase === 'success' && (
+                <Badge color="green" variant="light" role="status">
+                  {t('migration.phase.success')}
+                </Badge>
+              )}
+            </Group>
+            {users.phase === 'fail' && (
+              <Alert color="red" title={t('migration.users.failed')} role="alert">
+                {users.failures.slice(0, 20).map((f) => (
+                  <Text size="sm" key={f}>
+                    {f}
+                  </Text>
+                ))}
+              </Alert>
+            )}
+            {users.phase === 'todo' && (
+              <ListView<Row>
+                items={rows}
+                label={t('migration.users.users')}
+                getKey={(r) => r.extension}
+                searchText={(r) => `${r.extension} ${r.name} ${r.username}`}
+                emptyText={t('migration.users.empty')}
+                renderItem={(r) => (
+                  <Paper withBorder p="xs" radius="md" data-testid="old-user">
+                    <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
+                      <div>
+                        <Text fw={500}>{r.extension}</Text>
+                        <Text size="sm" c="dimmed">
+                          {r.name}
+                        </Text>
+                      </div>
+                      <Autocomplete
+                        label={t('migration.users.username', { extension: r.extension })}
+                        data={suggestions}
+                        limit={20}
+                        value={r.username}
+                        onChange={(v) => setUsername(r.extension, v)}
+                        placeholder={t('migration.users.notMigrated')}
+                        error={twice.has(r.username) ? t('migration.users.usernameUsed') : undefined}
+                      />
+                      <Group gap="xs" align="end">
+                        <ActionIcon
+                          variant="default"
+                          size="lg"
+                          aria-label={t('migration.users.reset', { extension: r.extension })}
+                          onClick={() => setUsername(r.extension, r.oldusername)}
+                        >
+                          <IconRestore size={18} />
+                        </ActionIcon>
+                        <ActionIcon
+                          variant="default"
+                          color="red"
+                          size="lg"
+                          aria-label={t('migration.users.remove', { extension: r.extension })}
+                          onClick={() => remove(r)}
+                        >
+                          <IconTrash size={18} />
+                        </ActionIcon>
+                      </Group>
+                    </SimpleGrid>
+                  </Paper>
+                )}
+              />
+            )}
+          </Stack>
+        </Paper>
+      )}
+
+      <Group justify="flex-end">
+        <Button onClick={() => navigate('/migration/config')} disabled={!usersDone}>
+          {t('wizard.next')}
+        </Button>
+      </Group>
+
+      <Modal
+        opened={users.phase === 'loading'}
+        onClose={() => {}}
+        withCloseButton={false}
+        title={t('migration.users.importing')}
+      >
+        <Progress value={users.progress} aria-label={t('migration.users.importing')} />
+      </Modal>
+    </Stack>
+  );
+}
