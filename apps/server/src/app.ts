@@ -8,6 +8,8 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { AppError } from './errors.ts';
+import { accountsRoutes } from './features/accounts/routes.ts';
+import { AccountsService } from './features/accounts/service.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { AuthService } from './features/auth/service.ts';
 import { bulkRoutes } from './features/bulk/routes.ts';
@@ -144,6 +146,7 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
 
   await app.register(healthRoutes(database, VERSION));
   await app.register(authRoutes(auth, config.loginRateLimit, now));
+  await app.register(accountsRoutes(new AccountsService(database.db, now)));
   const pbx = new PbxEngine(database.db, config, VERSION, app.log);
   await app.register(
     wizardRoutes(new WizardRepository(database.db), config.provisioningEngine, async () =>

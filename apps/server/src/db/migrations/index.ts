@@ -20,6 +20,7 @@ import { customerCards } from './0018_customer_cards.ts';
 import { apps } from './0019_apps.ts';
 import { callFlows } from './0020_call_flows.ts';
 import { dayNight } from './0021_daynight.ts';
+import { accountsAudit2fa } from './0024_accounts_audit_2fa.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0019_apps': apps,
   '0020_call_flows': callFlows,
   '0021_daynight': dayNight,
+  '0024_accounts_audit_2fa': accountsAudit2fa,
 };

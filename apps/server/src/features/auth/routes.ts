@@ -5,6 +5,7 @@ import {
   loginResponseSchema,
   passwordRequestSchema,
   pickUiLanguage,
+  sessionInfoSchema,
   type UiLanguage,
 } from '@centralino/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -77,19 +78,21 @@ export const authRoutes =
         schema: {
           tags: ['session'],
           summary: 'Checks the User and Secretkey headers (automatic login)',
-          response: { 200: z.object({ success: z.literal(true), user: z.string() }), 401: errorBodySchema },
+          response: { 200: sessionInfoSchema, 401: errorBodySchema },
         },
       },
-      async (request) => ({ success: true as const, user: request.admin ?? '' }),
+      async (request) => ({ success: true as const, user: request.admin ?? '', role: request.role ?? 'readonly' }),
     );
 
     // The users feature registers POST /api/users/:username/password; this static path wins for admin.
     app.post(
       '/api/users/admin/password',
       {
+        // Every account changes its own password here, read-only ones included.
+        config: { ownAccount: true },
         schema: {
           tags: ['session'],
-          summary: 'Changes the administrator password; signs out every other session of the administrator',
+          summary: "Changes the signed-in account's password; signs out every other session of that account",
           body: passwordRequestSchema,
           response: {
             201: z.object({ success: z.literal(true) }),

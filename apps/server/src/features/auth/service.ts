@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { AccountRole } from '@centralino/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { hashPassword, makeDecoyHash, randomPassword, verifyPassword } from './password.ts';
@@ -35,6 +36,11 @@ export type LoginResult =
   /** account: a short hash of the typed name, for logs. */
   | { ok: false; reason: 'failed'; account: string }
   | { ok: false; reason: 'locked'; account: string; retryAt: number };
+
+export interface SignedIn {
+  username: string;
+  role: AccountRole;
+}
 
 function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
@@ -114,8 +120,8 @@ export class AuthService {
     return { ok: true, user: admin.username, secretkey };
   }
 
-  /** The administrator a user/key pair belongs to, or undefined when unknown or idle too long. */
-  async authenticate(user: string | undefined, key: string | undefined): Promise<string | undefined> {
+  /** The account a user/key pair belongs to with its role, or undefined when unknown or idle too long. */
+  async authenticate(user: string | undefined, key: string | undefined): Promise<SignedIn | undefined> {
     if (!user || !key || key.length > 128) return undefined;
     const keyHash = hashKey(key);
     const session = await this.repo.findSession(keyHash);
@@ -129,7 +135,7 @@ export class AuthService {
     if (now - session.last_seen_at > Math.min(TOUCH_INTERVAL_MS, this.idleMs / 10)) {
       await this.repo.touchSession(keyHash, now);
     }
-    return session.username;
+    return { username: session.username, role: session.role === 'admin' ? 'admin' : 'readonly' };
   }
 
   /**
