@@ -63,7 +63,8 @@ function secretFields(value: unknown, at = '$'): string[] {
   if (Array.isArray(value)) return value.flatMap((item, i) => secretFields(item, `${at}[${i}]`));
   if (value === null || typeof value !== 'object') return [];
   return Object.entries(value).flatMap(([key, inner]) => [
-    ...(SECRET_FIELD.test(key) && typeof inner === 'string' ? [`${at}.${key}`] : []),
+    // The audit log shows that a secret changed as "[redacted]", never the secret: not one.
+    ...(SECRET_FIELD.test(key) && typeof inner === 'string' && inner !== '[redacted]' ? [`${at}.${key}`] : []),
     ...secretFields(inner, `${at}.${key}`),
   ]);
 }

@@ -42,3 +42,47 @@ export const accountPasswordResetSchema = z
 /** GET /api/login: who is signed in and with which role (the console hides write controls for `readonly`). */
 export const sessionInfoSchema = z.object({ success: z.literal(true), user: z.string(), role: accountRoleSchema });
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
+
+/** What an audit row records: a change through the API, a sign-in, a refused sign-in, a sign-out. */
+export const auditActions = ['change', 'login', 'login_failed', 'logout'] as const;
+
+/** Search of the audit log (`/admin/audit`), paged on the server; dates are milliseconds since the epoch. */
+export const auditQuerySchema = z.object({
+  q: z.string().max(200).optional(),
+  user: z.string().max(64).optional(),
+  object: z.string().max(200).optional(),
+  from: z.coerce.number().int().min(0).optional(),
+  to: z.coerce.number().int().min(0).optional(),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type AuditQuery = z.input<typeof auditQuerySchema>;
+export type AuditFilters = Omit<z.infer<typeof auditQuerySchema>, 'page' | 'pageSize'>;
+
+export const auditEntrySchema = z
+  .object({
+    id: z.string(),
+    at: z.number(),
+    actor: z.string(),
+    address: z.string(),
+    action: z.string(),
+    method: z.string(),
+    path: z.string(),
+    object: z.string(),
+    status: z.number(),
+    /** `{ before, after }` of the fields the change touched, secrets shown as "[redacted]". */
+    changes: z.unknown(),
+  })
+  .meta({ id: 'AuditEntry' });
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const auditPageSchema = z
+  .object({ total: z.number(), rows: z.array(auditEntrySchema) })
+  .meta({ id: 'AuditPage' });
+export type AuditPage = z.infer<typeof auditPageSchema>;
+
+export const AUDIT_RETENTION_DEFAULT_DAYS = 365;
+export const auditSettingsSchema = z
+  .object({ retention_days: z.number().int().min(1).max(3650) })
+  .meta({ id: 'AuditSettings' });
+export type AuditSettings = z.infer<typeof auditSettingsSchema>;

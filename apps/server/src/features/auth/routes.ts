@@ -8,10 +8,12 @@ import {
   sessionInfoSchema,
   type UiLanguage,
 } from '@centralino/contract';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { secretKeyOf } from '../../plugins/auth.ts';
+import type { AuditService } from '../audit/service.ts';
 import type { AuthService } from './service.ts';
 
 /** When a locked account may try again: in how many seconds/minutes, and the UTC time of day. */
@@ -35,8 +37,27 @@ const tooShort: Record<UiLanguage, string> = {
 };
 
 export const authRoutes =
-  (auth: AuthService, loginRateLimit: number, now: () => number = Date.now): FastifyPluginAsyncZod =>
+  (
+    auth: AuthService,
+    loginRateLimit: number,
+    now: () => number = Date.now,
+    audit?: AuditService,
+  ): FastifyPluginAsyncZod =>
   async (app) => {
+    /** Sign-ins, refused sign-ins and sign-outs go to the audit log (a typed name only when it is an account). */
+    const event = async (request: FastifyRequest, action: string, actor: string) =>
+      audit?.record({
+        actor,
+        address: request.ip,
+        action,
+        method: request.method,
+        path: request.url.split('?')[0] ?? '',
+        object: `session/${actor}`,
+        status: action === 'login_failed' ? 401 : 200,
+        changes: null,
+      });
+    const typedName = async (username: string, account: string) =>
+      (await auth.accountExists(username)) ? username.trim().toLowerCase() : `#${account}`;
     // The decoy hash exists before the first request, so a failed sign-in always costs one hash.
     app.addHook('onReady', () => auth.warmUp());
 
@@ -60,14 +81,17 @@ export const authRoutes =
             'login refused: account throttled',
           );
           const current = now();
+          await event(request, 'login_failed', await typedName(request.body.username, result.account));
           reply.header('retry-after', String(Math.max(1, Math.ceil((result.retryAt - current) / 1000))));
           throw new AppError(429, 'login_locked', lockedDetail(result.retryAt, current));
         }
         if (!result.ok) {
           request.log.warn({ account: result.account }, 'login failed');
+          await event(request, 'login_failed', await typedName(request.body.username, result.account));
           throw new AppError(401, 'login_failed');
         }
         request.log.info({ username: result.user }, 'login');
+        await event(request, 'login', result.user);
         return { user: result.user, secretkey: result.secretkey };
       },
     );
@@ -125,6 +149,7 @@ export const authRoutes =
       },
       async (request) => {
         await auth.logout(secretKeyOf(request));
+        await event(request, 'logout', request.admin ?? '');
         return { success: true as const };
       },
     );

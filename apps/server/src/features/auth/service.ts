@@ -120,6 +120,10 @@ export class AuthService {
     return { ok: true, user: admin.username, secretkey };
   }
 
+  async accountExists(username: string): Promise<boolean> {
+    return (await this.repo.findAdmin(username.trim().toLowerCase())) !== undefined;
+  }
+
   /** The account a user/key pair belongs to with its role, or undefined when unknown or idle too long. */
   async authenticate(user: string | undefined, key: string | undefined): Promise<SignedIn | undefined> {
     if (!user || !key || key.length > 128) return undefined;
