@@ -24,9 +24,18 @@ const successAnswer: AnswerSchema<{ success: true }> = {
   },
 };
 
+/** GET /api/login: the signed-in account and its role (anything but `admin` is treated as read-only). */
+const sessionAnswer: AnswerSchema<{ success: true; user: string; role: 'admin' | 'readonly' }> = {
+  parse(value) {
+    const { success, user, role } = (value ?? {}) as Record<string, unknown>;
+    if (success !== true || typeof user !== 'string') throw answerError();
+    return { success: true, user, role: role === 'admin' ? 'admin' : 'readonly' };
+  },
+};
+
 export const sessionApi = {
   login: (body: LoginRequest) =>
     apiRequest('POST', '/api/login', { body, schema: loginAnswer, allowUnauthorized: true }),
-  checkLogin: () => apiRequest('GET', '/api/login', { schema: successAnswer, allowUnauthorized: true }),
+  checkLogin: () => apiRequest('GET', '/api/login', { schema: sessionAnswer, allowUnauthorized: true }),
   logout: () => apiRequest('GET', '/api/logout', { schema: successAnswer, allowUnauthorized: true }),
 };

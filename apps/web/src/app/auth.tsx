@@ -11,6 +11,8 @@ type AuthStatus = 'checking' | 'signedOut' | 'signedIn';
 interface AuthContextValue {
   status: AuthStatus;
   user: string | undefined;
+  /** The signed-in account may only look: write controls are hidden or disabled, the server refuses writes. */
+  readOnly: boolean;
   login(username: string, password: string): Promise<void>;
   logout(): void;
 }
@@ -22,6 +24,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const [status, setStatus] = useState<AuthStatus>(() => (readCredentials() ? 'checking' : 'signedOut'));
   const [user, setUser] = useState<string | undefined>(() => readCredentials()?.user);
+  const [readOnly, setReadOnly] = useState(false);
 
   const signOut = useCallback(() => {
     forgetCredentials();
@@ -35,7 +38,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     if (status !== 'checking') return;
     api
       .checkLogin()
-      .then(() => setStatus('signedIn'))
+      .then((session) => {
+        setReadOnly(session.role !== 'admin');
+        setStatus('signedIn');
+      })
       .catch((error) => {
         // Only the server's refusal forgets the key. A check that never reached it (the network, a navigation
         // that cut the request short) leaves the key for the next load: the sign-in page shows meanwhile.
@@ -58,11 +64,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     () => ({
       status,
       user,
+      readOnly,
       async login(username, password) {
         try {
           const session = await api.login({ username, password });
           storeCredentials(session);
           setUser(session.user);
+          // The role comes with the key check (the sign-in answer stays { user, secretkey }).
+          const info = await api.checkLogin().catch(() => undefined);
+          setReadOnly(info?.role !== 'admin');
           setStatus('signedIn');
         } catch (error) {
           forgetCredentials();
@@ -75,7 +85,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         signOut();
       },
     }),
-    [status, user, signOut],
+    [status, user, readOnly, signOut],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

@@ -37,6 +37,8 @@ export const ROUTED_PATHS = [
   '/admin/languages',
   '/admin/settings',
   '/admin/report',
+  '/admin/accounts',
+  '/admin/audit',
 ] as const;
 
 export function isRouted(path: string): boolean {

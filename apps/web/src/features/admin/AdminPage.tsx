@@ -1,5 +1,13 @@
 import { SimpleGrid, Stack, Title } from '@mantine/core';
-import { IconApi, IconKey, IconLanguage, IconReportAnalytics, IconUsers } from '@tabler/icons-react';
+import {
+  IconApi,
+  IconHistory,
+  IconKey,
+  IconLanguage,
+  IconReportAnalytics,
+  IconUserShield,
+  IconUsers,
+} from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { AreaCard } from '../../components/AreaCard.tsx';
 import { SystemCard } from './SystemCard.tsx';
@@ -29,6 +37,18 @@ export function AdminPage() {
           title={t('nav.report')}
           description={t('admin.reportDescription')}
           to="/admin/report"
+        />
+        <AreaCard
+          icon={<IconUserShield />}
+          title={t('nav.accounts')}
+          description={t('admin.accountsDescription')}
+          to="/admin/accounts"
+        />
+        <AreaCard
+          icon={<IconHistory />}
+          title={t('nav.audit')}
+          description={t('admin.auditDescription')}
+          to="/admin/audit"
         />
         <AreaCard
           icon={<IconLanguage />}
