@@ -10,6 +10,9 @@ import { ADMIN_PASSWORD, callAs, DB_KINDS, expectError, login, useTestApp } from
 const READONLY_ALLOWED_WRITES: Record<string, string> = {
   'POST /api/login': 'signing in (public)',
   'POST /api/users/admin/password': "changes the caller's own password",
+  'POST /api/login/code': 'the second sign-in step (public)',
+  'POST /api/account/2fa/setup': "starts enrolment of the caller's own second factor",
+  'POST /api/account/2fa/enable': "confirms the caller's own second factor",
 };
 
 /** GET routes that change state, refused to read-only accounts like writes (none but the own sign-out today). */

@@ -44,6 +44,7 @@ export const errorCodes = [
   'last_admin',
   'second_factor_required',
   'second_factor_failed',
+  'second_factor_enabled',
   'no_csv_import',
   'sync_running',
   'licence_required',
@@ -161,6 +162,7 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     last_admin: 'Last administrator',
     second_factor_required: 'Code required',
     second_factor_failed: 'Wrong code',
+    second_factor_enabled: 'Already enabled',
     no_csv_import: 'No CSV import active',
     sync_running: 'Synchronisation running',
     licence_required: 'Licence required',
@@ -272,6 +274,7 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     last_admin: 'Ultimo amministratore',
     second_factor_required: 'Codice richiesto',
     second_factor_failed: 'Codice errato',
+    second_factor_enabled: 'Già attivo',
     no_csv_import: 'Nessuna importazione CSV attiva',
     sync_running: 'Sincronizzazione in corso',
     licence_required: 'Licenza richiesta',
@@ -388,6 +391,7 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     second_factor_required: 'Enter the code from your authenticator app or a recovery code.',
     second_factor_failed:
       'The code is wrong or expired. Enter the current code from your authenticator app, or a recovery code.',
+    second_factor_enabled: 'Two-factor sign-in is already on for this account. An administrator can reset it.',
     no_csv_import: 'No CSV import has been started.',
     sync_running: 'Wait for the directory synchronisation to finish.',
     licence_required: 'The queue manager needs an active licence.',
@@ -516,6 +520,8 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     second_factor_required: "Inserisci il codice dell'app di autenticazione o un codice di recupero.",
     second_factor_failed:
       "Il codice è errato o scaduto. Inserisci il codice attuale dell'app di autenticazione o un codice di recupero.",
+    second_factor_enabled:
+      "L'accesso a due fattori è già attivo per questo account. Un amministratore può reimpostarlo.",
     no_csv_import: 'Nessuna importazione CSV avviata.',
     sync_running: 'Attendi la fine della sincronizzazione della directory.',
     licence_required: 'Il gestore delle code richiede una licenza attiva.',

@@ -86,6 +86,22 @@ export const accountsRoutes =
       },
     );
 
+    app.delete(
+      '/api/admin/accounts/:username/2fa',
+      {
+        schema: {
+          tags,
+          summary: "Turns another account's second factor off (lost phone); it signs in with its password again",
+          params,
+          response: { 200: done, ...errors },
+        },
+      },
+      async (request) => {
+        await accounts.resetTwoFactor(request.params.username);
+        return { success: true as const };
+      },
+    );
+
     app.post(
       '/api/admin/accounts/:username/password',
       {

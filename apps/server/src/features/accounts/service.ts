@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { hashPassword } from '../auth/password.ts';
+import { TwoFactor } from '../auth/two-factor.ts';
 import { AccountsRepository } from './repository.ts';
 
 /** Console accounts: who may sign in, with which role. The rules (names, last administrator) live here. */
@@ -10,7 +11,7 @@ export class AccountsService {
   private readonly repo: AccountsRepository;
 
   constructor(
-    db: Kysely<Database>,
+    private readonly db: Kysely<Database>,
     private readonly now: () => number = Date.now,
   ) {
     this.repo = new AccountsRepository(db);
@@ -43,6 +44,10 @@ export class AccountsService {
     if (!(await this.repo.resetPassword(username, await hashPassword(password), this.now()))) {
       throw new AppError(404, 'account_not_found');
     }
+  }
+
+  async resetTwoFactor(username: string): Promise<void> {
+    if (!(await new TwoFactor(this.db, this.now).reset(username))) throw new AppError(404, 'account_not_found');
   }
 
   private check(outcome: 'ok' | 'last' | 'missing') {

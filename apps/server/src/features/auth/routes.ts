@@ -1,11 +1,17 @@
 import {
   ADMIN_PASSWORD_MIN_LENGTH,
   errorBodySchema,
+  loginChallengeSchema,
   loginRequestSchema,
   loginResponseSchema,
   passwordRequestSchema,
   pickUiLanguage,
+  recoveryCodesSchema,
+  secondFactorRequestSchema,
   sessionInfoSchema,
+  twoFactorEnableSchema,
+  twoFactorSetupSchema,
+  twoFactorStatusSchema,
   type UiLanguage,
 } from '@centralino/contract';
 import type { FastifyRequest } from 'fastify';
@@ -69,7 +75,11 @@ export const authRoutes =
           tags: ['session'],
           summary: 'Sign in: checks the password and issues a secret key',
           body: loginRequestSchema,
-          response: { 200: loginResponseSchema, 401: errorBodySchema, 429: errorBodySchema },
+          response: {
+            200: z.union([loginResponseSchema, loginChallengeSchema]),
+            401: errorBodySchema,
+            429: errorBodySchema,
+          },
         },
       },
       async (request, reply) => {
@@ -85,6 +95,8 @@ export const authRoutes =
           reply.header('retry-after', String(Math.max(1, Math.ceil((result.retryAt - current) / 1000))));
           throw new AppError(429, 'login_locked', lockedDetail(result.retryAt, current));
         }
+        if (result.ok === 'challenge')
+          return { user: result.user, second_factor: true as const, challenge: result.challenge };
         if (!result.ok) {
           request.log.warn({ account: result.account }, 'login failed');
           await event(request, 'login_failed', await typedName(request.body.username, result.account));
@@ -94,6 +106,76 @@ export const authRoutes =
         await event(request, 'login', result.user);
         return { user: result.user, secretkey: result.secretkey };
       },
+    );
+
+    app.post(
+      '/api/login/code',
+      {
+        // Same per-address limit as the password step; the per-account throttle counts both steps.
+        config: { public: true, rateLimit: { max: loginRateLimit, timeWindow: 60_000 } },
+        schema: {
+          tags: ['session'],
+          summary: 'Second sign-in step: a TOTP code or a recovery code for the pending sign-in',
+          body: secondFactorRequestSchema,
+          response: { 200: loginResponseSchema, 401: errorBodySchema, 429: errorBodySchema },
+        },
+      },
+      async (request, reply) => {
+        const result = await auth.secondFactor(request.body.challenge, request.body.code);
+        if (result.ok === true) {
+          await event(request, 'login', result.user);
+          return { user: result.user, secretkey: result.secretkey };
+        }
+        if (result.ok === false && result.reason === 'locked') {
+          const current = now();
+          reply.header('retry-after', String(Math.max(1, Math.ceil((result.retryAt - current) / 1000))));
+          throw new AppError(429, 'login_locked', lockedDetail(result.retryAt, current));
+        }
+        if (result.ok === false && result.reason === 'code') {
+          await event(request, 'login_failed', result.user);
+          throw new AppError(401, 'second_factor_failed');
+        }
+        throw new AppError(401, 'login_failed');
+      },
+    );
+
+    app.get(
+      '/api/account/2fa',
+      {
+        schema: {
+          tags: ['session'],
+          summary: 'Whether the signed-in account has a second factor',
+          response: { 200: twoFactorStatusSchema, 401: errorBodySchema },
+        },
+      },
+      async (request) => ({ enabled: await auth.twoFactor.enabled(request.admin ?? '') }),
+    );
+
+    app.post(
+      '/api/account/2fa/setup',
+      {
+        config: { ownAccount: true },
+        schema: {
+          tags: ['session'],
+          summary: 'Starts two-factor enrolment of the signed-in account: a new TOTP secret and its otpauth URI',
+          response: { 200: twoFactorSetupSchema, 401: errorBodySchema, 409: errorBodySchema },
+        },
+      },
+      (request) => auth.twoFactor.setup(request.admin ?? ''),
+    );
+
+    app.post(
+      '/api/account/2fa/enable',
+      {
+        config: { ownAccount: true },
+        schema: {
+          tags: ['session'],
+          summary: 'Confirms enrolment with a code from the app; answers the recovery codes, shown once',
+          body: twoFactorEnableSchema,
+          response: { 200: recoveryCodesSchema, 400: errorBodySchema, 401: errorBodySchema, 409: errorBodySchema },
+        },
+      },
+      async (request) => ({ recovery_codes: await auth.twoFactor.enable(request.admin ?? '', request.body.code) }),
     );
 
     app.get(
