@@ -1,6 +1,8 @@
+import { createHmac } from 'node:crypto';
 import { STORED_CREDENTIALS_KEY } from '@centralino/contract/constants';
 import type { Page } from '@playwright/test';
 import { apiAs, expect, seriousViolations, signIn, test } from './fixtures.ts';
+import { ADMIN_PASSWORD } from './server.ts';
 
 /*
  * Console accounts (/admin/accounts), the read-only role and the audit log (/admin/audit) against the real server:
@@ -97,4 +99,61 @@ test('audit log: search what was changed and by whom, export CSV', async ({ page
   const csv = Buffer.concat(text).toString('utf8');
   expect(csv.split('\n')[0]).toBe('time,user,address,action,method,path,object,status,changes');
   expect(csv).toContain('/api/admin/accounts');
+});
+
+/** RFC 6238 code of a base32 secret now (the test's own generator). */
+function totpNow(secret: string, offsetSteps = 0): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = 0;
+  let value = 0;
+  const bytes: number[] = [];
+  for (const char of secret) {
+    value = (value << 5) | alphabet.indexOf(char);
+    bits += 5;
+    if (bits >= 8) {
+      bytes.push((value >>> (bits - 8)) & 255);
+      bits -= 8;
+    }
+  }
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 30_000) + offsetSteps));
+  const mac = createHmac('sha1', Buffer.from(bytes)).update(counter).digest();
+  const offset = (mac.at(-1) ?? 0) & 15;
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
+
+test('two-factor: enrol with the QR code, see the recovery codes once, sign in with the second step', async ({
+  page,
+}) => {
+  await signIn(page);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.goto('/admin/accounts');
+  await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+  await expect(page.getByRole('img', { name: 'QR code for the authenticator app' })).toBeVisible();
+  const secret = (await page.getByTestId('totp-secret').textContent()) ?? '';
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
+  await page.getByRole('textbox', { name: 'Code from the app' }).fill(totpNow(secret));
+  await page.getByRole('button', { name: 'Turn on' }).click();
+  await expect(page.getByTestId('recovery-codes').getByRole('listitem')).toHaveCount(10);
+  await expect(page.getByText('Two-factor sign-in is on for your account.', { exact: false })).toBeVisible();
+
+  // Sign out, then the login form asks for the code after the password.
+  await page.getByRole('button', { name: 'admin (Account)' }).click();
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.getByLabel('User').fill('admin');
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const codeField = page.getByRole('textbox', { name: 'Code' });
+  await expect(codeField).toBeVisible();
+  expect(await seriousViolations(page, ['form'])).toEqual([]);
+  await codeField.fill('000000');
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'The code is wrong or expired' })).toBeVisible();
+  // The code of the next step (the enrolment used the current one, and each step is accepted once).
+  await codeField.fill(totpNow(secret, 1));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.waitForURL((url) => !url.pathname.endsWith('/login'));
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 });

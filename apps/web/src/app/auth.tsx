@@ -13,7 +13,9 @@ interface AuthContextValue {
   user: string | undefined;
   /** The signed-in account may only look: write controls are hidden or disabled, the server refuses writes. */
   readOnly: boolean;
-  login(username: string, password: string): Promise<void>;
+  /** Resolves with a challenge when the account has a second factor (then call loginCode). */
+  login(username: string, password: string): Promise<{ challenge?: string }>;
+  loginCode(challenge: string, code: string): Promise<void>;
   logout(): void;
 }
 
@@ -60,33 +62,43 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return () => setUnauthorizedListener(undefined);
   }, [signOut, t]);
 
-  const value = useMemo<AuthContextValue>(
-    () => ({
+  const value = useMemo<AuthContextValue>(() => {
+    /** Stores the key the sign-in answered and learns the account's role. */
+    const finish = async (signIn: () => Promise<{ user: string; secretkey: string }>) => {
+      try {
+        const session = await signIn();
+        storeCredentials(session);
+        setUser(session.user);
+        // The role comes with the key check (the sign-in answer stays { user, secretkey }).
+        const info = await api.checkLogin().catch(() => undefined);
+        setReadOnly(info?.role !== 'admin');
+        setStatus('signedIn');
+      } catch (error) {
+        forgetCredentials();
+        throw error;
+      }
+    };
+    return {
       status,
       user,
       readOnly,
       async login(username, password) {
-        try {
-          const session = await api.login({ username, password });
-          storeCredentials(session);
-          setUser(session.user);
-          // The role comes with the key check (the sign-in answer stays { user, secretkey }).
-          const info = await api.checkLogin().catch(() => undefined);
-          setReadOnly(info?.role !== 'admin');
-          setStatus('signedIn');
-        } catch (error) {
+        const answer = await api.login({ username, password }).catch((error) => {
           forgetCredentials();
           throw error;
-        }
+        });
+        if ('challenge' in answer) return { challenge: answer.challenge };
+        await finish(async () => answer);
+        return {};
       },
+      loginCode: (challenge, code) => finish(() => api.loginCode({ challenge, code })),
       logout() {
         // The request takes the headers before the key is forgotten locally.
         void api.logout().catch(() => undefined);
         signOut();
       },
-    }),
-    [status, user, readOnly, signOut],
-  );
+    };
+  }, [status, user, readOnly, signOut]);
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -27,6 +27,7 @@ import { useAuth } from '../../app/auth.tsx';
 import { confirmAction } from '../../components/confirm.tsx';
 import { notifyError, notifySuccess, reported } from '../../components/notify.ts';
 import { accountsApi } from './api.ts';
+import { TwoFactorCard } from './TwoFactorCard.tsx';
 
 const KEY = ['admin-accounts'];
 
@@ -158,6 +159,23 @@ function AccountRow({ account, readOnly }: { account: Account; readOnly: boolean
     },
     onError: (error) => notifyError(t('accounts.removeFailed'), error),
   });
+  const resetTwoFactor = useMutation({
+    mutationFn: () => accountsApi.resetTwoFactor(account.username),
+    onSuccess: () => {
+      notifySuccess(t('twoFactor.resetDone'));
+      void refresh();
+    },
+    onError: (error) => notifyError(t('twoFactor.resetFailed'), error),
+  });
+  const askResetTwoFactor = async () => {
+    const ok = await confirmAction({
+      title: t('twoFactor.resetTitle', { name: account.username }),
+      message: t('twoFactor.resetBody'),
+      confirmLabel: t('twoFactor.reset'),
+      danger: true,
+    });
+    if (ok) resetTwoFactor.mutate();
+  };
   const openReset = () => {
     const id = modals.open({
       title: t('accounts.resetTitle', { name: account.username }),
@@ -227,6 +245,7 @@ export function AccountsPage() {
         {t('accounts.title')}
       </Title>
       <Text c="dimmed">{t('accounts.intro')}</Text>
+      <TwoFactorCard />
       {!readOnly && <AddAccount disabled={readOnly} />}
       <Table striped withTableBorder>
         <Table.Thead>

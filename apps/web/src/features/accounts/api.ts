@@ -19,6 +19,8 @@ export const accountsApi = {
   setRole: (username: string, role: AccountRole) =>
     apiRequest('PUT', `/api/admin/accounts/${name(username)}`, { body: { role }, schema: success }),
   remove: (username: string) => apiRequest('DELETE', `/api/admin/accounts/${name(username)}`, { schema: success }),
+  resetTwoFactor: (username: string) =>
+    apiRequest('DELETE', `/api/admin/accounts/${name(username)}/2fa`, { schema: success }),
   resetPassword: (username: string, password: string) =>
     apiRequest('POST', `/api/admin/accounts/${name(username)}/password`, { body: { password }, schema: success }),
 };
