@@ -156,4 +156,12 @@ test('two-factor: enrol with the QR code, see the recovery codes once, sign in w
   await page.getByRole('button', { name: 'Verify' }).click();
   await page.waitForURL((url) => !url.pathname.endsWith('/login'));
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+
+  // An administrator resets it (a lost phone): the account signs in with its password alone again.
+  await page.goto('/admin/accounts');
+  await page.getByRole('button', { name: 'Reset two-factor admin' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Reset two-factor' }).click();
+  await expect(page.getByText('Two-factor sign-in is off for your account.')).toBeVisible();
+  const answer = await page.request.post('/api/login', { data: { username: 'admin', password: ADMIN_PASSWORD } });
+  expect((await answer.json()).secretkey).toBeTruthy();
 });

@@ -164,6 +164,7 @@ function AccountRow({ account, readOnly }: { account: Account; readOnly: boolean
     onSuccess: () => {
       notifySuccess(t('twoFactor.resetDone'));
       void refresh();
+      void client.invalidateQueries({ queryKey: ['own-2fa'] });
     },
     onError: (error) => notifyError(t('twoFactor.resetFailed'), error),
   });
@@ -217,6 +218,12 @@ function AccountRow({ account, readOnly }: { account: Account; readOnly: boolean
             {t('accounts.reset')}
             <VisuallyHidden> {account.username}</VisuallyHidden>
           </Button>
+          {account.two_factor && (
+            <Button size="xs" variant="light" onClick={askResetTwoFactor} disabled={readOnly}>
+              {t('twoFactor.reset')}
+              <VisuallyHidden> {account.username}</VisuallyHidden>
+            </Button>
+          )}
           <Button
             size="xs"
             variant="light"
