@@ -401,6 +401,8 @@ const SCREENS: Screen[] = [
   { path: '/admin/languages' },
   { path: '/admin/settings' },
   { path: '/admin/report', main: true },
+  { path: '/admin/accounts' },
+  { path: '/admin/audit' },
   { path: '/final' },
 ];
 
