@@ -402,6 +402,8 @@ const SCREENS: Screen[] = [
   { path: '/admin/settings' },
   { path: '/admin/report', main: true },
   { path: '/admin/backup' },
+  { path: '/admin/accounts' },
+  { path: '/admin/audit' },
   { path: '/final' },
   // Without an older system configured: the landing page says no migration is available.
   { path: '/migration' },

@@ -13,6 +13,8 @@ await build({
     'validate-worker': 'src/pbx/validate-worker.ts',
     // The voicemail mail command when transcription is on (voicemail-stt/helper.ts), run by Asterisk.
     'voicemail-stt': 'src/voicemail-stt/main.ts',
+    // Maintenance commands (reset-2fa), README.
+    cli: 'src/cli.ts',
   },
   outdir: 'dist',
   bundle: true,

@@ -8,6 +8,11 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { AppError } from './errors.ts';
+import { accountsRoutes } from './features/accounts/routes.ts';
+import { AccountsService } from './features/accounts/service.ts';
+import { registerAuditHook } from './features/audit/hook.ts';
+import { auditRoutes } from './features/audit/routes.ts';
+import { AuditService } from './features/audit/service.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { AuthService } from './features/auth/service.ts';
 import { backupRoutes } from './features/backup/routes.ts';
@@ -149,9 +154,16 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
   });
   await registerOpenApi(app, VERSION);
   registerAuth(app, auth);
+  // Before any route: it wraps the handlers of the writes it audits as they are registered.
+  registerAuditHook(app, database.db, now ?? Date.now);
+  const audit = new AuditService(database.db, now);
+  app.addHook('onReady', async () => audit.start((error) => app.log.error({ err: error }, 'audit purge failed')));
+  app.addHook('onClose', async () => audit.stop());
 
   await app.register(healthRoutes(database, VERSION));
-  await app.register(authRoutes(auth, config.loginRateLimit, now));
+  await app.register(authRoutes(auth, config.loginRateLimit, now, audit));
+  await app.register(auditRoutes(audit));
+  await app.register(accountsRoutes(new AccountsService(database.db, now)));
   const pbx = new PbxEngine(database.db, config, VERSION, app.log);
   await app.register(
     wizardRoutes(new WizardRepository(database.db), config.provisioningEngine, async () =>

@@ -26,3 +26,28 @@ export const storedCredentialsSchema = z.object({ user: z.string().min(1), secre
 export type StoredCredentials = z.infer<typeof storedCredentialsSchema>;
 
 export const adminPasswordMinLength = 8;
+
+/** POST /api/login for an account with a second factor: the password was right, a code is due next. */
+export const loginChallengeSchema = z
+  .object({ user: z.string(), second_factor: z.literal(true), challenge: z.string() })
+  .meta({ id: 'LoginChallenge' });
+export type LoginChallenge = z.infer<typeof loginChallengeSchema>;
+
+/** POST /api/login/code: the second step, with a 6-digit TOTP code or a recovery code. */
+export const secondFactorRequestSchema = z
+  .object({ challenge: z.string().min(1).max(128), code: z.string().trim().min(6).max(32) })
+  .meta({ id: 'SecondFactorRequest' });
+
+export const twoFactorStatusSchema = z.object({ enabled: z.boolean() }).meta({ id: 'TwoFactorStatus' });
+/** Enrolment: the secret (for typing it in) and the otpauth:// URI the console draws as a QR code. */
+export const twoFactorSetupSchema = z.object({ secret: z.string(), uri: z.string() }).meta({ id: 'TwoFactorSetup' });
+export const twoFactorEnableSchema = z
+  .object({
+    code: z
+      .string()
+      .trim()
+      .regex(/^\d{6}$/, 'Six digits'),
+  })
+  .meta({ id: 'TwoFactorEnable' });
+/** Shown once, when the second factor is turned on; stored hashed. */
+export const recoveryCodesSchema = z.object({ recovery_codes: z.array(z.string()) }).meta({ id: 'RecoveryCodes' });

@@ -1,3 +1,4 @@
+export * from './accounts.ts';
 export * from './apps.ts';
 export * from './auth.ts';
 export * from './backup.ts';

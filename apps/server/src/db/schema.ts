@@ -6,6 +6,41 @@ export interface AdminsTable {
   password_hash: string;
   created_at: number;
   updated_at: number;
+  /** Migration 0024: `admin` may change things, `readonly` may only look (every write answers 403). */
+  role: Generated<string>;
+  /** Base32 TOTP secret; set at enrolment, used once totp_enabled_at is set. */
+  totp_secret: string | null;
+  totp_enabled_at: number | null;
+  /** The last accepted TOTP time step (a code is accepted once). */
+  totp_last_step: number | null;
+}
+
+/** Recovery codes of an administrator's second factor, SHA-256 hashed; a used one is deleted. */
+export interface AdminRecoveryCodesTable {
+  username: string;
+  code_hash: string;
+}
+
+/** A sign-in waiting for its second factor: the password was right (migration 0024). */
+export interface LoginChallengesTable {
+  token_hash: string;
+  username: string;
+  created_at: number;
+}
+
+/** One audited event: a change through the API, a sign-in, a failed sign-in, a sign-out (migration 0024). */
+export interface AuditLogTable {
+  id: string;
+  at: number;
+  actor: string;
+  address: string;
+  action: string;
+  method: string;
+  path: string;
+  object: string;
+  status: number;
+  /** JSON text, secrets redacted. */
+  changes: string;
 }
 
 export interface SessionsTable {
@@ -559,6 +594,9 @@ export interface Database {
   admins: AdminsTable;
   sessions: SessionsTable;
   login_throttle: LoginThrottleTable;
+  admin_recovery_codes: AdminRecoveryCodesTable;
+  login_challenges: LoginChallengesTable;
+  audit_log: AuditLogTable;
   wizard: WizardTable;
   settings: SettingsTable;
   users: UsersTable;

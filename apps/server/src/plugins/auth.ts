@@ -1,4 +1,4 @@
-import { AUTH_KEY_HEADER, AUTH_USER_HEADER } from '@centralino/contract';
+import { type AccountRole, AUTH_KEY_HEADER, AUTH_USER_HEADER } from '@centralino/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthService } from '../features/auth/service.ts';
 import { sendError } from './errors.ts';
@@ -12,10 +12,19 @@ declare module 'fastify' {
      * mail command's loopback call and its token): throws the refusal (an AppError) when the request lacks it.
      */
     ownAuth?: (request: FastifyRequest) => Promise<void>;
+    /**
+     * A write a read-only account may still make because it touches only its own account (its password, its
+     * second factor). Everything else that is not GET/HEAD answers 403 `read_only` to such an account.
+     */
+    ownAccount?: boolean;
+    /** A GET that changes state: refused to read-only accounts like a write (and audited). */
+    changesState?: boolean;
   }
   interface FastifyRequest {
     /** The signed-in administrator, set by the auth hook on protected routes. */
     admin?: string;
+    /** The signed-in account's role. */
+    role?: AccountRole;
   }
 }
 
@@ -68,13 +77,26 @@ export function registerAuth(app: FastifyInstance, auth: AuthService) {
     const ownAuth = request.routeOptions.config?.ownAuth;
     // Such a route never takes a sign-in key: its own credential or nothing.
     if (ownAuth) return ownAuth(request);
-    const admin = await auth.authenticate(
+    const signedIn = await auth.authenticate(
       headerValue(request, AUTH_USER_HEADER),
       headerValue(request, AUTH_KEY_HEADER),
     );
-    if (!admin) return sendError(request, reply, 401, 'unauthorized');
-    request.admin = admin;
+    if (!signedIn) return sendError(request, reply, 401, 'unauthorized');
+    request.admin = signedIn.username;
+    request.role = signedIn.role;
+    // The one place the read-only role is enforced, for every route present and future.
+    if (signedIn.role !== 'admin' && isWrite(request)) return sendError(request, reply, 403, 'read_only');
   });
+}
+
+/** A request that may change state: any method but GET/HEAD/OPTIONS, or a GET its route marks as changing state. */
+export function isWrite(request: FastifyRequest): boolean {
+  const config = request.routeOptions.config;
+  if (config?.ownAccount) return false;
+  if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') {
+    return config?.changesState === true;
+  }
+  return true;
 }
 
 export function secretKeyOf(request: FastifyRequest): string {

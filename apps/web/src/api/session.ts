@@ -9,7 +9,19 @@ function answerError(): Error {
   return new Error('unexpected answer from the server');
 }
 
-const loginAnswer: AnswerSchema<LoginResponse> = {
+/** A key, or (for an account with a second factor) the challenge of the code step. */
+export type LoginAnswer = LoginResponse | { user: string; challenge: string };
+
+const loginAnswer: AnswerSchema<LoginAnswer> = {
+  parse(value) {
+    const { user, secretkey, challenge } = (value ?? {}) as Record<string, unknown>;
+    if (typeof user === 'string' && typeof challenge === 'string') return { user, challenge };
+    if (typeof user !== 'string' || typeof secretkey !== 'string') throw answerError();
+    return { user, secretkey };
+  },
+};
+
+const keyAnswer: AnswerSchema<LoginResponse> = {
   parse(value) {
     const { user, secretkey } = (value ?? {}) as Record<string, unknown>;
     if (typeof user !== 'string' || typeof secretkey !== 'string') throw answerError();
@@ -24,9 +36,20 @@ const successAnswer: AnswerSchema<{ success: true }> = {
   },
 };
 
+/** GET /api/login: the signed-in account and its role (anything but `admin` is treated as read-only). */
+const sessionAnswer: AnswerSchema<{ success: true; user: string; role: 'admin' | 'readonly' }> = {
+  parse(value) {
+    const { success, user, role } = (value ?? {}) as Record<string, unknown>;
+    if (success !== true || typeof user !== 'string') throw answerError();
+    return { success: true, user, role: role === 'admin' ? 'admin' : 'readonly' };
+  },
+};
+
 export const sessionApi = {
   login: (body: LoginRequest) =>
     apiRequest('POST', '/api/login', { body, schema: loginAnswer, allowUnauthorized: true }),
-  checkLogin: () => apiRequest('GET', '/api/login', { schema: successAnswer, allowUnauthorized: true }),
+  loginCode: (body: { challenge: string; code: string }) =>
+    apiRequest('POST', '/api/login/code', { body, schema: keyAnswer, allowUnauthorized: true }),
+  checkLogin: () => apiRequest('GET', '/api/login', { schema: sessionAnswer, allowUnauthorized: true }),
   logout: () => apiRequest('GET', '/api/logout', { schema: successAnswer, allowUnauthorized: true }),
 };

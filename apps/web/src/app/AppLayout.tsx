@@ -1,5 +1,6 @@
 import { isPathAllowedInMode, totalSteps } from '@centralino/contract';
 import {
+  Alert,
   AppShell,
   Badge,
   Burger,
@@ -225,6 +226,11 @@ export function AppLayout() {
           </AppShell.Navbar>
         )}
         <AppShell.Main id={MAIN_ID} tabIndex={-1}>
+          {auth.readOnly && (
+            <Alert color="blue" mb="md" title={t('readOnly.badge')} data-testid="read-only-banner">
+              {t('readOnly.banner')}
+            </Alert>
+          )}
           <ApplyFailureBanner />
           <ApplyWarningsBanner />
           <Outlet />

@@ -11,7 +11,11 @@ type AuthStatus = 'checking' | 'signedOut' | 'signedIn';
 interface AuthContextValue {
   status: AuthStatus;
   user: string | undefined;
-  login(username: string, password: string): Promise<void>;
+  /** The signed-in account may only look: write controls are hidden or disabled, the server refuses writes. */
+  readOnly: boolean;
+  /** Resolves with a challenge when the account has a second factor (then call loginCode). */
+  login(username: string, password: string): Promise<{ challenge?: string }>;
+  loginCode(challenge: string, code: string): Promise<void>;
   logout(): void;
 }
 
@@ -22,6 +26,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const [status, setStatus] = useState<AuthStatus>(() => (readCredentials() ? 'checking' : 'signedOut'));
   const [user, setUser] = useState<string | undefined>(() => readCredentials()?.user);
+  const [readOnly, setReadOnly] = useState(false);
 
   const signOut = useCallback(() => {
     forgetCredentials();
@@ -35,7 +40,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     if (status !== 'checking') return;
     api
       .checkLogin()
-      .then(() => setStatus('signedIn'))
+      .then((session) => {
+        setReadOnly(session.role !== 'admin');
+        setStatus('signedIn');
+      })
       .catch((error) => {
         // Only the server's refusal forgets the key. A check that never reached it (the network, a navigation
         // that cut the request short) leaves the key for the next load: the sign-in page shows meanwhile.
@@ -54,29 +62,43 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return () => setUnauthorizedListener(undefined);
   }, [signOut, t]);
 
-  const value = useMemo<AuthContextValue>(
-    () => ({
+  const value = useMemo<AuthContextValue>(() => {
+    /** Stores the key the sign-in answered and learns the account's role. */
+    const finish = async (signIn: () => Promise<{ user: string; secretkey: string }>) => {
+      try {
+        const session = await signIn();
+        storeCredentials(session);
+        setUser(session.user);
+        // The role comes with the key check (the sign-in answer stays { user, secretkey }).
+        const info = await api.checkLogin().catch(() => undefined);
+        setReadOnly(info?.role !== 'admin');
+        setStatus('signedIn');
+      } catch (error) {
+        forgetCredentials();
+        throw error;
+      }
+    };
+    return {
       status,
       user,
+      readOnly,
       async login(username, password) {
-        try {
-          const session = await api.login({ username, password });
-          storeCredentials(session);
-          setUser(session.user);
-          setStatus('signedIn');
-        } catch (error) {
+        const answer = await api.login({ username, password }).catch((error) => {
           forgetCredentials();
           throw error;
-        }
+        });
+        if ('challenge' in answer) return { challenge: answer.challenge };
+        await finish(async () => answer);
+        return {};
       },
+      loginCode: (challenge, code) => finish(() => api.loginCode({ challenge, code })),
       logout() {
         // The request takes the headers before the key is forgotten locally.
         void api.logout().catch(() => undefined);
         signOut();
       },
-    }),
-    [status, user, signOut],
-  );
+    };
+  }, [status, user, readOnly, signOut]);
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

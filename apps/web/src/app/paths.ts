@@ -43,6 +43,8 @@ export const ROUTED_PATHS = [
   '/admin/settings',
   '/admin/report',
   '/admin/backup',
+  '/admin/accounts',
+  '/admin/audit',
 ] as const;
 
 export function isRouted(path: string): boolean {

@@ -19,6 +19,10 @@ const LanguagesPage = lazy(() =>
 const AdminSettingsPage = lazy(() =>
   import('../features/admin-settings/AdminSettingsPage.tsx').then((m) => ({ default: m.AdminSettingsPage })),
 );
+const AccountsPage = lazy(() =>
+  import('../features/accounts/AccountsPage.tsx').then((m) => ({ default: m.AccountsPage })),
+);
+const AuditPage = lazy(() => import('../features/audit/AuditPage.tsx').then((m) => ({ default: m.AuditPage })));
 const PhonebookPage = lazy(() =>
   import('../features/phonebook/PhonebookPage.tsx').then((m) => ({ default: m.PhonebookPage })),
 );
@@ -182,6 +186,8 @@ export const routes = [
       { path: '/admin/settings', element: screen(<AdminSettingsPage />) },
       { path: '/admin/report', element: screen(<ReportPage />) },
       { path: '/admin/backup', element: screen(<BackupPage />) },
+      { path: '/admin/accounts', element: screen(<AccountsPage />) },
+      { path: '/admin/audit', element: screen(<AuditPage />) },
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },

@@ -22,6 +22,7 @@ import { callFlows } from './0020_call_flows.ts';
 import { dayNight } from './0021_daynight.ts';
 import { queuesTimeConditions } from './0022_queues_time_conditions.ts';
 import { migrationFromLegacy } from './0023_migration.ts';
+import { accountsAudit2fa } from './0024_accounts_audit_2fa.ts';
 import { backup } from './0025_backup.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
@@ -49,5 +50,6 @@ export const migrations: Record<string, Migration> = {
   '0021_daynight': dayNight,
   '0022_queues_time_conditions': queuesTimeConditions,
   '0023_migration': migrationFromLegacy,
+  '0024_accounts_audit_2fa': accountsAudit2fa,
   '0025_backup': backup,
 };

@@ -30,8 +30,14 @@ export class AuthRepository {
       .execute();
   }
 
+  /** The session with its account's role; a removed account's keys find nothing. */
   findSession(keyHash: string) {
-    return this.db.selectFrom('sessions').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+    return this.db
+      .selectFrom('sessions')
+      .innerJoin('admins', 'admins.username', 'sessions.username')
+      .select(['sessions.username', 'sessions.last_seen_at', 'admins.role'])
+      .where('sessions.key_hash', '=', keyHash)
+      .executeTakeFirst();
   }
 
   async touchSession(keyHash: string, now: number) {

@@ -1,16 +1,25 @@
 import {
   ADMIN_PASSWORD_MIN_LENGTH,
   errorBodySchema,
+  loginChallengeSchema,
   loginRequestSchema,
   loginResponseSchema,
   passwordRequestSchema,
   pickUiLanguage,
+  recoveryCodesSchema,
+  secondFactorRequestSchema,
+  sessionInfoSchema,
+  twoFactorEnableSchema,
+  twoFactorSetupSchema,
+  twoFactorStatusSchema,
   type UiLanguage,
 } from '@centralino/contract';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { secretKeyOf } from '../../plugins/auth.ts';
+import type { AuditService } from '../audit/service.ts';
 import type { AuthService } from './service.ts';
 
 /** When a locked account may try again: in how many seconds/minutes, and the UTC time of day. */
@@ -34,8 +43,27 @@ const tooShort: Record<UiLanguage, string> = {
 };
 
 export const authRoutes =
-  (auth: AuthService, loginRateLimit: number, now: () => number = Date.now): FastifyPluginAsyncZod =>
+  (
+    auth: AuthService,
+    loginRateLimit: number,
+    now: () => number = Date.now,
+    audit?: AuditService,
+  ): FastifyPluginAsyncZod =>
   async (app) => {
+    /** Sign-ins, refused sign-ins and sign-outs go to the audit log (a typed name only when it is an account). */
+    const event = async (request: FastifyRequest, action: string, actor: string) =>
+      audit?.record({
+        actor,
+        address: request.ip,
+        action,
+        method: request.method,
+        path: request.url.split('?')[0] ?? '',
+        object: `session/${actor}`,
+        status: action === 'login_failed' ? 401 : 200,
+        changes: null,
+      });
+    const typedName = async (username: string, account: string) =>
+      (await auth.accountExists(username)) ? username.trim().toLowerCase() : `#${account}`;
     // The decoy hash exists before the first request, so a failed sign-in always costs one hash.
     app.addHook('onReady', () => auth.warmUp());
 
@@ -47,7 +75,11 @@ export const authRoutes =
           tags: ['session'],
           summary: 'Sign in: checks the password and issues a secret key',
           body: loginRequestSchema,
-          response: { 200: loginResponseSchema, 401: errorBodySchema, 429: errorBodySchema },
+          response: {
+            200: z.union([loginResponseSchema, loginChallengeSchema]),
+            401: errorBodySchema,
+            429: errorBodySchema,
+          },
         },
       },
       async (request, reply) => {
@@ -59,16 +91,91 @@ export const authRoutes =
             'login refused: account throttled',
           );
           const current = now();
+          await event(request, 'login_failed', await typedName(request.body.username, result.account));
           reply.header('retry-after', String(Math.max(1, Math.ceil((result.retryAt - current) / 1000))));
           throw new AppError(429, 'login_locked', lockedDetail(result.retryAt, current));
         }
+        if (result.ok === 'challenge')
+          return { user: result.user, second_factor: true as const, challenge: result.challenge };
         if (!result.ok) {
           request.log.warn({ account: result.account }, 'login failed');
+          await event(request, 'login_failed', await typedName(request.body.username, result.account));
           throw new AppError(401, 'login_failed');
         }
         request.log.info({ username: result.user }, 'login');
+        await event(request, 'login', result.user);
         return { user: result.user, secretkey: result.secretkey };
       },
+    );
+
+    app.post(
+      '/api/login/code',
+      {
+        // Same per-address limit as the password step; the per-account throttle counts both steps.
+        config: { public: true, rateLimit: { max: loginRateLimit, timeWindow: 60_000 } },
+        schema: {
+          tags: ['session'],
+          summary: 'Second sign-in step: a TOTP code or a recovery code for the pending sign-in',
+          body: secondFactorRequestSchema,
+          response: { 200: loginResponseSchema, 401: errorBodySchema, 429: errorBodySchema },
+        },
+      },
+      async (request, reply) => {
+        const result = await auth.secondFactor(request.body.challenge, request.body.code);
+        if (result.ok === true) {
+          await event(request, 'login', result.user);
+          return { user: result.user, secretkey: result.secretkey };
+        }
+        if (result.ok === false && result.reason === 'locked') {
+          const current = now();
+          reply.header('retry-after', String(Math.max(1, Math.ceil((result.retryAt - current) / 1000))));
+          throw new AppError(429, 'login_locked', lockedDetail(result.retryAt, current));
+        }
+        if (result.ok === false && result.reason === 'code') {
+          await event(request, 'login_failed', result.user);
+          throw new AppError(401, 'second_factor_failed');
+        }
+        throw new AppError(401, 'login_failed');
+      },
+    );
+
+    app.get(
+      '/api/account/2fa',
+      {
+        schema: {
+          tags: ['session'],
+          summary: 'Whether the signed-in account has a second factor',
+          response: { 200: twoFactorStatusSchema, 401: errorBodySchema },
+        },
+      },
+      async (request) => ({ enabled: await auth.twoFactor.enabled(request.admin ?? '') }),
+    );
+
+    app.post(
+      '/api/account/2fa/setup',
+      {
+        config: { ownAccount: true },
+        schema: {
+          tags: ['session'],
+          summary: 'Starts two-factor enrolment of the signed-in account: a new TOTP secret and its otpauth URI',
+          response: { 200: twoFactorSetupSchema, 401: errorBodySchema, 409: errorBodySchema },
+        },
+      },
+      (request) => auth.twoFactor.setup(request.admin ?? ''),
+    );
+
+    app.post(
+      '/api/account/2fa/enable',
+      {
+        config: { ownAccount: true },
+        schema: {
+          tags: ['session'],
+          summary: 'Confirms enrolment with a code from the app; answers the recovery codes, shown once',
+          body: twoFactorEnableSchema,
+          response: { 200: recoveryCodesSchema, 400: errorBodySchema, 401: errorBodySchema, 409: errorBodySchema },
+        },
+      },
+      async (request) => ({ recovery_codes: await auth.twoFactor.enable(request.admin ?? '', request.body.code) }),
     );
 
     app.get(
@@ -77,19 +184,21 @@ export const authRoutes =
         schema: {
           tags: ['session'],
           summary: 'Checks the User and Secretkey headers (automatic login)',
-          response: { 200: z.object({ success: z.literal(true), user: z.string() }), 401: errorBodySchema },
+          response: { 200: sessionInfoSchema, 401: errorBodySchema },
         },
       },
-      async (request) => ({ success: true as const, user: request.admin ?? '' }),
+      async (request) => ({ success: true as const, user: request.admin ?? '', role: request.role ?? 'readonly' }),
     );
 
     // The users feature registers POST /api/users/:username/password; this static path wins for admin.
     app.post(
       '/api/users/admin/password',
       {
+        // Every account changes its own password here, read-only ones included.
+        config: { ownAccount: true },
         schema: {
           tags: ['session'],
-          summary: 'Changes the administrator password; signs out every other session of the administrator',
+          summary: "Changes the signed-in account's password; signs out every other session of that account",
           body: passwordRequestSchema,
           response: {
             201: z.object({ success: z.literal(true) }),
@@ -122,6 +231,7 @@ export const authRoutes =
       },
       async (request) => {
         await auth.logout(secretKeyOf(request));
+        await event(request, 'logout', request.admin ?? '');
         return { success: true as const };
       },
     );

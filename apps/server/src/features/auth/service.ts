@@ -1,8 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { AccountRole } from '@centralino/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { hashPassword, makeDecoyHash, randomPassword, verifyPassword } from './password.ts';
 import { AuthRepository } from './repository.ts';
+import { TwoFactor } from './two-factor.ts';
 
 export const ADMIN_USERNAME = 'admin';
 // Writing last_seen on every request would make each read a write; a minute is precise enough.
@@ -32,9 +34,20 @@ export function accountHash(username: string): string {
 
 export type LoginResult =
   | { ok: true; user: string; secretkey: string }
+  /** The password was right and the account has a second factor: the code is due (POST /api/login/code). */
+  | { ok: 'challenge'; user: string; challenge: string }
+  /** A wrong second factor: the account is known (the password was right). */
+  | { ok: false; reason: 'code'; account: string; user: string }
+  /** The pending sign-in is unknown or older than CHALLENGE_TTL_MS: sign in again. */
+  | { ok: false; reason: 'expired'; account: string }
   /** account: a short hash of the typed name, for logs. */
   | { ok: false; reason: 'failed'; account: string }
   | { ok: false; reason: 'locked'; account: string; retryAt: number };
+
+export interface SignedIn {
+  username: string;
+  role: AccountRole;
+}
 
 function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
@@ -42,6 +55,7 @@ function hashKey(key: string): string {
 
 export class AuthService {
   private readonly repo: AuthRepository;
+  readonly twoFactor: TwoFactor;
   /** Built at construction, so the first failed sign-in is not slower than the others. */
   private readonly decoy: Promise<string>;
   private decoyBuilt = false;
@@ -53,6 +67,7 @@ export class AuthService {
     private readonly now: () => number = Date.now,
   ) {
     this.repo = new AuthRepository(db);
+    this.twoFactor = new TwoFactor(db, now);
     this.decoy = makeDecoyHash();
     this.decoy.then(
       () => {
@@ -92,6 +107,32 @@ export class AuthService {
     const name = username.trim().toLowerCase();
     const key = accountHash(name);
     const account = key.slice(0, 16);
+    const refused = await this.countAttempt(key, account);
+    if (refused) return refused;
+    const admin = await this.repo.findAdmin(name);
+    const ok = await verifyPassword(password, admin?.password_hash ?? (await this.decoy));
+    if (!admin || !ok) return { ok: false, reason: 'failed', account };
+    // With a second factor the attempt count stays until the code is right: the throttle covers both steps.
+    if (admin.totp_enabled_at !== null) {
+      return { ok: 'challenge', user: admin.username, challenge: await this.twoFactor.challenge(admin.username) };
+    }
+    return this.signIn(key, admin.username);
+  }
+
+  /** The second step: a TOTP or recovery code for the pending sign-in named by `challenge`, throttled alike. */
+  async secondFactor(challenge: string, code: string): Promise<LoginResult> {
+    const user = await this.twoFactor.challengeUser(challenge);
+    if (!user) return { ok: false, reason: 'expired', account: '' };
+    const key = accountHash(user);
+    const account = key.slice(0, 16);
+    const refused = await this.countAttempt(key, account);
+    if (refused) return refused;
+    if (!(await this.twoFactor.verify(challenge, user, code))) return { ok: false, reason: 'code', account, user };
+    return this.signIn(key, user);
+  }
+
+  /** Counts an attempt of a typed name within the throttle; the refusal when it is locked. */
+  private async countAttempt(key: string, account: string): Promise<LoginResult | undefined> {
     const now = this.now();
     const refuse = (retryAt: number): LoginResult => {
       this.refusedCount++;
@@ -105,17 +146,22 @@ export class AuthService {
       const current = await this.repo.findThrottle(key);
       return refuse(Number(current?.locked_until ?? now + lockDelayMs(attempt)));
     }
-    const admin = await this.repo.findAdmin(name);
-    const ok = await verifyPassword(password, admin?.password_hash ?? (await this.decoy));
-    if (!admin || !ok) return { ok: false, reason: 'failed', account };
-    await this.repo.clearThrottle(key);
-    const secretkey = randomBytes(32).toString('base64url');
-    await this.repo.insertSession(hashKey(secretkey), admin.username, this.now());
-    return { ok: true, user: admin.username, secretkey };
+    return undefined;
   }
 
-  /** The administrator a user/key pair belongs to, or undefined when unknown or idle too long. */
-  async authenticate(user: string | undefined, key: string | undefined): Promise<string | undefined> {
+  private async signIn(key: string, user: string): Promise<LoginResult> {
+    await this.repo.clearThrottle(key);
+    const secretkey = randomBytes(32).toString('base64url');
+    await this.repo.insertSession(hashKey(secretkey), user, this.now());
+    return { ok: true, user, secretkey };
+  }
+
+  async accountExists(username: string): Promise<boolean> {
+    return (await this.repo.findAdmin(username.trim().toLowerCase())) !== undefined;
+  }
+
+  /** The account a user/key pair belongs to with its role, or undefined when unknown or idle too long. */
+  async authenticate(user: string | undefined, key: string | undefined): Promise<SignedIn | undefined> {
     if (!user || !key || key.length > 128) return undefined;
     const keyHash = hashKey(key);
     const session = await this.repo.findSession(keyHash);
@@ -129,7 +175,7 @@ export class AuthService {
     if (now - session.last_seen_at > Math.min(TOUCH_INTERVAL_MS, this.idleMs / 10)) {
       await this.repo.touchSession(keyHash, now);
     }
-    return session.username;
+    return { username: session.username, role: session.role === 'admin' ? 'admin' : 'readonly' };
   }
 
   /**

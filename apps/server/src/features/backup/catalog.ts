@@ -14,15 +14,19 @@ export interface TableInfo {
 }
 
 /**
- * Not in a backup, and left as they are by a restore: who may sign in and their sessions (so a restore never locks
- * out the administrator doing it), per-process bookkeeping (jobs, throttles, migration state, scheduled runs) and
+ * Not in a backup, and left as they are by a restore: who may sign in, their second factors and sessions (so a
+ * restore never locks out the administrator doing it), the audit log, per-process bookkeeping (jobs, throttles, migration state, scheduled runs) and
  * the change counters, which a restore moves forward instead of back.
  */
 export const NOT_BACKED_UP = new Set([
   'kysely_migration',
   'kysely_migration_lock',
   'admins',
+  'admin_recovery_codes',
+  'login_challenges',
   'sessions',
+  // The record of what was done, including the restore itself: a restore must not take it back.
+  'audit_log',
   'login_throttle',
   'jobs',
   'pbx_apply',

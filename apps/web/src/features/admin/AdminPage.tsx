@@ -1,5 +1,14 @@
 import { SimpleGrid, Stack, Title } from '@mantine/core';
-import { IconApi, IconArchive, IconKey, IconLanguage, IconReportAnalytics, IconUsers } from '@tabler/icons-react';
+import {
+  IconApi,
+  IconArchive,
+  IconHistory,
+  IconKey,
+  IconLanguage,
+  IconReportAnalytics,
+  IconUserShield,
+  IconUsers,
+} from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { AreaCard } from '../../components/AreaCard.tsx';
 import { SystemCard } from './SystemCard.tsx';
@@ -35,6 +44,18 @@ export function AdminPage() {
           title={t('nav.backup')}
           description={t('admin.backupDescription')}
           to="/admin/backup"
+        />
+        <AreaCard
+          icon={<IconUserShield />}
+          title={t('nav.accounts')}
+          description={t('admin.accountsDescription')}
+          to="/admin/accounts"
+        />
+        <AreaCard
+          icon={<IconHistory />}
+          title={t('nav.audit')}
+          description={t('admin.auditDescription')}
+          to="/admin/audit"
         />
         <AreaCard
           icon={<IconLanguage />}

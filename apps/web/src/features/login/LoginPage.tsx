@@ -17,6 +17,9 @@ export function LoginPage() {
   const [touched, setTouched] = useState(false);
   const [failure, setFailure] = useState<{ title: string; detail: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  // Set when the password was right and the account has a second factor: the form asks for the code.
+  const [challenge, setChallenge] = useState<string | null>(null);
+  const [code, setCode] = useState('');
 
   if (auth.status === 'signedIn') return <Navigate to="/" replace />;
 
@@ -28,16 +31,32 @@ export function LoginPage() {
     setTouched(true);
     // Only what the form shows is checked here: this page loads no zod (docs/architecture.md). The server
     // checks the rest with loginRequestSchema, and its localised refusal is shown below.
-    if (username.trim() === '' || password === '') return;
+    if (challenge !== null) {
+      if (code.trim() === '') return;
+    } else if (username.trim() === '' || password === '') return;
     setBusy(true);
     setFailure(null);
     preloadSignedIn();
     try {
-      await auth.login(username, password);
+      if (challenge !== null) {
+        await auth.loginCode(challenge, code.trim());
+      } else {
+        const step = await auth.login(username, password);
+        if (step.challenge) {
+          setChallenge(step.challenge);
+          setTouched(false);
+          return;
+        }
+      }
       navigate('/', { replace: true });
     } catch (error) {
+      // A spent or expired second step starts again from the password.
+      if (challenge !== null && error instanceof ApiError && error.code === 'login_failed') {
+        setChallenge(null);
+        setCode('');
+      }
       // The password stays as typed (the show/hide toggle reveals a typo); only the failure is reported.
-      if (error instanceof ApiError && error.status !== 401) {
+      if (error instanceof ApiError && (error.status !== 401 || error.code === 'second_factor_failed')) {
         setFailure({ title: error.body.title, detail: error.body.detail });
       } else {
         setFailure({ title: t('login.errorTitle'), detail: t('login.errorDetail') });
@@ -65,29 +84,51 @@ export function LoginPage() {
                 {failure.detail}
               </Alert>
             )}
-            <TextInput
-              label={t('login.username')}
-              name="username"
-              autoComplete="username"
-              required
-              value={username}
-              onChange={(e) => setUsername(e.currentTarget.value)}
-              error={missingUser ? t('login.required') : undefined}
-              autoFocus
-            />
-            <PasswordInput
-              label={t('login.password')}
-              name="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
-              error={missingPassword ? t('login.required') : undefined}
-              visibilityToggleButtonProps={{ 'aria-label': t('login.togglePassword') }}
-            />
-            <Button type="submit" loading={busy} fullWidth>
-              {t('login.signIn')}
-            </Button>
+            {challenge !== null ? (
+              <>
+                <Text size="sm">{t('login.codeHelp')}</Text>
+                <TextInput
+                  label={t('login.code')}
+                  name="one-time-code"
+                  autoComplete="one-time-code"
+                  inputMode="text"
+                  required
+                  value={code}
+                  onChange={(e) => setCode(e.currentTarget.value)}
+                  error={touched && code.trim() === '' ? t('login.required') : undefined}
+                  autoFocus
+                />
+                <Button type="submit" loading={busy} fullWidth>
+                  {t('login.verify')}
+                </Button>
+              </>
+            ) : (
+              <>
+                <TextInput
+                  label={t('login.username')}
+                  name="username"
+                  autoComplete="username"
+                  required
+                  value={username}
+                  onChange={(e) => setUsername(e.currentTarget.value)}
+                  error={missingUser ? t('login.required') : undefined}
+                  autoFocus
+                />
+                <PasswordInput
+                  label={t('login.password')}
+                  name="password"
+                  autoComplete="current-password"
+                  required
+                  value={password}
+                  onChange={(e) => setPassword(e.currentTarget.value)}
+                  error={missingPassword ? t('login.required') : undefined}
+                  visibilityToggleButtonProps={{ 'aria-label': t('login.togglePassword') }}
+                />
+                <Button type="submit" loading={busy} fullWidth>
+                  {t('login.signIn')}
+                </Button>
+              </>
+            )}
             <Center>
               <LanguageMenu />
             </Center>

@@ -1,0 +1,167 @@
+import { createHmac } from 'node:crypto';
+import { STORED_CREDENTIALS_KEY } from '@centralino/contract/constants';
+import type { Page } from '@playwright/test';
+import { apiAs, expect, seriousViolations, signIn, test } from './fixtures.ts';
+import { ADMIN_PASSWORD } from './server.ts';
+
+/*
+ * Console accounts (/admin/accounts), the read-only role and the audit log (/admin/audit) against the real server:
+ * the administrator adds a read-only account; that account sees the screens without their write controls and,
+ * where it still tries a change, the server's refusal in its own words; the audit log shows who did what.
+ */
+test.setTimeout(120_000);
+
+/** Signs in as another account the way signIn does for admin: key from the API, console opened with it. */
+async function signInAs(page: Page, username: string, password: string) {
+  const answer = await page.request.post('/api/login', { data: { username, password } });
+  expect(answer.status()).toBe(200);
+  const session = await answer.json();
+  await page.goto('/api/health');
+  await page.evaluate(({ key, value }) => localStorage.setItem(key, value), {
+    key: STORED_CREDENTIALS_KEY,
+    value: JSON.stringify({ user: session.user, secretkey: session.secretkey }),
+  });
+}
+
+test('accounts: add a read-only account; it sees screens without write controls and the 403 explained', async ({
+  page,
+}) => {
+  await signIn(page);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.goto('/admin/accounts');
+  await expect(page.getByRole('heading', { name: 'Accounts', exact: true })).toBeVisible();
+  await page.getByRole('textbox', { name: 'User name' }).fill('viewer');
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill('viewer-pass-1');
+  await page.getByRole('combobox', { name: 'Role', exact: true }).click();
+  await page.getByRole('option', { name: 'Read-only' }).click();
+  await page.getByRole('button', { name: 'Add account' }).click();
+  const row = page.getByRole('row').filter({ hasText: 'viewer' });
+  await expect(row).toBeVisible();
+  await expect(row.getByRole('combobox', { name: 'Role of viewer' })).toHaveValue('Read-only');
+  // The last administrator cannot be removed: the server's reason is shown.
+  await page.getByRole('button', { name: 'Remove admin' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+  await expect(page.getByText('At least one account with the administrator role must remain.')).toBeVisible();
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
+
+  // The read-only account: a banner says so, the add form is gone, the row actions are disabled.
+  await signInAs(page, 'viewer', 'viewer-pass-1');
+  await page.goto('/admin/accounts');
+  await expect(page.getByTestId('read-only-banner')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Add account' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Remove admin' })).toBeDisabled();
+  // A screen whose controls stay: the change is refused by the server, in its words (Italian here).
+  await page.evaluate(() => localStorage.setItem('preferredLanguage', 'it'));
+  await page.goto('/admin/languages');
+  const select = page.getByRole('combobox', { name: 'Lingua di sistema' });
+  await expect(select).toHaveValue(/Inglese/);
+  await select.click();
+  await page
+    .getByRole('listbox')
+    .getByRole('option', { name: /^Italiano/ })
+    .click();
+  await page.getByRole('button', { name: 'Salva' }).click();
+  await expect(
+    page.getByText('Questo account può consultare ma non modificare: chiedi a un amministratore di fare la modifica.'),
+  ).toBeVisible();
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
+});
+
+test('audit log: search what was changed and by whom, export CSV', async ({ page }) => {
+  await signIn(page);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  expect(
+    (
+      await apiAs(page, 'POST', '/api/admin/accounts', {
+        username: 'auditor',
+        password: 'auditor-pass-1',
+        role: 'readonly',
+      })
+    ).status,
+  ).toBe(201);
+  await page.goto('/admin/audit');
+  await expect(page.getByRole('heading', { name: 'Audit log' })).toBeVisible();
+  // The sign-in of this test and the account just added are there, the password redacted.
+  await expect(page.getByRole('cell', { name: 'Sign-in' }).first()).toBeVisible();
+  await page.getByRole('textbox', { name: 'Object' }).fill('admin/accounts');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page.getByText('1 entries', { exact: true })).toBeVisible();
+  const row = page.getByRole('row').filter({ hasText: 'POST /api/admin/accounts' });
+  await expect(row).toContainText('[redacted]');
+  await expect(row).toContainText('auditor');
+  await expect(row).not.toContainText('auditor-pass-1');
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const file = await download;
+  const text = await (await file.createReadStream()).toArray();
+  const csv = Buffer.concat(text).toString('utf8');
+  expect(csv.split('\n')[0]).toBe('time,user,address,action,method,path,object,status,changes');
+  expect(csv).toContain('/api/admin/accounts');
+});
+
+/** RFC 6238 code of a base32 secret now (the test's own generator). */
+function totpNow(secret: string, offsetSteps = 0): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = 0;
+  let value = 0;
+  const bytes: number[] = [];
+  for (const char of secret) {
+    value = (value << 5) | alphabet.indexOf(char);
+    bits += 5;
+    if (bits >= 8) {
+      bytes.push((value >>> (bits - 8)) & 255);
+      bits -= 8;
+    }
+  }
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 30_000) + offsetSteps));
+  const mac = createHmac('sha1', Buffer.from(bytes)).update(counter).digest();
+  const offset = (mac.at(-1) ?? 0) & 15;
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
+
+test('two-factor: enrol with the QR code, see the recovery codes once, sign in with the second step', async ({
+  page,
+}) => {
+  await signIn(page);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.goto('/admin/accounts');
+  await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+  await expect(page.getByRole('img', { name: 'QR code for the authenticator app' })).toBeVisible();
+  const secret = (await page.getByTestId('totp-secret').textContent()) ?? '';
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
+  await page.getByRole('textbox', { name: 'Code from the app' }).fill(totpNow(secret));
+  await page.getByRole('button', { name: 'Turn on' }).click();
+  await expect(page.getByTestId('recovery-codes').getByRole('listitem')).toHaveCount(10);
+  await expect(page.getByText('Two-factor sign-in is on for your account.', { exact: false })).toBeVisible();
+
+  // Sign out, then the login form asks for the code after the password.
+  await page.getByRole('button', { name: 'admin (Account)' }).click();
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.getByLabel('User').fill('admin');
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const codeField = page.getByRole('textbox', { name: 'Code' });
+  await expect(codeField).toBeVisible();
+  expect(await seriousViolations(page, ['form'])).toEqual([]);
+  await codeField.fill('000000');
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'The code is wrong or expired' })).toBeVisible();
+  // The code of the next step (the enrolment used the current one, and each step is accepted once).
+  await codeField.fill(totpNow(secret, 1));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.waitForURL((url) => !url.pathname.endsWith('/login'));
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+
+  // An administrator resets it (a lost phone): the account signs in with its password alone again.
+  await page.goto('/admin/accounts');
+  await page.getByRole('button', { name: 'Reset two-factor admin' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Reset two-factor' }).click();
+  await expect(page.getByText('Two-factor sign-in is off for your account.')).toBeVisible();
+  const answer = await page.request.post('/api/login', { data: { username: 'admin', password: ADMIN_PASSWORD } });
+  expect((await answer.json()).secretkey).toBeTruthy();
+});
