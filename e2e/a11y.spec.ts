@@ -397,6 +397,24 @@ const SCREENS: Screen[] = [
       await checkModal(page, 'new day/night switch', () => button(page, t('flows.daynight.create')).click());
     },
   },
+  {
+    path: '/flows/queues',
+    modals: async (page, t) => {
+      await checkModal(page, 'new queue', () => button(page, t('flows.queues.create')).click());
+    },
+  },
+  {
+    path: '/flows/timegroups',
+    modals: async (page, t) => {
+      await checkModal(page, 'new time group', () => button(page, t('flows.timeGroups.create')).click());
+    },
+  },
+  {
+    path: '/flows/timeconditions',
+    modals: async (page, t) => {
+      await checkModal(page, 'new time condition', () => button(page, t('flows.timeConditions.create')).click());
+    },
+  },
   { path: '/admin' },
   { path: '/admin/languages' },
   { path: '/admin/settings' },
