@@ -65,6 +65,9 @@ test('recordings: upload, refuse what is not audio, listen, rename; delete refus
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
   const row = page.getByTestId('recording-Welcome');
   await expect(row).toContainText('1.0 s');
+  // Phones record it again with *77 and its id, as the page says.
+  await expect(page.getByText(/Or record one from a phone: dial \*77/)).toBeVisible();
+  await expect(row.getByText(/^\*77\d+$/)).toBeVisible();
 
   // Listening fetches the converted audio with the sign-in headers.
   await row.getByRole('button', { name: 'Listen' }).click();

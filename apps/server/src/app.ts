@@ -38,6 +38,7 @@ import { devicesRoutes } from './features/devices/routes.ts';
 import { DevicesService } from './features/devices/service.ts';
 import { directoryRoutes } from './features/directory/routes.ts';
 import { DirectoryService } from './features/directory/service.ts';
+import { phoneRecordingRoutes } from './features/flows/phone-recording-routes.ts';
 import { queueRoutes } from './features/flows/queue-routes.ts';
 import { QueuesService } from './features/flows/queues.ts';
 import { flowsRoutes } from './features/flows/routes.ts';
@@ -79,6 +80,7 @@ import { JobRunner } from './jobs/runner.ts';
 import { markPbxDirtyAfterWrites } from './pbx/dirty-hook.ts';
 import { PbxEngine } from './pbx/engine.ts';
 import { networkRoutes } from './pbx/network-routes.ts';
+import { phoneRecordingDir } from './pbx/phone-recording.ts';
 import { pbxRoutes } from './pbx/routes.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerCompression } from './plugins/compress.ts';
@@ -233,6 +235,7 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
   );
   const recordings = new RecordingsService(database.db, { dir: config.pbx.soundsDir, gid: config.pbx.runAs.gid });
   await app.register(flowsRoutes(recordings, new FlowsService(database.db, pbx.ami)));
+  await app.register(phoneRecordingRoutes(recordings, pbx.voicemailSttToken, phoneRecordingDir(config.pbx.soundsDir)));
   await app.register(queueRoutes(new QueuesService(database.db)));
   await app.register(timeRoutes(new TimeConditionsService(database.db, pbx.ami)));
   // Recordings uploaded through another process, or before the sounds directory was moved, are written out.

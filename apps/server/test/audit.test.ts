@@ -12,6 +12,8 @@ const NOT_AUDITED: Record<string, string> = {
   'POST /api/login/code': 'audited by the second-step route itself as login / login_failed',
   'POST /api/internal/voicemail-transcription':
     "the PBX's loopback call with its own token, no console user: not a change made by a person",
+  'POST /api/internal/phone-recording':
+    "the PBX's loopback call after *77, no console user: the recording it keeps is named after the phone's extension",
 };
 
 /** Routes the walk does not call with an empty body: they would start long work against the machine. */

@@ -11,6 +11,10 @@ describe('numbering rules', () => {
       expect(mainExtensionClash(n, []), n).toMatchObject({ featureCode: {} });
     }
     for (const n of ['201', '7301', '5301', '7']) expect(mainExtensionClash(n, []), n).toBeUndefined();
+    // *77 (recording from a phone) alone and followed by a recording's id.
+    for (const n of ['77', '771', '7712']) {
+      expect(mainExtensionClash(n, []), n).toMatchObject({ featureCode: { code: '*77' } });
+    }
   });
 
   it('keeps device numbers and trunk names apart from main extensions', () => {

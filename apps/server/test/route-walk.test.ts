@@ -179,6 +179,8 @@ describe.each(DB_KINDS)('every /api route requires a key (%s)', (kind) => {
     expect(checked).toContain('GET /freepbx/rest/lib/macAddressMap.json');
     // The voicemail mail command's loopback call has a credential of its own (its token), not none.
     expect(checked).toContain('POST /api/internal/voicemail-transcription');
+    // So has the call after a recording from a phone (*77).
+    expect(checked).toContain('POST /api/internal/phone-recording');
     // Twelve requests a route, a few hundred routes: more than the default time on a busy machine.
   }, 120_000);
 

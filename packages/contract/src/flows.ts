@@ -10,6 +10,9 @@ import { noControlChars, registerItalianMessages } from './text.ts';
  */
 
 /** Largest audio file accepted for a recording, before conversion. */
+/** Feature code recording from a phone: alone a new recording, followed by a recording's id that one again. */
+export const RECORDING_FEATURE_CODE = '*77';
+
 export const RECORDING_UPLOAD_MAX_BYTES = 20 * 1024 * 1024;
 /** Longest recording kept, in seconds (longer audio is refused, not cut). */
 export const RECORDING_MAX_SECONDS = 600;

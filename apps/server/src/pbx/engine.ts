@@ -14,6 +14,12 @@ import { PbxLive } from './live.ts';
 import { LiveState } from './live-state.ts';
 import { loadPbxModel } from './load.ts';
 import type { PbxSettings } from './model.ts';
+import {
+  ensurePhoneRecordingDir,
+  PHONE_RECORDING_PATH,
+  type PhoneRecordingSettings,
+  phoneRecordingDir,
+} from './phone-recording.ts';
 import { TRANSPORTS } from './render/pjsip.ts';
 
 type Log = NonNullable<ApplierOptions['log']> & { warn(obj: object, msg: string): void };
@@ -282,6 +288,7 @@ export class PbxEngine {
           },
           version,
           voicemailStt: await this.voicemailStt(config),
+          phoneRecording: await this.phoneRecording(config),
         }),
     });
     this.live = new PbxLive(db, this.ami, new LiveState(this.ami));
@@ -305,6 +312,26 @@ export class PbxEngine {
       return voicemailSttCommand({ host: config.host, port: config.port, tokenFile: this.voicemailSttToken.file });
     } catch (error) {
       this.log?.error({ err: error }, 'voicemail transcription: cannot write the mail command token');
+      return undefined;
+    }
+  }
+
+  /**
+   * Recording from a phone (*77): the spool folder Asterisk records into and the console's loopback address, with the
+   * same token as the voicemail mail command; none when either cannot be made (the code then only beeps).
+   */
+  private async phoneRecording(config: Config): Promise<PhoneRecordingSettings | undefined> {
+    const dir = phoneRecordingDir(config.pbx.soundsDir);
+    try {
+      await this.voicemailSttToken.ensure();
+      await ensurePhoneRecordingDir(dir, config.pbx.runAs.gid);
+      return {
+        dir,
+        url: loopbackUrl(config.host, config.port, PHONE_RECORDING_PATH),
+        tokenFile: this.voicemailSttToken.file,
+      };
+    } catch (error) {
+      this.log?.error({ err: error }, 'recording from a phone: cannot make the spool folder or the token');
       return undefined;
     }
   }
@@ -364,9 +391,9 @@ const shellQuoted = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
  * The address the mail command reaches this server at: loopback (HOST must be a wildcard or a loopback
  * address; the call is refused from anywhere else).
  */
-export function loopbackUrl(host: string, port: number): string {
+export function loopbackUrl(host: string, port: number, route: string = VOICEMAIL_TRANSCRIPTION_PATH): string {
   const address = host === '::1' ? '[::1]' : '127.0.0.1';
-  return `http://${address}:${port}${VOICEMAIL_TRANSCRIPTION_PATH}`;
+  return `http://${address}:${port}${route}`;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { RECORDING_FEATURE_CODE } from '@centralino/contract';
+
 /**
  * Feature codes of the generated dialplan (contract asterisk §5.3). The dialplan renderer writes them
  * from here, and the numbering rules read them from here: a main extension N is refused when dialling
@@ -34,6 +36,8 @@ export const FEATURE_CODES = {
   queuePauseToggle: '*46',
   /** Followed by a time condition's id: sets or clears its override. */
   timeConditionToggle: '*27',
+  /** Alone it records a new recording; followed by a recording's id it records that one again. */
+  recordSound: RECORDING_FEATURE_CODE,
 } as const;
 
 export type FeatureCodeName = keyof typeof FEATURE_CODES;
@@ -48,6 +52,7 @@ const TAKES_DIGITS: readonly FeatureCodeName[] = [
   'queueLoginToggle',
   'queuePauseToggle',
   'timeConditionToggle',
+  'recordSound',
 ];
 
 /** The feature code, other than direct voicemail, that a dialled string reaches; undefined if none. */
@@ -82,4 +87,5 @@ export const FEATURE_CODE_LABELS: Record<FeatureCodeName, { en: string; it: stri
   queueLoginToggle: { en: 'queue agent login/logout', it: 'accesso/uscita agente dalla coda' },
   queuePauseToggle: { en: 'queue agent pause', it: 'pausa agente della coda' },
   timeConditionToggle: { en: 'time condition override', it: 'forzatura della condizione oraria' },
+  recordSound: { en: 'record a recording', it: 'registrazione da telefono' },
 };

@@ -14,6 +14,7 @@ import type {
   PbxTrunk,
   PbxUser,
 } from './model.ts';
+import type { PhoneRecordingSettings } from './phone-recording.ts';
 
 /** Settings of the engine that come from the environment rather than from the database. */
 export interface EngineSettings {
@@ -23,6 +24,8 @@ export interface EngineSettings {
   version: string;
   /** The voicemail transcription mail command without its language (features/cloud-speech), if it can run. */
   voicemailStt?: string;
+  /** Recording from a phone (*77), when the loopback token and the spool folder are in place. */
+  phoneRecording?: PhoneRecordingSettings;
   /** Where recordings are written (config.pbx.soundsDir). */
   soundsDir: string;
 }
@@ -256,6 +259,7 @@ export async function loadPbxModel(db: Kysely<Database>, engine: EngineSettings)
         stt === 'enabled' && engine.voicemailStt
           ? `${engine.voicemailStt} --language ${SPEECH_LANGUAGES[language ?? 'en'] ?? 'en-US'}`
           : null,
+      phoneRecording: engine.phoneRecording ?? null,
     },
     users,
     trunks,

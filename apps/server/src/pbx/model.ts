@@ -1,3 +1,4 @@
+import type { PhoneRecordingSettings } from './phone-recording.ts';
 /**
  * Input of the Asterisk configuration renderer: everything the PBX needs, already resolved from the
  * database (see load.ts). Renderers are pure functions of this model, so tests and benchmarks build
@@ -285,6 +286,8 @@ export interface PbxSettings {
   version: string;
   /** voicemail.conf's mailcmd: the transcription helper while voicemail transcription is on, else null. */
   voicemailMailCmd: string | null;
+  /** Recording from a phone (*77): spool folder and the console's loopback call; null without the token. */
+  phoneRecording: PhoneRecordingSettings | null;
 }
 
 export interface PbxModel {
@@ -316,6 +319,7 @@ export const defaultPbxSettings: PbxSettings = {
   rtpEnd: 20000,
   ringTimerDefault: 15,
   voicemailMailCmd: null,
+  phoneRecording: null,
   ami: { port: 5038, bindAddress: '127.0.0.1', users: [] },
   system: {
     runUser: 'asterisk',

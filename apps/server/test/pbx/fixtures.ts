@@ -63,6 +63,11 @@ export function referenceModel(): PbxModel {
       localNetworks: ['192.168.1.0/24'],
       ami: { port: 5038, bindAddress: '127.0.0.1', users: [{ username: 'centralino', secret: 'amisecret' }] },
       version: '1.0.0',
+      phoneRecording: {
+        dir: '/var/lib/centralino/sounds/phone-recorded',
+        url: 'http://127.0.0.1:8080/api/internal/phone-recording',
+        tokenFile: '/etc/asterisk/keys/voicemail-stt.token',
+      },
     },
     users: [
       user('201', {

@@ -26,10 +26,10 @@ export function isLoopback(address: string | undefined): boolean {
 }
 
 /**
- * The voicemail mail command's credential: a call from a loopback address of this host (the TCP peer, not
+ * The credential of Asterisk's calls to the console (the voicemail mail command, recording from a phone): a call from a loopback address of this host (the TCP peer, not
  * a forwarded address; nothing relayed by a proxy), with the per-install token as a bearer token.
  */
-function mailCommandAuth(token: VoicemailSttToken) {
+export function asteriskCallAuth(token: VoicemailSttToken) {
   return async (request: FastifyRequest): Promise<void> => {
     const relayed = request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined;
     if (!isLoopback(request.raw.socket.remoteAddress) || relayed) {
@@ -114,7 +114,7 @@ export const cloudSpeechRoutes =
     app.post(
       VOICEMAIL_TRANSCRIPTION_PATH,
       {
-        config: { ownAuth: mailCommandAuth(token) },
+        config: { ownAuth: asteriskCallAuth(token) },
         // The base64 of the largest WAV accepted, and the JSON around it.
         bodyLimit: Math.ceil(VOICEMAIL_TRANSCRIPTION_MAX_AUDIO_BYTES / 3) * 4 + 4096,
         schema: {

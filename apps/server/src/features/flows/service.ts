@@ -187,6 +187,48 @@ export class RecordingsService {
     return id;
   }
 
+  /**
+   * Audio recorded from a phone (*77, pbx/phone-recording.ts), converted like an upload: new audio for recording
+   * `target`, or a new recording named after the extension and the time. Answers the recording's id.
+   */
+  async fromPhone(bytes: Uint8Array, target: number | 'new', caller: string): Promise<number> {
+    const { wav, durationMs } = await convertAudio(bytes);
+    const now = Date.now();
+    if (target !== 'new') {
+      const result = await this.db
+        .updateTable('recordings')
+        .set({ audio: wav, duration_ms: durationMs, updated_at: now })
+        .where('id', '=', target)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) throw new AppError(404, 'not_found');
+      await this.write(target, wav);
+      return target;
+    }
+    const stamp = new Date(now).toISOString().slice(0, 19).replace('T', ' ');
+    const base = `${caller ? `Recorded at ${caller}` : 'Recorded from a phone'} ${stamp}`;
+    for (let attempt = 1; ; attempt++) {
+      const displayname = attempt === 1 ? base : `${base} (${attempt})`;
+      try {
+        const row = await this.db
+          .insertInto('recordings')
+          .values({
+            displayname,
+            description: '',
+            audio: wav,
+            duration_ms: durationMs,
+            created_at: now,
+            updated_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await this.write(Number(row.id), wav);
+        return Number(row.id);
+      } catch (error) {
+        if (!isUniqueViolation(error) || attempt >= 20) throw error;
+      }
+    }
+  }
+
   async patch(id: number, patch: RecordingPatch): Promise<void> {
     try {
       const result = await this.db

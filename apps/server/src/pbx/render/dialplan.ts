@@ -3,6 +3,7 @@
 import { FEATURE_CODES as FC } from '../feature-codes.ts';
 import { allTrunks, type Destination, type PbxModel, type PbxProfile, type PbxUser } from '../model.ts';
 import { HEADER, value } from './common.ts';
+import { renderPhoneRecording } from './phone-recording.ts';
 import { userAccounts } from './pjsip.ts';
 
 /**
@@ -64,6 +65,8 @@ const FEATURE_CONTEXTS: readonly { context: string; permission?: string }[] = [
   { context: 'app-queue-toggle' },
   // Time condition overrides (*27<id>, render/time-conditions.ts), like day/night switches.
   { context: 'app-timecondition-toggle' },
+  // Recording a sound from a phone (*77, render/phone-recording.ts), as with FreePBX.
+  { context: 'app-record-sound' },
 ];
 
 function renderFeatureCodes(): string {
@@ -476,6 +479,7 @@ export function renderDialplanRoot(model: PbxModel, userFiles: string[], account
   );
   for (const profile of [...model.profiles].sort((a, b) => a.id - b.id)) out += profileContext(profile, model);
   out += renderFeatureCodes();
+  out += renderPhoneRecording(model.settings.phoneRecording);
   out += renderSubroutines();
   out += renderStaticContexts();
   out += renderRingGroups(model, accountsOf);

@@ -136,6 +136,11 @@ export const LOADED_MODULES = [
   'func_pjsip_endpoint.so',
   'func_pjsip_aor.so',
   'func_pjsip_contact.so',
+  // Recording from a phone (*77, render/phone-recording.ts): Record(), FILE() for the token, CURL() to the console
+  'app_record.so',
+  'func_env.so',
+  'res_curl.so',
+  'func_curl.so',
   // Live state over AMI
   'res_manager_devicestate.so',
   'res_manager_presencestate.so',

@@ -1,4 +1,9 @@
-import { RECORDING_UPLOAD_MAX_BYTES, type Recording, recordingPatchSchema } from '@centralino/contract';
+import {
+  RECORDING_FEATURE_CODE,
+  RECORDING_UPLOAD_MAX_BYTES,
+  type Recording,
+  recordingPatchSchema,
+} from '@centralino/contract';
 import {
   Button,
   Card,
@@ -206,6 +211,7 @@ export function RecordingsPage() {
         {t('flows.recordings.title')}
       </Title>
       <Text c="dimmed">{t('flows.recordings.intro')}</Text>
+      <Text c="dimmed">{t('flows.recordings.fromPhone', { code: RECORDING_FEATURE_CODE })}</Text>
       <UploadCard onUploaded={() => void reload()} />
       {!list.data ? (
         <Center>
@@ -220,6 +226,7 @@ export function RecordingsPage() {
               <Table.Tr>
                 <Table.Th>{t('flows.name')}</Table.Th>
                 <Table.Th>{t('flows.recordings.length')}</Table.Th>
+                <Table.Th>{t('flows.recordings.phoneCode')}</Table.Th>
                 <Table.Th>{t('flows.usedBy')}</Table.Th>
                 <Table.Th>{t('flows.recordings.listen')}</Table.Th>
                 <Table.Th>{t('flows.actions')}</Table.Th>
@@ -237,6 +244,7 @@ export function RecordingsPage() {
                     )}
                   </Table.Td>
                   <Table.Td>{seconds(r.duration_ms)}</Table.Td>
+                  <Table.Td>{`${RECORDING_FEATURE_CODE}${r.id}`}</Table.Td>
                   <Table.Td>{r.used_by.length ? r.used_by.join(', ') : '—'}</Table.Td>
                   <Table.Td>
                     <Player recording={r} />
