@@ -1,4 +1,5 @@
 import type { HTTPMethods, RouteOptions } from 'fastify';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { type AuditScope, auditScope } from '../src/features/audit/context.ts';
 import { isAuditedRoute } from '../src/features/audit/hook.ts';
@@ -158,6 +159,91 @@ describe.each(DB_KINDS)('audit log (%s)', (kind) => {
       db.transaction().execute((trx) => trx.insertInto('settings').values({ key: 'tx-test', value: '1' }).execute()),
     );
     expect(await count()).toBe(1);
+  });
+
+  /** Makes the database refuse audit rows for these objects, as a full disk or a broken table would. */
+  const refuseAuditRows = async (objects: string[]) => {
+    const db = t.database.db;
+    const list = sql.join(objects.map((o) => sql.lit(o)));
+    if (kind === 'sqlite') {
+      await sql`create trigger audit_refuse before insert on audit_log when new.object in (${list})
+        begin select raise(abort, 'audit row refused'); end`.execute(db);
+      return () => sql`drop trigger audit_refuse`.execute(db);
+    }
+    await sql`create function audit_refuse() returns trigger language plpgsql as
+      $$ begin raise exception 'audit row refused'; end $$`.execute(db);
+    await sql`create trigger audit_refuse before insert on audit_log for each row
+      when (new.object in (${list})) execute function audit_refuse()`.execute(db);
+    return async () => {
+      await sql`drop trigger audit_refuse on audit_log`.execute(db);
+      await sql`drop function audit_refuse()`.execute(db);
+    };
+  };
+
+  it('rolls the change back when its audit row cannot be written: single statements and transactions alike', async () => {
+    const db = t.database.db;
+    const scope = (): AuditScope => ({
+      actor: 'admin',
+      address: '127.0.0.1',
+      method: 'POST',
+      path: '/api/test/refuse',
+      object: 'test/refuse',
+      changes: () => ({ before: null, after: { x: 1 } }),
+      written: false,
+      writing: false,
+      closed: false,
+      status: () => 200,
+    });
+    const setting = (key: string) => db.selectFrom('settings').selectAll().where('key', '=', key).executeTakeFirst();
+    const accounts = async () => (await call('GET', '/api/admin/accounts')).body;
+    const retention = async () => (await call('GET', '/api/admin/audit/settings')).json().retention_days;
+    const retentionBefore = await retention();
+    const allow = await refuseAuditRows(['test/refuse', 'admin/accounts', 'admin/audit/settings']);
+    try {
+      // A single statement on the database itself, outside any transaction.
+      await expect(
+        auditScope.run(scope(), () => db.insertInto('settings').values({ key: 'refuse-1', value: '1' }).execute()),
+      ).rejects.toThrow(/refused/);
+      expect(await setting('refuse-1')).toBeUndefined();
+      // Raw SQL writes too.
+      await expect(
+        auditScope.run(scope(), () => sql`insert into settings (key, value) values ('refuse-2', '1')`.execute(db)),
+      ).rejects.toThrow(/refused/);
+      expect(await setting('refuse-2')).toBeUndefined();
+      // A transaction.
+      await expect(
+        auditScope.run(scope(), () =>
+          db
+            .transaction()
+            .execute((trx) => trx.insertInto('settings').values({ key: 'refuse-3', value: '1' }).execute()),
+        ),
+      ).rejects.toThrow(/refused/);
+      expect(await setting('refuse-3')).toBeUndefined();
+      // Through the API: creating an account is one statement, the retention setting a transaction.
+      const create = await call('POST', '/api/admin/accounts', {
+        username: 'mallory',
+        password: 'mallory-pw-12',
+        role: 'readonly',
+      });
+      expect(create.statusCode).toBe(500);
+      expect(await accounts()).not.toContain('mallory');
+      expect((await call('PUT', '/api/admin/audit/settings', { retention_days: 99 })).statusCode).toBe(500);
+      expect(await retention()).toBe(retentionBefore);
+    } finally {
+      await allow();
+    }
+    // With the audit table healthy again the same write succeeds, with exactly one row.
+    const before = (await rows()).total;
+    const create = await call('POST', '/api/admin/accounts', {
+      username: 'mallory',
+      password: 'mallory-pw-12',
+      role: 'readonly',
+    });
+    expect(create.statusCode).toBe(201);
+    expect(await accounts()).toContain('mallory');
+    const after = await rows();
+    expect(after.total).toBe(before + 1);
+    expect(after.rows[0]).toMatchObject({ method: 'POST', path: '/api/admin/accounts' });
   });
 
   it('purges rows older than the retention', async () => {

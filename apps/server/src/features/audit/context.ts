@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { type Kysely, type KyselyPlugin, TransactionBuilder } from 'kysely';
+import { type CompiledQuery, type Kysely, type KyselyPlugin, type QueryResult, TransactionBuilder } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
 /** What the audit row of one API write says; carried through the request by AsyncLocalStorage. */
@@ -67,7 +67,7 @@ function changeTracker(): { plugin: KyselyPlugin; changed: () => boolean } {
     async transformResult(args) {
       if (writes.has(args.queryId)) {
         // SQLite reports no count for a statement with RETURNING; its rows say it.
-        if ((args.result.numAffectedRows ?? 0n) > 0n || args.result.rows.length > 0) changed = true;
+        if (changedRows(args.result)) changed = true;
       }
       return args.result;
     },
@@ -75,12 +75,29 @@ function changeTracker(): { plugin: KyselyPlugin; changed: () => boolean } {
   return { plugin, changed: () => changed };
 }
 
+/** A statement that may change rows: a built insert/update/delete/merge, or raw SQL that starts as one. */
+function isWrite(query: CompiledQuery): boolean {
+  if (WRITES.has(query.query.kind)) return true;
+  return (
+    query.query.kind === 'RawNode' && /^\s*(with\b[\s\S]*\b)?(insert|update|delete|replace|merge)\b/i.test(query.sql)
+  );
+}
+
+function changedRows(result: QueryResult<unknown>): boolean {
+  return (result.numAffectedRows ?? 0n) > 0n || result.rows.length > 0;
+}
+
 const PATCHED = Symbol('auditTransactions');
 
 /**
- * Makes every `db.transaction().execute(fn)` run inside a request's audit scope insert that request's audit row
- * in the same transaction, after `fn` and before the commit: the change and its row commit or roll back together.
- * Services keep opening transactions as they always did; they need not know about the audit log.
+ * Makes a request's change and its audit row commit together, whichever way the service writes; services need not
+ * know about the audit log.
+ * - Every `db.transaction().execute(fn)` run inside a request's audit scope inserts that request's audit row in the
+ *   same transaction, after `fn` and before the commit: the change and its row commit or roll back together.
+ * - A write statement run on `db` itself, outside any transaction (the single-statement writes), is run inside a
+ *   transaction of its own with the audit row. Only that one statement is wrapped — never the handler — so no
+ *   transaction stays open across a handler's other awaits (SQLite's single writer, imports and jobs that run long),
+ *   and connection-bound work (`db.connection()`, the apply's advisory lock) keeps its own connection.
  */
 export function installAuditTransactions(db: Kysely<Database>, now: () => number): void {
   const target = db as Kysely<Database> & { [PATCHED]?: true };
@@ -123,4 +140,30 @@ export function installAuditTransactions(db: Kysely<Database>, now: () => number
       },
     });
   db.transaction = (() => wrap(original())) as typeof db.transaction;
+
+  // Statements on `db` go through its root executor; a transaction's or a connection's executor is a new object
+  // (withConnectionProvider), so this patch sees exactly the statements that run outside any transaction.
+  const executor = db.getExecutor();
+  const plain = executor.executeQuery.bind(executor);
+  executor.executeQuery = (async <R>(compiled: CompiledQuery): Promise<QueryResult<R>> => {
+    const scope = auditScope.getStore();
+    if (!scope || scope.closed || scope.written || scope.writing || !isWrite(compiled)) return plain<R>(compiled);
+    scope.writing = true;
+    try {
+      let inserted = false;
+      const result = await original().execute(async (trx) => {
+        const out = await trx.getExecutor().executeQuery<R>(compiled);
+        // A statement that matched no row changed nothing: no row from it (as for transactions above).
+        if (changedRows(out)) {
+          await insertAuditRow(trx, scopeRow(scope), now());
+          inserted = true;
+        }
+        return out;
+      });
+      if (inserted) scope.written = true;
+      return result;
+    } finally {
+      scope.writing = false;
+    }
+  }) as typeof executor.executeQuery;
 }

@@ -57,10 +57,10 @@ async function readBefore(app: FastifyInstance, request: FastifyRequest, routeUr
 
 /**
  * Audits every successful write through the API. Each audited route's handler runs inside an audit scope
- * (AsyncLocalStorage); the first database transaction the handler opens inserts the audit row before it commits
- * (see installAuditTransactions), so a change made in a transaction and its row are one. A write that opened no
- * transaction (a single statement, or a change outside the database such as a reboot) gets its row just before
- * the answer is sent, when the answer is a success. Register before any route.
+ * (AsyncLocalStorage); the first database change the handler makes — a transaction, or a single statement that
+ * installAuditTransactions runs in a transaction of its own — inserts the audit row before it commits, so a change
+ * in the database and its row are one. A success that changed nothing in the database (an effect outside it, such
+ * as a phone reboot) gets its row just before the answer is sent. Register before any route.
  */
 export function registerAuditHook(app: FastifyInstance, db: Kysely<Database>, now: () => number): void {
   installAuditTransactions(db, now);
