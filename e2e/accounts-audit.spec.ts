@@ -165,3 +165,40 @@ test('two-factor: enrol with the QR code, see the recovery codes once, sign in w
   const answer = await page.request.post('/api/login', { data: { username: 'admin', password: ADMIN_PASSWORD } });
   expect((await answer.json()).secretkey).toBeTruthy();
 });
+
+test('read-only account: the shared list controls of older screens are hidden or disabled', async ({ page }) => {
+  await signIn(page);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  expect(
+    (
+      await apiAs(page, 'POST', '/api/admin/accounts', {
+        username: 'looker',
+        password: 'looker-pass-1',
+        role: 'readonly',
+      })
+    ).status,
+  ).toBe(201);
+  expect(
+    (await apiAs(page, 'POST', '/api/timegroups', { name: 'Office', ranges: [{ hours: '08:00-18:00' }] })).status,
+  ).toBeLessThan(300);
+  // The administrator has every control.
+  await page.goto('/flows/timegroups');
+  const row = page.getByTestId('timegroup-Office');
+  await expect(row).toBeVisible();
+  await expect(page.getByRole('button', { name: 'New time group' })).toBeVisible();
+  await expect(row.getByRole('button', { name: 'Delete' })).toBeEnabled();
+
+  await signInAs(page, 'looker', 'looker-pass-1');
+  await page.goto('/flows/timegroups');
+  await expect(page.getByTestId('read-only-banner')).toBeVisible();
+  await expect(row).toBeVisible();
+  await expect(page.getByRole('button', { name: 'New time group' })).toHaveCount(0);
+  await expect(row.getByRole('button', { name: 'Edit' })).toBeDisabled();
+  await expect(row.getByRole('button', { name: 'Delete' })).toBeDisabled();
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
+  // A second screen built on the same list: no New button either.
+  await page.goto('/flows/queues');
+  await expect(page.getByRole('heading', { name: 'Queues', level: 1 })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'New queue' })).toHaveCount(0);
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
+});

@@ -108,3 +108,12 @@ export function useAuth(): AuthContextValue {
   if (!value) throw new Error('useAuth outside AuthProvider');
   return value;
 }
+
+/**
+ * Whether the signed-in account may change things: the shared write controls (list "New" buttons, Edit, Delete)
+ * hide or disable themselves with it, so older screens follow the read-only role without each checking it. Outside
+ * an AuthProvider (a component rendered alone in a test) it answers true; the server refuses writes either way.
+ */
+export function useCanWrite(): boolean {
+  return !useContext(AuthContext)?.readOnly;
+}

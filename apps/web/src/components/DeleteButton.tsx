@@ -1,8 +1,12 @@
 import { Button } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
+import { useCanWrite } from '../app/auth.tsx';
 import { confirmAction } from './confirm.tsx';
 
-/** A red Delete button that asks first (title, message) and runs `onConfirm` only when confirmed. */
+/**
+ * A red Delete button that asks first (title, message) and runs `onConfirm` only when confirmed; disabled for a
+ * read-only account.
+ */
 export function DeleteButton({
   label,
   title,
@@ -16,12 +20,14 @@ export function DeleteButton({
   loading?: boolean;
   onConfirm: () => void;
 }) {
+  const canWrite = useCanWrite();
   return (
     <Button
       color="red"
       variant="light"
       leftSection={<IconTrash size={16} />}
       loading={loading}
+      disabled={!canWrite}
       onClick={async () => {
         if (await confirmAction({ title, message, confirmLabel: label, danger: true })) onConfirm();
       }}

@@ -3,6 +3,7 @@ import { IconPencil, IconPlus } from '@tabler/icons-react';
 import { type QueryKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCanWrite } from '../../app/auth.tsx';
 import { DeleteButton } from '../../components/DeleteButton.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { destinationOptions } from './DestinationSelect.tsx';
@@ -55,6 +56,8 @@ export function FlowListPage<T>({
   extraActions?: (item: T) => ReactNode;
 }) {
   const { t } = useTranslation();
+  // A read-only account sees the list without the New button and with Edit and Delete disabled.
+  const canWrite = useCanWrite();
   const queryClient = useQueryClient();
   const list = useQuery({ queryKey: [queryKey], queryFn: load });
   const [editing, setEditing] = useState<{ item: T | null } | null>(null);
@@ -85,11 +88,13 @@ export function FlowListPage<T>({
         {title}
       </Title>
       <Text c="dimmed">{intro}</Text>
-      <Group>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({ item: null })}>
-          {createLabel}
-        </Button>
-      </Group>
+      {canWrite && (
+        <Group>
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({ item: null })}>
+            {createLabel}
+          </Button>
+        </Group>
+      )}
       {!list.data ? (
         <Center>
           <Loader aria-label={t('app.loading')} />
@@ -122,6 +127,7 @@ export function FlowListPage<T>({
                         variant="default"
                         size="xs"
                         leftSection={<IconPencil size={14} />}
+                        disabled={!canWrite}
                         onClick={() => setEditing({ item })}
                       >
                         {t('flows.edit')}
