@@ -9,6 +9,7 @@ import type { Database } from '../../db/schema.ts';
 import { SettingsStore } from '../../db/settings-store.ts';
 import type { GatewaysService } from '../gateways/service.ts';
 import { DestinationCheck, IDS_KEY } from './destinations.ts';
+import { migrateQueues, migrateTimeConditions, migrateTimeGroups } from './flow-steps.ts';
 import type { LegacySource } from './source.ts';
 import { type MigrationState, StepLog } from './state.ts';
 
@@ -354,6 +355,29 @@ export class ConfigMigration {
         taken.add(`${routeId}/${trunkId}`);
         log.infos.push(`${trunkId} used for route ${routeId}`);
       }
+      return true;
+    });
+  }
+
+  /** Queues with their static members (flow-steps.ts); before the IVRs, whose keys may lead to them. */
+  queues(): Promise<StepAnswer> {
+    return this.run('migrateQueues', 'queues', async (trx, log) => {
+      await migrateQueues(trx, this.source, log);
+      return true;
+    });
+  }
+
+  /** Time groups (no status of their own: the time conditions step sets it). */
+  timeGroups(): Promise<StepAnswer> {
+    return this.run('migrateTimegroups', null, async (trx, log) => {
+      await migrateTimeGroups(trx, this.source, log);
+      return true;
+    });
+  }
+
+  timeConditions(): Promise<StepAnswer> {
+    return this.run('migrateTimeconditions', 'tgroupstcond', async (trx, log) => {
+      await migrateTimeConditions(trx, this.source, log);
       return true;
     });
   }
