@@ -230,6 +230,8 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       { selection: '2', dest: `from-did-direct,${legacyExtension(3)},1` },
       { selection: '3', dest: `app-announcement-${info.id},s,1` },
       { selection: '4', dest: 'ext-queues,801,1' },
+      // Key 5 leads to a time condition: it waits for the time conditions step.
+      { selection: '5', dest: 'app-blackhole,hangup,1' },
       { selection: '9', dest: 'app-blackhole,hangup,1' },
     ]);
 
@@ -277,6 +279,12 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       true_dest: 'ext-queues,801,1',
       false_dest: `app-announcement-${closed.id},s,1`,
     });
+    const key5 = await t.database.db
+      .selectFrom('ivr_entries')
+      .select('dest')
+      .where('selection', '=', '5')
+      .executeTakeFirstOrThrow();
+    expect(key5.dest).toBe(`timeconditions,${open?.id},1`);
     expect(holiday).toMatchObject({
       time_group_id: timeGroups.find((g) => g.name === 'Holidays')?.id,
       false_dest: `timeconditions,${open?.id},1`,

@@ -385,6 +385,7 @@ async function fillPbx(conn: mysql.Connection, count: number) {
       [1, '2', `from-did-direct,${legacyExtension(3)},1`, 0],
       [1, '3', 'app-announcement-2,s,1', 0],
       [1, '4', 'ext-queues,801,1', 0],
+      [1, '5', 'timeconditions,1,1', 0],
       [1, '9', 'custom-ctx,s,1', 0],
     ],
   ]);

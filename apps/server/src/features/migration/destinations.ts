@@ -56,7 +56,10 @@ export class DestinationCheck {
     if (oldNumber !== number) this.ids.queue[oldNumber] = number;
   }
 
-  /** `later`: called instead of warning for an announcement not migrated yet (its step comes after the IVRs). */
+  /**
+   * `later`: called instead of warning for an announcement or time condition not migrated yet (their steps come
+   * after the IVRs).
+   */
   check(old: string | null | undefined, log: StepLog, later?: (old: string) => void): string {
     const dest = (old ?? '').trim();
     if (dest === '') return HANGUP_DESTINATION;
@@ -81,7 +84,7 @@ export class DestinationCheck {
     const tc = /^timeconditions,(\d+),\d+$/.exec(dest);
     const newTc = tc?.[1] ? this.ids.timecondition[tc[1]] : undefined;
     if (newTc) return timeConditionDestination(newTc);
-    if (ann && later) {
+    if ((ann || tc) && later) {
       later(dest);
       return HANGUP_DESTINATION;
     }

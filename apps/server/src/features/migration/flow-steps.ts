@@ -12,6 +12,7 @@ import { AppError } from '../../errors.ts';
 import { QueuesService } from '../flows/queues.ts';
 import { TimeConditionsService } from '../flows/time-conditions.ts';
 import { DestinationCheck, IDS_KEY } from './destinations.ts';
+import { linkPending } from './pending.ts';
 import type { LegacySource } from './source.ts';
 import type { StepLog } from './state.ts';
 
@@ -254,4 +255,6 @@ export async function migrateTimeConditions(trx: Trx, source: LegacySource, log:
     }
   }
   await new SettingsStore(trx).set(IDS_KEY, check.ids, trx);
+  // IVR keys that led to a time condition were waiting for this step.
+  await linkPending(trx, log, () => false);
 }
