@@ -395,7 +395,7 @@ async function fillPbx(conn: mysql.Connection, count: number) {
     [
       [
         ['801', 'Support queue', 'SUP:', '', 0, '300', '', '0', `ext-local,vmu${legacyExtension(0)},1`, 0],
-        ['802', 'Sales queue', '', '', 1, '', '', '0', 'ext-meetme,600,1', 0],
+        ['802', 'Sales queue', '', '', 1, '', '', '0', 'ivr-1,s,1', 0],
       ],
     ],
   );

@@ -57,8 +57,8 @@ export class DestinationCheck {
   }
 
   /**
-   * `later`: called instead of warning for an announcement or time condition not migrated yet (their steps come
-   * after the IVRs).
+   * `later`: called instead of warning for an IVR, announcement or time condition not migrated yet (their steps come
+   * after the queues and the IVRs).
    */
   check(old: string | null | undefined, log: StepLog, later?: (old: string) => void): string {
     const dest = (old ?? '').trim();
@@ -84,7 +84,7 @@ export class DestinationCheck {
     const tc = /^timeconditions,(\d+),\d+$/.exec(dest);
     const newTc = tc?.[1] ? this.ids.timecondition[tc[1]] : undefined;
     if (newTc) return timeConditionDestination(newTc);
-    if ((ann || tc) && later) {
+    if ((ivr || ann || tc) && later) {
       later(dest);
       return HANGUP_DESTINATION;
     }

@@ -12,7 +12,7 @@ import { AppError } from '../../errors.ts';
 import { QueuesService } from '../flows/queues.ts';
 import { TimeConditionsService } from '../flows/time-conditions.ts';
 import { DestinationCheck, IDS_KEY } from './destinations.ts';
-import { linkPending } from './pending.ts';
+import { linkPending, PENDING_KEY, type PendingLink } from './pending.ts';
 import type { LegacySource } from './source.ts';
 import type { StepLog } from './state.ts';
 
@@ -74,6 +74,8 @@ export async function migrateQueues(trx: Trx, source: LegacySource, log: StepLog
   );
   const existing = new Set((await trx.selectFrom('queues').select('extension').execute()).map((q) => q.extension));
   const service = new QueuesService(trx);
+  const settings = new SettingsStore(trx);
+  const pending = (await settings.get<PendingLink[]>(PENDING_KEY)) ?? [];
   for (const q of queues) {
     const label = `Queue ${q.extension} ${q.descr ?? ''}`.trim();
     if (existing.has(q.extension)) {
@@ -108,6 +110,7 @@ export async function migrateQueues(trx: Trx, source: LegacySource, log: StepLog
     if (music === 'default' && moh !== '' && moh !== 'default' && moh !== 'inherit') {
       log.warnings.push(`${label}: music class ${moh} is not here, the default music on hold is used`);
     }
+    let waiting: string | null = null;
     const body = queueWriteSchema.safeParse({
       extension: q.extension,
       name: (q.descr || `Queue ${q.extension}`).slice(0, 50),
@@ -116,7 +119,10 @@ export async function migrateQueues(trx: Trx, source: LegacySource, log: StepLog
       agents: [],
       ring_time: ringTime,
       max_wait: maxWait,
-      failover_dest: check.check(q.dest, log),
+      // An IVR, announcement or time condition is migrated later: the failover waits for it (pending.ts).
+      failover_dest: check.check(q.dest, log, (o) => {
+        waiting = o;
+      }),
       music,
       announce_position: (one('announce-position') ?? 'no') === 'yes',
     });
@@ -125,7 +131,8 @@ export async function migrateQueues(trx: Trx, source: LegacySource, log: StepLog
       continue;
     }
     try {
-      await service.createIn(trx, body.data);
+      const id = await service.createIn(trx, body.data);
+      if (waiting) pending.push({ ivr_id: id, selection: null, column: 'failover_dest', old: waiting, queue: true });
     } catch (error) {
       // The step rolls back as a whole: the report says which queue and why.
       log.errors.push(`${label}: ${describe(error)}`);
@@ -135,7 +142,8 @@ export async function migrateQueues(trx: Trx, source: LegacySource, log: StepLog
     existing.add(q.extension);
     log.infos.push(`${label} migrated`);
   }
-  await new SettingsStore(trx).set(IDS_KEY, check.ids, trx);
+  await settings.set(IDS_KEY, check.ids, trx);
+  await settings.set(PENDING_KEY, pending, trx);
 }
 
 const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];

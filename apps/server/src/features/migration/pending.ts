@@ -5,15 +5,19 @@ import { DestinationCheck } from './destinations.ts';
 import type { StepLog } from './state.ts';
 
 /**
- * An IVR destination that waits for a later step (settings `migration_pending`): announcements and time conditions
- * are migrated after the IVRs, so a key leading to one is linked when that step has created it.
+ * A destination that waits for a later step (settings `migration_pending`): IVRs, announcements and time conditions
+ * are migrated after the queues (and the last two after the IVRs), so a queue failover or an IVR key leading to one
+ * is linked when that step has created it.
  */
 export interface PendingLink {
+  /** The IVR, or with `queue` set the queue, whose destination waits. */
   ivr_id: number;
   /** The entry's key, or null for the IVR's invalid/timeout destination. */
   selection: string | null;
-  column: 'invalid_destination' | 'timeout_destination' | 'dest';
+  column: 'invalid_destination' | 'timeout_destination' | 'dest' | 'failover_dest';
   old: string;
+  /** A queue's failover: the queues step comes before the IVRs. */
+  queue?: boolean;
 }
 export const PENDING_KEY = 'migration_pending';
 
@@ -31,7 +35,9 @@ export async function linkPending(trx: Kysely<Database>, log: StepLog, keep: (ol
       continue;
     }
     const dest = linked.check(p.old, log);
-    if (p.column === 'dest') {
+    if (p.queue) {
+      await trx.updateTable('queues').set({ failover_dest: dest }).where('id', '=', p.ivr_id).execute();
+    } else if (p.column === 'dest') {
       await trx
         .updateTable('ivr_entries')
         .set({ dest })
@@ -41,7 +47,7 @@ export async function linkPending(trx: Kysely<Database>, log: StepLog, keep: (ol
     } else {
       await trx
         .updateTable('ivrs')
-        .set({ [p.column]: dest })
+        .set({ [p.column as 'invalid_destination' | 'timeout_destination']: dest })
         .where('id', '=', p.ivr_id)
         .execute();
     }
