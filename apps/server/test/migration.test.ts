@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cdrCopyHooks } from '../src/features/migration/cdr.ts';
+import { memberExtension, rangeOf } from '../src/features/migration/flow-steps.ts';
 import { mainExtensionClash } from '../src/features/numbering/rules.ts';
 import { loadPbxModel } from '../src/pbx/load.ts';
 import { renderConfiguration } from '../src/pbx/render/index.ts';
@@ -8,6 +9,25 @@ import { callAs, DB_KINDS, expectError, login, startApp, useTestApp } from './he
 import { createLegacyDatabases, dropLegacyDatabases, legacyExtension, legacyNames } from './support/legacy-pbx.ts';
 
 const CDR_ROWS = 4500;
+
+describe('old queue members and time strings', () => {
+  it('reads the member rows FreePBX wrote and refuses what is not an extension', () => {
+    expect(memberExtension('Local/201@from-queue/n,0')).toBe('201');
+    expect(memberExtension('SIP/305,1')).toBe('305');
+    expect(memberExtension('Agent/abc,0')).toBeNull();
+  });
+  it('turns hh:mm-hh:mm|dow|dom|month into a range Asterisk reads, or nothing', () => {
+    expect(rangeOf('8:00-17:30|mon-fri|*|*')).toEqual({
+      hours: '08:00-17:30',
+      weekdays: 'mon-fri',
+      mdays: '*',
+      months: '*',
+    });
+    expect(rangeOf('*|*|1-6|JAN-jan')).toEqual({ hours: '*', weekdays: '*', mdays: '1-6', months: 'jan' });
+    expect(rangeOf('25:00-26:00|*|*|*')).toBeNull();
+    expect(rangeOf('08:00-12:00|mon')).toBeNull();
+  });
+});
 
 describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
   const prefix = `mig_${process.pid}_${kind}_`;
