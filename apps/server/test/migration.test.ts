@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cdrCopyHooks } from '../src/features/migration/cdr.ts';
+import { memberExtension, rangeOf } from '../src/features/migration/flow-steps.ts';
 import { mainExtensionClash } from '../src/features/numbering/rules.ts';
 import { loadPbxModel } from '../src/pbx/load.ts';
 import { renderConfiguration } from '../src/pbx/render/index.ts';
@@ -8,6 +9,25 @@ import { callAs, DB_KINDS, expectError, login, startApp, useTestApp } from './he
 import { createLegacyDatabases, dropLegacyDatabases, legacyExtension, legacyNames } from './support/legacy-pbx.ts';
 
 const CDR_ROWS = 4500;
+
+describe('old queue members and time strings', () => {
+  it('reads the member rows FreePBX wrote and refuses what is not an extension', () => {
+    expect(memberExtension('Local/201@from-queue/n,0')).toBe('201');
+    expect(memberExtension('SIP/305,1')).toBe('305');
+    expect(memberExtension('Agent/abc,0')).toBeNull();
+  });
+  it('turns hh:mm-hh:mm|dow|dom|month into a range Asterisk reads, or nothing', () => {
+    expect(rangeOf('8:00-17:30|mon-fri|*|*')).toEqual({
+      hours: '08:00-17:30',
+      weekdays: 'mon-fri',
+      mdays: '*',
+      months: '*',
+    });
+    expect(rangeOf('*|*|1-6|JAN-jan')).toEqual({ hours: '*', weekdays: '*', mdays: '1-6', months: 'jan' });
+    expect(rangeOf('25:00-26:00|*|*|*')).toBeNull();
+    expect(rangeOf('08:00-12:00|mon')).toBeNull();
+  });
+});
 
 describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
   const prefix = `mig_${process.pid}_${kind}_`;
@@ -164,6 +184,43 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     const groups = await post('/api/migration/groups');
     expect(groups.json().warnings[0]).toMatch(/Ring groups are not migrated/);
 
+    // Queues keep their numbers; members no user has, strategies and ring times Centralino lacks are reported.
+    const queues = await post('/api/migration/queues');
+    expect(queues.statusCode, queues.body).toBe(200);
+    expect(queues.json().infos).toEqual(['Queue 801 Support queue migrated', 'Queue 802 Sales queue migrated']);
+    expect(queues.json().warnings).toEqual([
+      'Queue 801 Support queue: member 999 not migrated, no user has that extension',
+      'Queue 802 Sales queue: strategy linear became ringall',
+      'Queue 802 Sales queue: ring time 0 s became 15 s',
+    ]);
+    const migratedQueues = (await get('/api/queues')).json() as Record<string, unknown>[];
+    expect(migratedQueues).toEqual([
+      expect.objectContaining({
+        extension: '801',
+        name: 'Support queue',
+        strategy: 'rrmemory',
+        members: [legacyExtension(3), legacyExtension(4)],
+        ring_time: 20,
+        max_wait: 300,
+        failover_dest: `ext-local,vmu${legacyExtension(0)},1`,
+        music: 'default',
+        announce_position: true,
+      }),
+      expect.objectContaining({
+        extension: '802',
+        strategy: 'ringall',
+        members: [legacyExtension(1)],
+        // Its failover is the IVR, migrated after the queues: hang up until then.
+        failover_dest: 'app-blackhole,hangup,1',
+        music: 'ringing',
+      }),
+    ]);
+    expect((await get('/api/migration/migrationstatus')).json()).toBe('queues');
+    // Run again: nothing doubled.
+    const queuesAgain = await post('/api/migration/queues');
+    expect(queuesAgain.json().warnings).toContain('Queue 801 Support queue already migrated');
+    expect((await get('/api/queues')).json()).toHaveLength(2);
+
     const ivr = await post('/api/migration/ivr');
     expect(ivr.statusCode, ivr.body).toBe(200);
     expect(ivr.json().warnings).toEqual([
@@ -192,8 +249,17 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       { selection: '1', dest: 'app-blackhole,hangup,1' },
       { selection: '2', dest: `from-did-direct,${legacyExtension(3)},1` },
       { selection: '3', dest: `app-announcement-${info.id},s,1` },
+      { selection: '4', dest: 'ext-queues,801,1' },
+      // Key 5 leads to a time condition: it waits for the time conditions step.
+      { selection: '5', dest: 'app-blackhole,hangup,1' },
       { selection: '9', dest: 'app-blackhole,hangup,1' },
     ]);
+
+    // The queue's failover found the migrated IVR once the announcements step linked what was waiting.
+    const sales = ((await get('/api/queues')).json() as { extension: string; failover_dest: string }[]).find(
+      (q) => q.extension === '802',
+    );
+    expect(sales?.failover_dest).toBe(`ivr-${menu?.id},s,1`);
 
     const dn = await post('/api/migration/daynight');
     expect(dn.statusCode).toBe(200);
@@ -212,6 +278,44 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       night_dest: `app-announcement-${closed.id},s,1`,
     });
 
+    // Time groups: FreePBX time strings become ranges; one that cannot be read is reported.
+    const tg = await post('/api/migration/timegroups');
+    expect(tg.statusCode, tg.body).toBe(200);
+    expect(tg.json().warnings).toEqual(['Time group Holidays: range bogus not migrated, it cannot be read']);
+    const timeGroups = (await get('/api/timegroups')).json() as { id: number; name: string; ranges: unknown[] }[];
+    expect(timeGroups.find((g) => g.name === 'Working hours')?.ranges).toEqual([
+      { hours: '08:30-12:30', weekdays: 'mon-fri', mdays: '*', months: '*' },
+      { hours: '14:00-18:00', weekdays: 'mon-fri', mdays: '*', months: '*' },
+      { hours: '09:00-12:00', weekdays: 'sat', mdays: '*', months: '*' },
+    ]);
+    expect(timeGroups.find((g) => g.name === 'Holidays')?.ranges).toEqual([
+      { hours: '*', weekdays: '*', mdays: '25', months: 'dec' },
+      { hours: '*', weekdays: '*', mdays: '1', months: 'jan' },
+    ]);
+    const tc = await post('/api/migration/timeconditions');
+    expect(tc.statusCode, tc.body).toBe(200);
+    expect(tc.json().warnings).toEqual(['Time condition Orphan not migrated: its time group was not migrated']);
+    expect((await get('/api/migration/migrationstatus')).json()).toBe('tgroupstcond');
+    const conditions = (await get('/api/timeconditions')).json() as Record<string, unknown>[];
+    const open = conditions.find((c) => c.name === 'Office open');
+    const holiday = conditions.find((c) => c.name === 'Holiday closing');
+    // The old ids became new ones: a queue by its number, the announcement and the earlier condition by their new ids.
+    expect(open).toMatchObject({
+      time_group_id: timeGroups.find((g) => g.name === 'Working hours')?.id,
+      true_dest: 'ext-queues,801,1',
+      false_dest: `app-announcement-${closed.id},s,1`,
+    });
+    const key5 = await t.database.db
+      .selectFrom('ivr_entries')
+      .select('dest')
+      .where('selection', '=', '5')
+      .executeTakeFirstOrThrow();
+    expect(key5.dest).toBe(`timeconditions,${open?.id},1`);
+    expect(holiday).toMatchObject({
+      time_group_id: timeGroups.find((g) => g.name === 'Holidays')?.id,
+      false_dest: `timeconditions,${open?.id},1`,
+    });
+
     const inbound = await post('/api/migration/inboundroutes');
     expect(inbound.statusCode).toBe(200);
     const rows = await t.database.db
@@ -223,6 +327,7 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       { did: '0612345678', destination: 'app-daynight,0,1' },
       { did: '0612345679', destination: `from-did-direct,${legacyExtension(0)},1` },
       { did: '0612345680', destination: 'app-blackhole,hangup,1' },
+      { did: '0612345690', destination: `timeconditions,${holiday?.id},1` },
     ]);
     expect((await get('/api/migration/migrationstatus')).json()).toBe('iroutes');
 

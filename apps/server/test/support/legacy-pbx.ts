@@ -86,6 +86,21 @@ CREATE TABLE ivr_details (id int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY, name v
   invalid_append_announce tinyint(1) NOT NULL DEFAULT 1, timeout_ivr_ret tinyint(1) NOT NULL DEFAULT 0,
   invalid_ivr_ret tinyint(1) NOT NULL DEFAULT 0);
 CREATE TABLE ivr_entries (ivr_id int(11) NOT NULL, selection varchar(10), dest varchar(200), ivr_ret tinyint(1) NOT NULL DEFAULT 0);
+CREATE TABLE queues_config (extension varchar(20) NOT NULL DEFAULT '' PRIMARY KEY, descr varchar(35) NOT NULL DEFAULT '',
+  grppre varchar(100) NOT NULL DEFAULT '', alertinfo varchar(254) NOT NULL DEFAULT '', ringing tinyint(1) NOT NULL DEFAULT 0,
+  maxwait varchar(8) NOT NULL DEFAULT '', password varchar(20) NOT NULL DEFAULT '', ivr_id varchar(8) NOT NULL DEFAULT '0',
+  dest varchar(50) NOT NULL DEFAULT '', cwignore tinyint(1) NOT NULL DEFAULT 0, qregex varchar(255), agentannounce_id int,
+  joinannounce_id int, queuewait tinyint(1) DEFAULT 0, use_queue_context tinyint(1) DEFAULT 0, togglehint tinyint(1) DEFAULT 0,
+  qnoanswer tinyint(1) DEFAULT 0, callconfirm tinyint(1) DEFAULT 0, callconfirm_id int, monitor_type varchar(5),
+  monitor_heard int, monitor_spoken int, callback_id varchar(8) NOT NULL DEFAULT '');
+CREATE TABLE queues_details (id varchar(45) NOT NULL DEFAULT '-1', keyword varchar(30) NOT NULL DEFAULT '',
+  data varchar(150) NOT NULL DEFAULT '', flags int(1) NOT NULL DEFAULT 0, PRIMARY KEY (id, keyword, data));
+CREATE TABLE timegroups_groups (id int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY, description varchar(50) NOT NULL DEFAULT '',
+  UNIQUE KEY display (description));
+CREATE TABLE timegroups_details (id int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY, timegroupid int(11) NOT NULL DEFAULT 0,
+  time varchar(100) NOT NULL DEFAULT '');
+CREATE TABLE timeconditions (timeconditions_id int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY, displayname varchar(50),
+  time int(11), truegoto varchar(50), falsegoto varchar(50), deptname varchar(50), generate_hint tinyint(1) DEFAULT 0);
 CREATE TABLE daynight (ext varchar(10) NOT NULL DEFAULT '', dmode varchar(40) NOT NULL DEFAULT '',
   dest varchar(255) NOT NULL DEFAULT '', PRIMARY KEY (ext, dmode, dest));
 CREATE TABLE incoming (cidnum varchar(20), extension varchar(50), destination varchar(50), privacyman tinyint(1),
@@ -369,9 +384,62 @@ async function fillPbx(conn: mysql.Connection, count: number) {
       [1, '1', 'ext-group,600,1', 0],
       [1, '2', `from-did-direct,${legacyExtension(3)},1`, 0],
       [1, '3', 'app-announcement-2,s,1', 0],
+      [1, '4', 'ext-queues,801,1', 0],
+      [1, '5', 'timeconditions,1,1', 0],
       [1, '9', 'custom-ctx,s,1', 0],
     ],
   ]);
+  // Queues: numbers outside the users' range; one member per row as FreePBX 11 stores them (999 is nobody's).
+  await conn.query(
+    'INSERT INTO queues_config (extension, descr, grppre, alertinfo, ringing, maxwait, password, ivr_id, dest, cwignore) VALUES ?',
+    [
+      [
+        ['801', 'Support queue', 'SUP:', '', 0, '300', '', '0', `ext-local,vmu${legacyExtension(0)},1`, 0],
+        ['802', 'Sales queue', '', '', 1, '', '', '0', 'ivr-1,s,1', 0],
+      ],
+    ],
+  );
+  await conn.query('INSERT INTO queues_details (id, keyword, data, flags) VALUES ?', [
+    [
+      ['801', 'strategy', 'rrmemory', 0],
+      ['801', 'timeout', '20', 0],
+      ['801', 'music', 'default', 0],
+      ['801', 'announce-position', 'yes', 0],
+      ['801', 'member', `Local/${legacyExtension(3)}@from-queue/n,0`, 0],
+      ['801', 'member', `Local/${legacyExtension(4)}@from-queue/n,0`, 1],
+      ['801', 'member', 'Local/999@from-queue/n,0', 2],
+      ['802', 'strategy', 'linear', 0],
+      ['802', 'timeout', '0', 0],
+      ['802', 'music', 'default', 0],
+      ['802', 'member', `SIP/${legacyExtension(1)},0`, 0],
+    ],
+  ]);
+  await conn.query('INSERT INTO timegroups_groups (id, description) VALUES ?', [
+    [
+      [1, 'Working hours'],
+      [2, 'Holidays'],
+    ],
+  ]);
+  await conn.query('INSERT INTO timegroups_details (timegroupid, time) VALUES ?', [
+    [
+      [1, '08:30-12:30|mon-fri|*|*'],
+      [1, '14:00-18:00|mon-fri|*|*'],
+      [1, '9:00-12:00|sat-sat|*|*'],
+      [2, '*|*|25|dec'],
+      [2, '*|*|1|jan'],
+      [2, 'bogus'],
+    ],
+  ]);
+  await conn.query(
+    'INSERT INTO timeconditions (timeconditions_id, displayname, time, truegoto, falsegoto, deptname) VALUES ?',
+    [
+      [
+        [1, 'Office open', 1, 'ext-queues,801,1', 'app-announcement-1,s,1', ''],
+        [2, 'Holiday closing', 2, 'app-announcement-1,s,1', 'timeconditions,1,1', ''],
+        [3, 'Orphan', 9, 'app-blackhole,hangup,1', 'app-blackhole,hangup,1', ''],
+      ],
+    ],
+  );
   await conn.query('INSERT INTO daynight (ext, dmode, dest) VALUES ?', [
     [
       ['0', 'day', 'ivr-1,s,1'],
@@ -400,6 +468,7 @@ async function fillPbx(conn: mysql.Connection, count: number) {
           '',
         ],
         ['', '0612345680', 'ext-meetme,600,1', 0, '', '', 'default', 'Conference line', '', 0, '', '', ''],
+        ['', '0612345690', 'timeconditions,2,1', 0, '', '', 'default', 'Support line', '', 0, '', '', ''],
       ],
     ],
   );

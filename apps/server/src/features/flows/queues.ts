@@ -119,6 +119,11 @@ export class QueuesService {
     }
   }
 
+  /** Inside a caller's transaction (the migration's step): the same checks, committed or rolled back with it. */
+  createIn(trx: Db, input: QueueWrite): Promise<number> {
+    return this.write(trx, null, input);
+  }
+
   create(input: QueueWrite): Promise<number> {
     return this.guard(input.name, (trx) => this.write(trx, null, input));
   }

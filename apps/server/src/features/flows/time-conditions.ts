@@ -77,6 +77,11 @@ export class TimeConditionsService {
     return groupId;
   }
 
+  /** Inside a caller's transaction (the migration's step): the same checks, committed or rolled back with it. */
+  createGroupIn(trx: Db, input: TimeGroupWrite): Promise<number> {
+    return this.writeGroup(trx, null, input);
+  }
+
   createGroup(input: TimeGroupWrite): Promise<number> {
     return this.guard(input.name, (trx) => this.writeGroup(trx, null, input));
   }
@@ -160,6 +165,11 @@ export class TimeConditionsService {
       ['false_dest', v.false_dest],
     ]);
     return conditionId;
+  }
+
+  /** Inside a caller's transaction (the migration's step): the same checks, committed or rolled back with it. */
+  createConditionIn(trx: Db, input: TimeConditionWrite): Promise<number> {
+    return this.writeCondition(trx, null, input);
   }
 
   createCondition(input: TimeConditionWrite): Promise<number> {

@@ -9,6 +9,8 @@ import type { Database } from '../../db/schema.ts';
 import { SettingsStore } from '../../db/settings-store.ts';
 import type { GatewaysService } from '../gateways/service.ts';
 import { DestinationCheck, IDS_KEY } from './destinations.ts';
+import { migrateQueues, migrateTimeConditions, migrateTimeGroups } from './flow-steps.ts';
+import { isTimeCondition, linkPending, PENDING_KEY, type PendingLink } from './pending.ts';
 import type { LegacySource } from './source.ts';
 import { type MigrationState, StepLog } from './state.ts';
 
@@ -358,6 +360,29 @@ export class ConfigMigration {
     });
   }
 
+  /** Queues with their static members (flow-steps.ts); before the IVRs, whose keys may lead to them. */
+  queues(): Promise<StepAnswer> {
+    return this.run('migrateQueues', 'queues', async (trx, log) => {
+      await migrateQueues(trx, this.source, log);
+      return true;
+    });
+  }
+
+  /** Time groups (no status of their own: the time conditions step sets it). */
+  timeGroups(): Promise<StepAnswer> {
+    return this.run('migrateTimegroups', null, async (trx, log) => {
+      await migrateTimeGroups(trx, this.source, log);
+      return true;
+    });
+  }
+
+  timeConditions(): Promise<StepAnswer> {
+    return this.run('migrateTimeconditions', 'tgroupstcond', async (trx, log) => {
+      await migrateTimeConditions(trx, this.source, log);
+      return true;
+    });
+  }
+
   /** Day/night switches: one row per switch here, the old day and night rows joined. */
   dayNight(): Promise<StepAnswer> {
     return this.run('daynight', null, async (trx, log) => {
@@ -509,26 +534,9 @@ export class ConfigMigration {
         log.infos.push(`${description} announcement migrated`);
       }
       await settings.set(IDS_KEY, check.ids, trx);
-      // IVR keys and fallbacks that led to an announcement now find it, or get their warning.
-      const linked = await DestinationCheck.load(trx);
-      for (const p of (await settings.get<PendingLink[]>(PENDING_KEY)) ?? []) {
-        const dest = linked.check(p.old, log);
-        if (p.column === 'dest') {
-          await trx
-            .updateTable('ivr_entries')
-            .set({ dest })
-            .where('ivr_id', '=', p.ivr_id)
-            .where('selection', '=', p.selection ?? '')
-            .execute();
-        } else {
-          await trx
-            .updateTable('ivrs')
-            .set({ [p.column]: dest })
-            .where('id', '=', p.ivr_id)
-            .execute();
-        }
-      }
-      await settings.set(PENDING_KEY, [], trx);
+      // IVR keys and fallbacks that led to an announcement now find it, or get their warning; those leading to a
+      // time condition wait for its step.
+      await linkPending(trx, log, isTimeCondition);
       return true;
     });
   }
@@ -565,15 +573,5 @@ export class ConfigMigration {
     });
   }
 }
-
-/** An IVR destination that waits for the announcements step (settings `migration_pending`). */
-interface PendingLink {
-  ivr_id: number;
-  /** The entry's key, or null for the IVR's invalid/timeout destination. */
-  selection: string | null;
-  column: 'invalid_destination' | 'timeout_destination' | 'dest';
-  old: string;
-}
-const PENDING_KEY = 'migration_pending';
 
 class RollBack extends Error {}

@@ -1,4 +1,10 @@
-import { announcementDestination, dayNightDestination, ivrDestination } from '@centralino/contract';
+import {
+  announcementDestination,
+  dayNightDestination,
+  ivrDestination,
+  queueDestination,
+  timeConditionDestination,
+} from '@centralino/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { SettingsStore } from '../../db/settings-store.ts';
@@ -8,38 +14,52 @@ import type { StepLog } from './state.ts';
 /**
  * The destination check of contract §11.1, against what exists here now: a direct-extension or voicemail
  * destination is kept when that extension is a user's main extension (with a mailbox, for voicemail); hang up
- * and busy are kept; a day/night switch is kept when it was migrated. Anything else (ring groups, queues, time
- * conditions, CQR, conferences, custom contexts: objects this version does not migrate yet) becomes hang up with
- * the warning "<old destination> destination not migrated". IVRs and announcements get new ids here: the old id
- * is looked up in the ids the migration gave them (settings `migration_ids`).
+ * and busy are kept; a day/night switch is kept when it was migrated; a queue is kept when a queue with its number
+ * exists here. Anything else (ring groups, CQR, conferences, custom contexts: objects this version does not migrate
+ * yet) becomes hang up with the warning "<old destination> destination not migrated". IVRs, announcements and time
+ * conditions get new ids here: the old id is looked up in the ids the migration gave them (settings
+ * `migration_ids`).
  */
 export class DestinationCheck {
   private constructor(
     private readonly extensions: Set<string>,
     private readonly mailboxes: Set<string>,
     private readonly switches: Set<number>,
+    private readonly queues: Set<string>,
     readonly ids: MigratedIds,
   ) {}
 
   static async load(db: Kysely<Database>): Promise<DestinationCheck> {
-    const ids = (await new SettingsStore(db).get<MigratedIds>(IDS_KEY)) ?? { ivr: {}, announcement: {} };
-    const [users, switches] = await Promise.all([
+    const stored = await new SettingsStore(db).get<Partial<MigratedIds>>(IDS_KEY);
+    const ids: MigratedIds = { ivr: {}, announcement: {}, queue: {}, timegroup: {}, timecondition: {}, ...stored };
+    const [users, switches, queues] = await Promise.all([
       db
         .selectFrom('users')
         .select(['default_extension', 'voicemail_pin'])
         .where('default_extension', 'is not', null)
         .execute(),
       db.selectFrom('daynight').select('ext').execute(),
+      db.selectFrom('queues').select('extension').execute(),
     ]);
     return new DestinationCheck(
       new Set(users.map((u) => String(u.default_extension))),
       new Set(users.filter((u) => u.voicemail_pin !== null).map((u) => String(u.default_extension))),
       new Set(switches.map((s) => Number(s.ext))),
+      new Set(queues.map((q) => q.extension)),
       ids,
     );
   }
 
-  /** `later`: called instead of warning for an announcement not migrated yet (its step comes after the IVRs). */
+  /** A queue created by the running step: destinations checked after it in the same step find it. */
+  addQueue(oldNumber: string, number: string): void {
+    this.queues.add(number);
+    if (oldNumber !== number) this.ids.queue[oldNumber] = number;
+  }
+
+  /**
+   * `later`: called instead of warning for an IVR, announcement or time condition not migrated yet (their steps come
+   * after the queues and the IVRs).
+   */
   check(old: string | null | undefined, log: StepLog, later?: (old: string) => void): string {
     const dest = (old ?? '').trim();
     if (dest === '') return HANGUP_DESTINATION;
@@ -57,7 +77,14 @@ export class DestinationCheck {
     const ann = /^app-announcement-(\d+),s,\d+$/.exec(dest);
     const newAnn = ann?.[1] ? this.ids.announcement[ann[1]] : undefined;
     if (newAnn) return announcementDestination(newAnn);
-    if (ann && later) {
+    // A queue keeps its number when migrated; the map is there for one that had to take another.
+    const queue = /^ext-queues,(\d+),\d+$/.exec(dest);
+    const newQueue = queue?.[1] ? (this.ids.queue[queue[1]] ?? queue[1]) : undefined;
+    if (newQueue && this.queues.has(newQueue)) return queueDestination(newQueue);
+    const tc = /^timeconditions,(\d+),\d+$/.exec(dest);
+    const newTc = tc?.[1] ? this.ids.timecondition[tc[1]] : undefined;
+    if (newTc) return timeConditionDestination(newTc);
+    if ((ivr || ann || tc) && later) {
       later(dest);
       return HANGUP_DESTINATION;
     }
@@ -67,8 +94,11 @@ export class DestinationCheck {
 }
 
 export const IDS_KEY = 'migration_ids';
-/** New id of each migrated IVR and announcement, by old id. */
+/** New id of each migrated IVR, announcement, time group and time condition, by old id; queue numbers by old number. */
 export interface MigratedIds {
   ivr: Record<string, number>;
   announcement: Record<string, number>;
+  queue: Record<string, string>;
+  timegroup: Record<string, number>;
+  timecondition: Record<string, number>;
 }

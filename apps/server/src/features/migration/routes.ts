@@ -142,7 +142,7 @@ export const migrationRoutes =
     stepRoute('/api/migration/groups', 'Ring groups (not yet)', () =>
       config().notYet('migrateGroups', 'groups', 'Ring groups'),
     );
-    stepRoute('/api/migration/queues', 'Queues (not yet)', () => config().notYet('migrateQueues', 'queues', 'Queues'));
+    stepRoute('/api/migration/queues', 'Migrates the queues and their static members', () => config().queues());
     stepRoute('/api/migration/ivr', 'Migrates the IVR menus and their keys', () => config().ivrs());
     stepRoute('/api/migration/cqr', 'Caller query routing (not yet)', () =>
       config().notYet('migrateCQRs', 'cqr', 'Caller query routings (CQR)'),
@@ -152,12 +152,8 @@ export const migrationRoutes =
     );
     stepRoute('/api/migration/announcements', 'Migrates the announcements', () => config().announcements());
     stepRoute('/api/migration/daynight', 'Migrates the day/night switches', () => config().dayNight());
-    stepRoute('/api/migration/timegroups', 'Time groups (not yet)', () =>
-      config().notYet('migrateTimegroups', null, 'Time groups'),
-    );
-    stepRoute('/api/migration/timeconditions', 'Time conditions (not yet)', () =>
-      config().notYet('migrateTimeconditions', 'tgroupstcond', 'Time conditions'),
-    );
+    stepRoute('/api/migration/timegroups', 'Migrates the time groups', () => config().timeGroups());
+    stepRoute('/api/migration/timeconditions', 'Migrates the time conditions', () => config().timeConditions());
     stepRoute('/api/migration/inboundroutes', 'Migrates the inbound routes', () => config().inboundRoutes());
     stepRoute('/api/migration/postmigration', 'CTI phonebook and the remaining tables (not yet)', () =>
       config().notYet(

@@ -1,0 +1,268 @@
+import {
+  QUEUE_STRATEGIES,
+  type QueueWrite,
+  queueWriteSchema,
+  type TimeRange,
+  timeRangeSchema,
+} from '@centralino/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { SettingsStore } from '../../db/settings-store.ts';
+import { AppError } from '../../errors.ts';
+import { QueuesService } from '../flows/queues.ts';
+import { TimeConditionsService } from '../flows/time-conditions.ts';
+import { DestinationCheck, IDS_KEY } from './destinations.ts';
+import { linkPending, PENDING_KEY, type PendingLink } from './pending.ts';
+import type { LegacySource } from './source.ts';
+import type { StepLog } from './state.ts';
+
+type Trx = Kysely<Database>;
+
+/** A service's refusal in words for the report: its detail and the fields it names. */
+function describe(error: unknown): string {
+  if (error instanceof AppError) {
+    const fields = typeof error.fields === 'function' ? error.fields('en') : error.fields;
+    const parts = Object.entries(fields ?? {}).map(([field, message]) => `${field}: ${message}`);
+    return [error.message, ...parts].join('; ');
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Old strategies Asterisk had that Centralino does not offer, and the nearest it does. */
+const NEAREST_STRATEGY: Record<string, (typeof QUEUE_STRATEGIES)[number]> = {
+  linear: 'ringall',
+  rrordered: 'rrmemory',
+  wrandom: 'random',
+  'ringall-prim': 'ringall',
+  'rrmemory-prim': 'rrmemory',
+};
+
+/** The extension a `member` detail names: `Local/201@from-queue/n,0` or `SIP/201,0`. */
+export function memberExtension(data: string): string | null {
+  const m = /^[A-Za-z0-9_]+\/(\d+)(?:[@,/]|$)/.exec(data.trim());
+  return m?.[1] ?? null;
+}
+
+/**
+ * FreePBX 11 queues (`queues_config` + the `queues_details` keyword rows) → queues created through the queues
+ * service in the step's transaction, so the numbering rules and the flow check are the ones the console applies.
+ * Each queue keeps its number; static members are the old `member` rows whose extension is a migrated user's.
+ */
+export async function migrateQueues(trx: Trx, source: LegacySource, log: StepLog): Promise<void> {
+  const queues = await source.query<{
+    extension: string;
+    descr: string;
+    maxwait: string;
+    ringing: number;
+    dest: string;
+  }>(
+    `SELECT extension, descr, maxwait, ringing, dest FROM ${source.table('pbx', 'queues_config')}
+       ORDER BY CAST(extension AS UNSIGNED), extension`,
+  );
+  if (queues.length === 0) {
+    log.infos.push('No queues to migrate');
+    return;
+  }
+  const details = await source.query<{ id: string; keyword: string; data: string }>(
+    `SELECT id, keyword, data FROM ${source.table('pbx', 'queues_details')} ORDER BY id, keyword, flags, data`,
+  );
+  const check = await DestinationCheck.load(trx);
+  const users = new Set(
+    (
+      await trx.selectFrom('users').select('default_extension').where('default_extension', 'is not', null).execute()
+    ).map((u) => String(u.default_extension)),
+  );
+  const existing = new Set((await trx.selectFrom('queues').select('extension').execute()).map((q) => q.extension));
+  const service = new QueuesService(trx);
+  const settings = new SettingsStore(trx);
+  const pending = (await settings.get<PendingLink[]>(PENDING_KEY)) ?? [];
+  for (const q of queues) {
+    const label = `Queue ${q.extension} ${q.descr ?? ''}`.trim();
+    if (existing.has(q.extension)) {
+      log.warnings.push(`${label} already migrated`);
+      continue;
+    }
+    const own = details.filter((d) => d.id === q.extension);
+    const one = (keyword: string) => own.find((d) => d.keyword === keyword)?.data;
+    const members: string[] = [];
+    for (const d of own.filter((x) => x.keyword === 'member')) {
+      const ext = memberExtension(d.data);
+      if (ext && users.has(ext)) {
+        if (!members.includes(ext)) members.push(ext);
+      } else {
+        log.warnings.push(`${label}: member ${ext ?? d.data} not migrated, no user has that extension`);
+      }
+    }
+    const oldStrategy = (one('strategy') ?? 'ringall').trim();
+    const strategy = (QUEUE_STRATEGIES as readonly string[]).includes(oldStrategy)
+      ? (oldStrategy as QueueWrite['strategy'])
+      : (NEAREST_STRATEGY[oldStrategy] ?? 'ringall');
+    if (strategy !== oldStrategy) log.warnings.push(`${label}: strategy ${oldStrategy} became ${strategy}`);
+    // 0 rang without limit on the old system; here a member rings at most two minutes before the next one.
+    const timeout = Number.parseInt(one('timeout') ?? '', 10);
+    const ringTime = Number.isFinite(timeout) && timeout > 0 ? Math.min(120, timeout) : 15;
+    if (Number.isFinite(timeout) && (timeout <= 0 || timeout > 120)) {
+      log.warnings.push(`${label}: ring time ${timeout} s became ${ringTime} s`);
+    }
+    const maxWait = Math.min(86_400, Math.max(0, Number.parseInt(q.maxwait ?? '', 10) || 0));
+    const moh = (one('music') ?? 'default').trim();
+    const music: QueueWrite['music'] = Number(q.ringing) === 1 ? 'ringing' : 'default';
+    if (music === 'default' && moh !== '' && moh !== 'default' && moh !== 'inherit') {
+      log.warnings.push(`${label}: music class ${moh} is not here, the default music on hold is used`);
+    }
+    let waiting: string | null = null;
+    const body = queueWriteSchema.safeParse({
+      extension: q.extension,
+      name: (q.descr || `Queue ${q.extension}`).slice(0, 50),
+      strategy,
+      members,
+      agents: [],
+      ring_time: ringTime,
+      max_wait: maxWait,
+      // An IVR, announcement or time condition is migrated later: the failover waits for it (pending.ts).
+      failover_dest: check.check(q.dest, log, (o) => {
+        waiting = o;
+      }),
+      music,
+      announce_position: (one('announce-position') ?? 'no') === 'yes',
+    });
+    if (!body.success) {
+      log.errors.push(`${label}: ${body.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      continue;
+    }
+    try {
+      const id = await service.createIn(trx, body.data);
+      if (waiting) pending.push({ ivr_id: id, selection: null, column: 'failover_dest', old: waiting, queue: true });
+    } catch (error) {
+      // The step rolls back as a whole: the report says which queue and why.
+      log.errors.push(`${label}: ${describe(error)}`);
+      continue;
+    }
+    check.addQueue(q.extension, q.extension);
+    existing.add(q.extension);
+    log.infos.push(`${label} migrated`);
+  }
+  await settings.set(IDS_KEY, check.ids, trx);
+  await settings.set(PENDING_KEY, pending, trx);
+}
+
+const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+
+/**
+ * One FreePBX time string `hh:mm-hh:mm|dow|dom|month` as a range here, or null when it cannot be read. FreePBX
+ * writes single hours as `9:00` and ranges whose ends are equal as one value: both are normalised.
+ */
+export function rangeOf(time: string): TimeRange | null {
+  const parts = time.split('|').map((p) => p.trim().toLowerCase());
+  if (parts.length !== 4) return null;
+  const pad = (t: string) => t.replace(/(^|-)(\d):/g, '$10$2:');
+  const same = (v: string) => {
+    const [a, b] = v.split('-');
+    return b !== undefined && a === b ? a : v;
+  };
+  const [hours = '*', weekdays = '*', mdays = '*', months = '*'] = parts.map((p) => same(p || '*'));
+  const parsed = timeRangeSchema.safeParse({ hours: pad(hours), weekdays, mdays, months });
+  if (!parsed.success) return null;
+  // Asterisk reads the weekdays as written; an unknown abbreviation would never match (the schema already refuses).
+  if (!parsed.data.weekdays.split('-').every((d) => d === '*' || DAYS.includes(d))) return null;
+  return parsed.data;
+}
+
+/** Time groups and their ranges; a range that cannot be read is reported, a group with none left is not created. */
+export async function migrateTimeGroups(trx: Trx, source: LegacySource, log: StepLog): Promise<void> {
+  const groups = await source.query<{ id: number; description: string }>(
+    `SELECT id, description FROM ${source.table('pbx', 'timegroups_groups')} ORDER BY id`,
+  );
+  if (groups.length === 0) {
+    log.infos.push('No time groups to migrate');
+    return;
+  }
+  const details = await source.query<{ timegroupid: number; time: string }>(
+    `SELECT timegroupid, time FROM ${source.table('pbx', 'timegroups_details')} ORDER BY id`,
+  );
+  const check = await DestinationCheck.load(trx);
+  const names = new Map(
+    (await trx.selectFrom('time_groups').select(['id', 'name']).execute()).map((g) => [g.name, Number(g.id)]),
+  );
+  const service = new TimeConditionsService(trx);
+  for (const g of groups) {
+    const name = (g.description || `Time group ${g.id}`).slice(0, 50);
+    const had = names.get(name);
+    if (had !== undefined) {
+      check.ids.timegroup[String(g.id)] = had;
+      log.warnings.push(`Time group ${name} already migrated`);
+      continue;
+    }
+    const ranges: TimeRange[] = [];
+    for (const d of details.filter((x) => Number(x.timegroupid) === Number(g.id))) {
+      const range = rangeOf(d.time ?? '');
+      if (range) ranges.push(range);
+      else log.warnings.push(`Time group ${name}: range ${d.time} not migrated, it cannot be read`);
+    }
+    if (ranges.length === 0) {
+      log.warnings.push(`Time group ${name} not migrated: it has no range`);
+      continue;
+    }
+    try {
+      const id = await service.createGroupIn(trx, { name, ranges: ranges.slice(0, 50) });
+      check.ids.timegroup[String(g.id)] = id;
+      names.set(name, id);
+      log.infos.push(`Time group ${name} migrated`);
+    } catch (error) {
+      log.errors.push(`Time group ${name}: ${describe(error)}`);
+    }
+  }
+  await new SettingsStore(trx).set(IDS_KEY, check.ids, trx);
+}
+
+/**
+ * Time conditions, each on the migrated group its old `time` named; `truegoto`/`falsegoto` through the destination
+ * check (a condition leading to an earlier one finds it: each new id is known as soon as it is created).
+ */
+export async function migrateTimeConditions(trx: Trx, source: LegacySource, log: StepLog): Promise<void> {
+  const rows = await source.query<{
+    timeconditions_id: number;
+    displayname: string;
+    time: number | string | null;
+    truegoto: string;
+    falsegoto: string;
+  }>(
+    `SELECT timeconditions_id, displayname, time, truegoto, falsegoto
+       FROM ${source.table('pbx', 'timeconditions')} ORDER BY timeconditions_id`,
+  );
+  if (rows.length === 0) {
+    log.infos.push('No time conditions to migrate');
+    return;
+  }
+  const check = await DestinationCheck.load(trx);
+  const names = new Set((await trx.selectFrom('time_conditions').select('name').execute()).map((c) => c.name));
+  const service = new TimeConditionsService(trx);
+  for (const c of rows) {
+    const name = (c.displayname || `Time condition ${c.timeconditions_id}`).slice(0, 50);
+    if (names.has(name)) {
+      log.warnings.push(`Time condition ${name} already migrated`);
+      continue;
+    }
+    const group = check.ids.timegroup[String(c.time ?? '')];
+    if (group === undefined) {
+      log.warnings.push(`Time condition ${name} not migrated: its time group was not migrated`);
+      continue;
+    }
+    try {
+      const id = await service.createConditionIn(trx, {
+        name,
+        time_group_id: group,
+        true_dest: check.check(c.truegoto, log),
+        false_dest: check.check(c.falsegoto, log),
+      });
+      check.ids.timecondition[String(c.timeconditions_id)] = id;
+      names.add(name);
+      log.infos.push(`Time condition ${name} migrated`);
+    } catch (error) {
+      log.errors.push(`Time condition ${name}: ${describe(error)}`);
+    }
+  }
+  await new SettingsStore(trx).set(IDS_KEY, check.ids, trx);
+  // IVR keys that led to a time condition were waiting for this step.
+  await linkPending(trx, log, () => false);
+}
