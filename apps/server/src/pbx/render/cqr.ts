@@ -38,7 +38,8 @@ export function renderCqrs(cqrs: readonly PbxCqr[], loopback: PhoneRecordingSett
       `Set(CURLOPT(httpheader)=Authorization: Bearer \${FILE(${loopback.tokenFile},0,43)})`,
       'Set(CURLOPT(conntimeout)=2)',
       `Set(CURLOPT(httptimeout)=${c.timeout + CURL_MARGIN_SECONDS})`,
-      `Set(CQR_DEST=\${CURL(${origin}${CQR_LOOKUP_PATH}/${c.id}?caller=\${URIENCODE(\${FILTER(0-9*+,\${CALLERID(num)})})})})`,
+      // Digits and * only: nothing to encode in a URL (a leading + would read as a space; func_uri is not loaded).
+      `Set(CQR_DEST=\${CURL(${origin}${CQR_LOOKUP_PATH}/${c.id}?caller=\${FILTER(0-9*,\${CALLERID(num)})})})`,
       'GotoIf($[${REGEX("^[A-Za-z0-9_-]+,[A-Za-z0-9_*#+-]+,[0-9]+$" ${CQR_DEST})}]?found)',
       gotoDestination(c.defaultDestination),
       '(found),Goto(${CQR_DEST})',
