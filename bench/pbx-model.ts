@@ -114,5 +114,6 @@ export function bigModel(): PbxModel {
     dayNight: [],
     queues: [],
     timeConditions: [],
+    cqrs: [],
   };
 }

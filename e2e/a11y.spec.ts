@@ -415,6 +415,12 @@ const SCREENS: Screen[] = [
       await checkModal(page, 'new time condition', () => button(page, t('flows.timeConditions.create')).click());
     },
   },
+  {
+    path: '/flows/cqr',
+    modals: async (page, t) => {
+      await checkModal(page, 'new caller query routing', () => button(page, t('flows.cqr.create')).click());
+    },
+  },
   { path: '/admin' },
   { path: '/admin/languages' },
   { path: '/admin/settings' },

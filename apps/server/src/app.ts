@@ -38,6 +38,8 @@ import { devicesRoutes } from './features/devices/routes.ts';
 import { DevicesService } from './features/devices/service.ts';
 import { directoryRoutes } from './features/directory/routes.ts';
 import { DirectoryService } from './features/directory/service.ts';
+import { CqrService } from './features/flows/cqr.ts';
+import { cqrRoutes } from './features/flows/cqr-routes.ts';
 import { phoneRecordingRoutes } from './features/flows/phone-recording-routes.ts';
 import { queueRoutes } from './features/flows/queue-routes.ts';
 import { QueuesService } from './features/flows/queues.ts';
@@ -213,7 +215,8 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
       ? { kind: 'postgres', location: config.databaseUrl ?? '' }
       : { kind: 'sqlite', location: path.join(config.dataDir, 'centralino.db') },
   );
-  await app.register(customerCardsRoutes(new CustomerCardsService(database.db, cardQueries, now)));
+  const customerCards = new CustomerCardsService(database.db, cardQueries, now);
+  await app.register(customerCardsRoutes(customerCards));
   app.addHook('onClose', () => cardQueries.close());
   await app.register(paramUrlsRoutes(new ParamUrlsService(database.db, now)));
   await app.register(
@@ -238,6 +241,12 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
   await app.register(phoneRecordingRoutes(recordings, pbx.voicemailSttToken, phoneRecordingDir(config.pbx.soundsDir)));
   await app.register(queueRoutes(new QueuesService(database.db)));
   await app.register(timeRoutes(new TimeConditionsService(database.db, pbx.ami)));
+  await app.register(
+    cqrRoutes(
+      new CqrService(database.db, (source, query, number) => customerCards.runOnSource(source, query, number)),
+      pbx.voicemailSttToken,
+    ),
+  );
   // Recordings uploaded through another process, or before the sounds directory was moved, are written out.
   app.addHook('onReady', async () => {
     recordings.syncFiles().catch((error) => app.log.error({ err: error }, 'could not write the recordings'));

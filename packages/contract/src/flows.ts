@@ -299,3 +299,43 @@ export const timeConditionOverrideSchema = z
   .meta({ id: 'TimeConditionOverride' });
 
 export const timeConditionDestination = (id: number) => `timeconditions,${id},1`;
+
+// ---- Caller query routing (CQR) ----
+
+/** The longest a CQR waits for its query, in seconds (the card query runner stops any query at 5 s); the dialplan's CURL() gives up two seconds later. */
+export const CQR_MAX_TIMEOUT_SECONDS = 5;
+export const cqrEntrySchema = z.object({
+  /** The query's first column of its first row, compared as text (trimmed). */
+  value: z.string().trim().min(1, 'Enter the value to match').max(200, 'Up to 200 characters').check(noControlChars),
+  destination: flowDestinationSchema,
+});
+export const cqrWriteSchema = z
+  .object({
+    name: nameSchema,
+    /** A customer-card source (`GET /api/dbconn`). */
+    source_id: z.number().int().min(1, 'Choose a source'),
+    /** Read-only; the caller's number is bound where the query says `$NUMBER`, as in card queries. */
+    query: z.string().trim().min(1, 'The query is required').max(20_000, 'The query is too long'),
+    timeout: z
+      .number()
+      .int()
+      .min(1, `Between 1 and ${CQR_MAX_TIMEOUT_SECONDS} seconds`)
+      .max(CQR_MAX_TIMEOUT_SECONDS, `Between 1 and ${CQR_MAX_TIMEOUT_SECONDS} seconds`),
+    entries: z.array(cqrEntrySchema).max(100),
+    /** Where calls go on no match, an error or a timeout. */
+    default_dest: flowDestinationSchema,
+  })
+  .meta({ id: 'CqrWrite' });
+export type CqrWrite = z.infer<typeof cqrWriteSchema>;
+registerItalianMessages({
+  'Enter the value to match': 'Inserisci il valore da confrontare',
+  'Choose a source': 'Scegli una sorgente',
+  'The query is required': 'La query è obbligatoria',
+  'The query is too long': 'La query è troppo lunga',
+  [`Between 1 and ${CQR_MAX_TIMEOUT_SECONDS} seconds`]: `Tra 1 e ${CQR_MAX_TIMEOUT_SECONDS} secondi`,
+});
+export const cqrSchema = cqrWriteSchema.extend({ id: z.number().int(), destination: z.string() }).meta({ id: 'Cqr' });
+export type Cqr = z.infer<typeof cqrSchema>;
+export const cqrListSchema = z.array(cqrSchema).meta({ id: 'CqrList' });
+/** The destination string the original's migration check knows (contract api-admin §11). */
+export const cqrDestination = (id: number) => `nethcqr,${id},1`;

@@ -582,6 +582,22 @@ export interface TimeConditionsTable {
   false_dest: string;
 }
 
+export interface CqrsTable {
+  id: Generated<number>;
+  name: string;
+  source_id: number;
+  query: string;
+  timeout: number;
+  default_dest: string;
+}
+
+export interface CqrEntriesTable {
+  cqr_id: number;
+  position: number;
+  value: string;
+  dest: string;
+}
+
 export interface BackupRunsTable {
   slot: string;
   started_at: number;
@@ -642,6 +658,8 @@ export interface Database {
   time_groups: TimeGroupsTable;
   time_group_ranges: TimeGroupRangesTable;
   time_conditions: TimeConditionsTable;
+  cqrs: CqrsTable;
+  cqr_entries: CqrEntriesTable;
   backup_runs: BackupRunsTable;
   migration_report: MigrationReportTable;
   migration_cdr: MigrationCdrTable;

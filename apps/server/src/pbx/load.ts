@@ -288,8 +288,8 @@ export function recordingSoundPath(soundsDir: string, id: number): string {
 async function loadFlows(
   db: Kysely<Database>,
   soundsDir: string,
-): Promise<Pick<PbxModel, 'announcements' | 'ivrs' | 'dayNight' | 'queues' | 'timeConditions'>> {
-  const [announcements, ivrs, entries, dayNight, queues, members, conditions, ranges] = await Promise.all([
+): Promise<Pick<PbxModel, 'announcements' | 'ivrs' | 'dayNight' | 'queues' | 'timeConditions' | 'cqrs'>> {
+  const [announcements, ivrs, entries, dayNight, queues, members, conditions, ranges, cqrs] = await Promise.all([
     db.selectFrom('announcements').selectAll().orderBy('id').execute(),
     db.selectFrom('ivrs').selectAll().orderBy('id').execute(),
     db.selectFrom('ivr_entries').selectAll().orderBy('ivr_id').orderBy('selection').execute(),
@@ -305,6 +305,7 @@ async function loadFlows(
       .execute(),
     db.selectFrom('time_conditions').selectAll().orderBy('id').execute(),
     db.selectFrom('time_group_ranges').selectAll().orderBy('group_id').orderBy('position').execute(),
+    db.selectFrom('cqrs').select(['id', 'name', 'timeout', 'default_dest']).orderBy('id').execute(),
   ]);
   const rangesOf = new Map<number, { hours: string; weekdays: string; mdays: string; months: string }[]>();
   for (const r of ranges) {
@@ -374,6 +375,12 @@ async function loadFlows(
       ranges: rangesOf.get(Number(c.time_group_id)) ?? [],
       trueDestination: c.true_dest,
       falseDestination: c.false_dest,
+    })),
+    cqrs: cqrs.map((c) => ({
+      id: Number(c.id),
+      name: c.name,
+      timeout: Number(c.timeout),
+      defaultDestination: c.default_dest,
     })),
   };
 }

@@ -304,6 +304,16 @@ export interface PbxModel {
   dayNight: PbxDayNight[];
   queues: PbxQueue[];
   timeConditions: PbxTimeCondition[];
+  cqrs: PbxCqr[];
+}
+
+/** A caller query routing (issue 26): nethcqr,<id>,1 asks the console where to go, else its default. */
+export interface PbxCqr {
+  id: number;
+  name: string;
+  /** Seconds the console waits for the query; the dialplan's CURL() waits a little longer. */
+  timeout: number;
+  defaultDestination: Destination;
 }
 
 export const defaultPbxSettings: PbxSettings = {

@@ -254,6 +254,7 @@ export function referenceModel(): PbxModel {
         falseDestination: 'app-daynight,0,1',
       },
     ],
+    cqrs: [{ id: 1, name: 'Known customers', timeout: 3, defaultDestination: 'from-did-direct,201,1' }],
   };
 }
 

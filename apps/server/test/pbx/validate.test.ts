@@ -305,6 +305,13 @@ function randomModel(seed: number): PbxModel {
     trueDestination: flowDestination(),
     falseDestination: flowDestination(),
   }));
+  // Caller query routings: the default to any flow (the rest is decided by the console at call time).
+  model.cqrs = Array.from({ length: Math.floor(r() * 3) }, (_, i) => ({
+    id: i + 1,
+    name: `lookup ${pick(['A', 'B;C', '(x), y'])} ${i}`,
+    timeout: pick([1, 5]),
+    defaultDestination: flowDestination(),
+  }));
   return model;
 }
 

@@ -24,6 +24,7 @@ import {
   IconCalendarTime,
   IconClockHour4,
   IconCloudComputing,
+  IconDatabaseSearch,
   IconDeviceDesktop,
   IconDeviceDesktopCog,
   IconDeviceMobileCog,
@@ -118,6 +119,7 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
         {item('/flows/queues', t('nav.queues'), <IconHeadset size={18} />)}
         {item('/flows/timegroups', t('nav.timeGroups'), <IconCalendarTime size={18} />)}
         {item('/flows/timeconditions', t('nav.timeConditions'), <IconClockHour4 size={18} />)}
+        {item('/flows/cqr', t('nav.cqr'), <IconDatabaseSearch size={18} />)}
       </NavLink>
       {engine.data === 'tancredi' && item('/devices', t('nav.devices'), <IconDeviceDesktopCog size={18} />)}
       {engine.data === 'tancredi' && item('/devices/inventory', t('nav.inventory'), <IconDeviceDesktop size={18} />)}

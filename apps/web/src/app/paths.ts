@@ -34,6 +34,7 @@ export const ROUTED_PATHS = [
   '/flows/queues',
   '/flows/timegroups',
   '/flows/timeconditions',
+  '/flows/cqr',
   '/apps/bulkdevices',
   '/bulkdevices',
   '/migration',

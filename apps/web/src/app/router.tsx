@@ -50,6 +50,7 @@ const IvrsPage = lazy(() => import('../features/flows/IvrsPage.tsx').then((m) =>
 const TimeGroupsPage = lazy(() =>
   import('../features/flows/TimeGroupsPage.tsx').then((m) => ({ default: m.TimeGroupsPage })),
 );
+const CqrPage = lazy(() => import('../features/flows/CqrPage.tsx').then((m) => ({ default: m.CqrPage })));
 const TimeConditionsPage = lazy(() =>
   import('../features/flows/TimeConditionsPage.tsx').then((m) => ({ default: m.TimeConditionsPage })),
 );
@@ -174,6 +175,7 @@ export const routes = [
       { path: '/flows/queues', element: screen(<QueuesPage />) },
       { path: '/flows/timegroups', element: screen(<TimeGroupsPage />) },
       { path: '/flows/timeconditions', element: screen(<TimeConditionsPage />) },
+      { path: '/flows/cqr', element: screen(<CqrPage />) },
       { path: '/apps/bulkdevices', element: screen(<BulkPhonesPage />) },
       { path: '/bulkdevices', element: screen(<BulkPhonesPage />) },
       { path: '/migration', element: screen(<MigrationPage />) },

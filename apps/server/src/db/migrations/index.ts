@@ -24,6 +24,7 @@ import { queuesTimeConditions } from './0022_queues_time_conditions.ts';
 import { migrationFromLegacy } from './0023_migration.ts';
 import { accountsAudit2fa } from './0024_accounts_audit_2fa.ts';
 import { backup } from './0025_backup.ts';
+import { cqr } from './0026_cqr.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0023_migration': migrationFromLegacy,
   '0024_accounts_audit_2fa': accountsAudit2fa,
   '0025_backup': backup,
+  '0026_cqr': cqr,
 };

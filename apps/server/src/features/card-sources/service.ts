@@ -163,6 +163,20 @@ export class CardSourcesService {
           { cards: cards.map((c) => c.name).join(', ') },
         );
       }
+      // A caller query routing reads the source at call time: deleting it would send its calls to the default.
+      const cqrs = await trx.selectFrom('cqrs').select('name').where('source_id', '=', id).orderBy('name').execute();
+      if (cqrs.length > 0) {
+        const list = cqrs.map((c) => `'${c.name}'`).join(', ');
+        throw new AppError(
+          409,
+          'card_source_in_use',
+          (lang) =>
+            lang === 'it'
+              ? `La sorgente ${row.name} è usata dagli instradamenti per chiamante ${list}: eliminali o assegna loro un'altra sorgente.`
+              : `Source ${row.name} is used by the caller query routings ${list}: delete them or give them another source.`,
+          { cqrs: cqrs.map((c) => c.name).join(', ') },
+        );
+      }
       await trx.deleteFrom('card_sources').where('id', '=', id).where('builtin', '=', 0).execute();
     });
   }

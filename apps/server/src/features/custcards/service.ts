@@ -17,7 +17,7 @@ import { AppError } from '../../errors.ts';
 import type { SourceConnection } from '../card-sources/connect.ts';
 import { isUniqueViolation } from '../users/service.ts';
 import { parseTemplate, renderTemplate } from './liquid.ts';
-import type { CardQueryRunner, QueryTarget } from './run-query.ts';
+import type { CardQueryRunner, QueryResult, QueryTarget } from './run-query.ts';
 
 /** What the routes hand over after the contract schemas parsed (and base64-decoded) the body. */
 export interface CardFields {
@@ -391,6 +391,16 @@ export class CustomerCardsService {
       truncated: result.truncated,
       elapsed_ms: Math.round(performance.now() - started),
     };
+  }
+
+  /**
+   * Runs a query on a source with the caller's number bound, as a card does (read-only, row limit, timeout):
+   * caller query routing asks this at call time. A missing source is a 404.
+   */
+  async runOnSource(sourceId: number, query: string, number: string): Promise<QueryResult> {
+    const source = await this.db.selectFrom('card_sources').selectAll().where('id', '=', sourceId).executeTakeFirst();
+    if (!source) throw new AppError(404, 'not_found');
+    return this.runner.run(this.target(source), query, normaliseCallerNumber(number));
   }
 
   private ownTables: Promise<string[]> | undefined;

@@ -1,5 +1,6 @@
 import {
   announcementDestination,
+  cqrDestination,
   type DestinationEntry,
   type Destinations,
   dayNightDestination,
@@ -45,7 +46,7 @@ export interface Destination {
 
 /** Every destination that exists now, in the order the pickers show them. */
 export async function destinationList(db: Kysely<Database>): Promise<Destination[]> {
-  const [users, groups, announcements, ivrs, dayNight, queues, conditions] = await Promise.all([
+  const [users, groups, announcements, ivrs, dayNight, queues, conditions, cqrs] = await Promise.all([
     db
       .selectFrom('users')
       .select(['default_extension', 'displayname', 'voicemail_pin'])
@@ -58,6 +59,7 @@ export async function destinationList(db: Kysely<Database>): Promise<Destination
     db.selectFrom('daynight').select(['ext', 'name']).orderBy('ext').execute(),
     db.selectFrom('queues').select(['extension', 'name']).orderBy('extension').execute(),
     db.selectFrom('time_conditions').select(['id', 'name']).orderBy('name').execute(),
+    db.selectFrom('cqrs').select(['id', 'name']).orderBy('name').execute(),
   ]);
   const list: Destination[] = [
     { destination: HANGUP_DESTINATION, description: 'Hangup', category: 'Terminate Call' },
@@ -112,6 +114,9 @@ export async function destinationList(db: Kysely<Database>): Promise<Destination
       category: 'Time conditions',
     });
   }
+  for (const c of cqrs) {
+    list.push({ destination: cqrDestination(Number(c.id)), description: c.name, category: 'Caller query routing' });
+  }
   return list;
 }
 
@@ -129,7 +134,17 @@ export function byCategory(list: Destination[]): Destinations {
 
 /** Something that sends calls to a destination: an inbound route, or a user's busy/no-answer/unreachable. */
 export interface Reference {
-  kind: 'route' | 'busy' | 'noanswer' | 'unavailable' | 'announcement' | 'ivr' | 'daynight' | 'queue' | 'timecondition';
+  kind:
+    | 'route'
+    | 'busy'
+    | 'noanswer'
+    | 'unavailable'
+    | 'announcement'
+    | 'ivr'
+    | 'daynight'
+    | 'queue'
+    | 'timecondition'
+    | 'cqr';
   /** The route's DID and description, or the user's name and number. */
   label: string;
   userId?: number;
@@ -146,6 +161,7 @@ const KIND_TEXT: Record<UiLanguage, Record<Reference['kind'], string>> = {
     daynight: 'day/night switch',
     queue: 'failover of queue',
     timecondition: 'time condition',
+    cqr: 'caller query routing',
   },
   it: {
     route: 'rotta in entrata',
@@ -157,6 +173,7 @@ const KIND_TEXT: Record<UiLanguage, Record<Reference['kind'], string>> = {
     daynight: 'commutatore giorno/notte',
     queue: 'destinazione di riserva della coda',
     timecondition: 'condizione oraria',
+    cqr: 'instradamento per chiamante',
   },
 };
 export function describeReferences(refs: Reference[], lang: UiLanguage): string {
@@ -215,7 +232,7 @@ export function routeLabel(r: { did: string; cid: string; description: string })
 
 /** Announcements, IVRs, day/night switches and queues that send calls to any of these destinations, by name. */
 export async function flowReferencesTo(db: Kysely<Database>, destinations: string[]): Promise<Reference[]> {
-  const [announcements, ivrs, entries, dayNight, queues, conditions] = await Promise.all([
+  const [announcements, ivrs, entries, dayNight, queues, conditions, cqrs, cqrEntries] = await Promise.all([
     db
       .selectFrom('announcements')
       .select(['description'])
@@ -256,6 +273,14 @@ export async function flowReferencesTo(db: Kysely<Database>, destinations: strin
       .where((eb) => eb.or([eb('true_dest', 'in', destinations), eb('false_dest', 'in', destinations)]))
       .orderBy('name')
       .execute(),
+    db.selectFrom('cqrs').select(['name']).where('default_dest', 'in', destinations).orderBy('name').execute(),
+    db
+      .selectFrom('cqr_entries')
+      .innerJoin('cqrs', 'cqrs.id', 'cqr_entries.cqr_id')
+      .select(['cqrs.name'])
+      .where('cqr_entries.dest', 'in', destinations)
+      .orderBy('cqrs.name')
+      .execute(),
   ]);
   const refs: Reference[] = announcements.map((a) => ({ kind: 'announcement', label: a.description }));
   const seen = new Set<string>();
@@ -271,5 +296,11 @@ export async function flowReferencesTo(db: Kysely<Database>, destinations: strin
   for (const d of dayNight) refs.push({ kind: 'daynight', label: d.name });
   for (const q of queues) refs.push({ kind: 'queue', label: `${q.extension} ${q.name}` });
   for (const c of conditions) refs.push({ kind: 'timecondition', label: c.name });
+  const cqrNames = new Set<string>();
+  for (const c of [...cqrs, ...cqrEntries]) {
+    if (cqrNames.has(c.name)) continue;
+    cqrNames.add(c.name);
+    refs.push({ kind: 'cqr', label: c.name });
+  }
   return refs;
 }

@@ -4,6 +4,7 @@ import {
   type AnnouncementWrite,
   announcementDestination,
   announcementWriteSchema,
+  cqrDestination,
   DAYNIGHT_FEATURE_CODE,
   type DayNight,
   type DayNightWrite,
@@ -303,14 +304,25 @@ function unknownDestination(field: string, destination: string): (lang: UiLangua
 
 /** Every flow object as a node of the call-flow graph. */
 async function flowGraph(db: Db): Promise<Map<string, FlowNode>> {
-  const [announcements, ivrs, entries, dayNight, conditions] = await Promise.all([
+  const [announcements, ivrs, entries, dayNight, conditions, cqrs, cqrEntries] = await Promise.all([
     db.selectFrom('announcements').select(['id', 'description', 'post_dest']).execute(),
     db.selectFrom('ivrs').select(['id', 'name', 'directdial', 'invalid_destination', 'timeout_destination']).execute(),
     db.selectFrom('ivr_entries').select(['ivr_id', 'dest']).execute(),
     db.selectFrom('daynight').selectAll().execute(),
     db.selectFrom('time_conditions').select(['id', 'name', 'true_dest', 'false_dest']).execute(),
+    db.selectFrom('cqrs').select(['id', 'name', 'default_dest']).execute(),
+    db.selectFrom('cqr_entries').select(['cqr_id', 'dest']).execute(),
   ]);
   const nodes = new Map<string, FlowNode>();
+  for (const c of cqrs) {
+    // The caller's record picks any entry, and the default is taken on no match: every exit must end.
+    nodes.set(cqrDestination(Number(c.id)), {
+      name: `caller query routing ${c.name}`,
+      exits: [c.default_dest, ...cqrEntries.filter((e) => Number(e.cqr_id) === Number(c.id)).map((e) => e.dest)],
+      directDial: false,
+      every: true,
+    });
+  }
   for (const c of conditions) {
     // The time (or an override) picks one: both must lead somewhere.
     nodes.set(timeConditionDestination(Number(c.id)), {

@@ -40,8 +40,13 @@ export const FLOWS_FILE = 'extensions.flows.conf';
 
 /** `from-did-direct,<ext>,1` of the original is ext-local here; any other destination is used as is. */
 export function gotoDestination(destination: Destination): string {
+  return `Goto(${dialplanTarget(destination)})`;
+}
+
+/** A destination as Goto() takes it ('context,exten,priority'): direct extensions are reached through ext-local. */
+export function dialplanTarget(destination: Destination): string {
   const [context = '', exten = '', priority = '1'] = destination.split(',');
-  return `Goto(${context === 'from-did-direct' ? 'ext-local' : context},${exten},${priority})`;
+  return `${context === 'from-did-direct' ? 'ext-local' : context},${exten},${priority}`;
 }
 
 /** Feature-code contexts and the profile permission that allows them (contract §1.8). */

@@ -3,6 +3,7 @@
 import { FEATURE_CODES } from '../feature-codes.ts';
 import type { PbxAnnouncement, PbxDayNight, PbxIvr, PbxModel } from '../model.ts';
 import { HEADER, value } from './common.ts';
+import { renderCqrs } from './cqr.ts';
 import { Context, FLOWS_FILE, gotoDestination } from './dialplan.ts';
 import { renderQueuesDialplan } from './queues.ts';
 import { renderTimeConditions } from './time-conditions.ts';
@@ -187,6 +188,7 @@ export class FlowsRenderer {
     out.push(renderQueuesDialplan(model.queues));
     // Both time-condition contexts exist even without conditions: phones include the toggle's.
     out.push(renderTimeConditions([]));
+    out.push(renderCqrs(model.cqrs, model.settings.phoneRecording));
     out.push([...ivrFiles, ...conditionFiles].map((f) => `#include ${f}\n`).join(''));
     files.set(FLOWS_FILE, out.join(''));
     return files;

@@ -16,6 +16,7 @@ const CATEGORY_KEYS: Record<string, string> = {
   'Day/Night': 'daynight',
   Queues: 'queues',
   'Time conditions': 'timeconditions',
+  'Caller query routing': 'cqr',
 };
 
 /** Picker data: the catalogue's entries grouped by translated category. */

@@ -27,6 +27,7 @@ export function FlowPicture({ destination }: { destination: string }) {
     queues: useQuery({ queryKey: ['queues'], queryFn: flowsApi.queues }),
     conditions: useQuery({ queryKey: ['timeconditions'], queryFn: flowsApi.timeConditions }),
     groups: useQuery({ queryKey: ['timegroups'], queryFn: flowsApi.timeGroups }),
+    cqrs: useQuery({ queryKey: ['cqr'], queryFn: flowsApi.cqrs }),
   };
   if (Object.values(q).some((x) => !x.data)) return <Loader aria-label={t('app.loading')} />;
 
@@ -60,6 +61,17 @@ export function FlowPicture({ destination }: { destination: string }) {
         branches: [
           { via: t('flows.picture.inside'), destination: c.true_dest },
           { via: t('flows.picture.outside'), destination: c.false_dest },
+        ],
+      };
+    }
+    if (context === 'nethcqr') {
+      const c = q.cqrs.data?.find((x) => x.id === Number(exten));
+      if (!c) return { branches: [] };
+      return {
+        detail: t('flows.picture.lookup', { timeout: c.timeout }),
+        branches: [
+          ...c.entries.map((e) => ({ via: t('flows.picture.value', { value: e.value }), destination: e.destination })),
+          { via: t('flows.picture.otherwise'), destination: c.default_dest },
         ],
       };
     }

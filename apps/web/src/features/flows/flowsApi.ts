@@ -1,6 +1,8 @@
 import {
   type AnnouncementWrite,
   announcementListSchema,
+  type CqrWrite,
+  cqrListSchema,
   type DayNightWrite,
   dayNightListSchema,
   destinationsSchema,
@@ -105,6 +107,10 @@ export const flowsApi = {
   updateTimeCondition: (id: number, body: TimeConditionWrite) =>
     apiRequest('PUT', `/api/timeconditions/${id}`, { body, schema: z.unknown() }),
   removeTimeCondition: (id: number) => apiRequest('DELETE', `/api/timeconditions/${id}`, { schema: z.unknown() }),
+  cqrs: () => apiRequest('GET', '/api/cqr', { schema: cqrListSchema }),
+  createCqr: (body: CqrWrite) => apiRequest('POST', '/api/cqr', { body, schema: created }),
+  updateCqr: (id: number, body: CqrWrite) => apiRequest('PUT', `/api/cqr/${id}`, { body, schema: z.unknown() }),
+  removeCqr: (id: number) => apiRequest('DELETE', `/api/cqr/${id}`, { schema: z.unknown() }),
   setTimeConditionOverride: (id: number, override: 'auto' | 'inside' | 'outside') =>
     apiRequest('POST', `/api/timeconditions/${id}/override`, { body: { override }, schema: z.unknown() }),
 
