@@ -105,7 +105,9 @@ test.describe('with the PBX connected', () => {
     });
 
     // The console connects to the PBX in the background after it starts; the page shows what it knows.
-    await expect.poll(async () => (await apiAs(page, 'GET', '/api/astproxy/extensions')).status).toBe(200);
+    await expect
+      .poll(async () => (await apiAs(page, 'GET', '/api/astproxy/extensions')).status, { timeout: 30_000 })
+      .toBe(200);
     await page.goto('/configurations/preferences');
     await page.getByRole('button', { name: /Alice Rossi/ }).click();
     const phone = page.getByTestId('config-alice').getByTestId('device-201');
