@@ -85,11 +85,16 @@ export function MigrationUsersPage() {
       started.current = true;
       void runProfiles();
     }
-    if (status.data && status.data !== 'ready' && profiles.phase === 'todo') setProfiles({ phase: 'success' });
-    if (status.data && !['ready', 'profiles', 'users'].includes(status.data) && users.phase === 'todo') {
-      setUsers({ phase: 'success', progress: 100, failures: [] });
-    }
-  }, [cameFromStart, status.data, profiles.phase, users.phase, runProfiles]);
+  }, [cameFromStart, status.data, runProfiles]);
+
+  // A migration already past a step (the page opened again later) shows that step done: read from the status,
+  // not copied into state.
+  const profilesPhase: Phase =
+    profiles.phase === 'todo' && status.data && status.data !== 'ready' ? 'success' : profiles.phase;
+  const usersPhase: Phase =
+    users.phase === 'todo' && status.data && !['ready', 'profiles', 'users'].includes(status.data)
+      ? 'success'
+      : users.phase;
 
   const twice = useMemo(() => duplicates(rows), [rows]);
   const suggestions = useMemo(
@@ -159,8 +164,8 @@ export function MigrationUsersPage() {
     if (ok) setRows((list) => list.filter((r) => r.extension !== row.extension));
   };
 
-  const profilesDone = profiles.phase === 'success' || profiles.phase === 'fail';
-  const usersDone = users.phase === 'success' || users.phase === 'fail';
+  const profilesDone = profilesPhase === 'success' || profilesPhase === 'fail';
+  const usersDone = usersPhase === 'success' || usersPhase === 'fail';
 
   return (
     <Stack gap="lg" maw={1100}>
@@ -168,11 +173,11 @@ export function MigrationUsersPage() {
       <Paper withBorder p="md" radius="md">
         <Group justify="space-between">
           <Text fw={600}>{t('migration.users.profiles')}</Text>
-          {profiles.phase === 'loading' && <Loader size="sm" aria-label={t('app.loading')} />}
-          {profiles.phase === 'todo' && <Button onClick={runProfiles}>{t('migration.users.migrateProfiles')}</Button>}
+          {profilesPhase === 'loading' && <Loader size="sm" aria-label={t('app.loading')} />}
+          {profilesPhase === 'todo' && <Button onClick={runProfiles}>{t('migration.users.migrateProfiles')}</Button>}
           {profilesDone && (
-            <Badge color={profiles.phase === 'success' ? 'green' : 'red'} variant="light" role="status">
-              {t(`migration.phase.${profiles.phase}`)}
+            <Badge color={profilesPhase === 'success' ? 'green' : 'red'} variant="light" role="status">
+              {t(`migration.phase.${profilesPhase}`)}
             </Badge>
           )}
         </Group>
@@ -184,19 +189,19 @@ export function MigrationUsersPage() {
           <Stack>
             <Group justify="space-between">
               <Text fw={600}>{t('migration.users.users')}</Text>
-              {users.phase === 'todo' && (
+              {usersPhase === 'todo' && (
                 <Button onClick={startUsers} disabled={twice.size > 0 || rows.every((r) => !r.username)}>
                   {t('migration.users.migrateUsers')}
                 </Button>
               )}
-              {users.phase === 'fail' && <Button onClick={startUsers}>{t('migration.users.tryAgain')}</Button>}
-              {users.phase === 'success' && (
+              {usersPhase === 'fail' && <Button onClick={startUsers}>{t('migration.users.tryAgain')}</Button>}
+              {usersPhase === 'success' && (
                 <Badge color="green" variant="light" role="status">
                   {t('migration.phase.success')}
                 </Badge>
               )}
             </Group>
-            {users.phase === 'fail' && (
+            {usersPhase === 'fail' && (
               <Alert color="red" title={t('migration.users.failed')} role="alert">
                 {users.failures.slice(0, 20).map((f) => (
                   <Text size="sm" key={f}>
@@ -205,7 +210,7 @@ export function MigrationUsersPage() {
                 ))}
               </Alert>
             )}
-            {users.phase === 'todo' && (
+            {usersPhase === 'todo' && (
               <ListView<Row>
                 items={rows}
                 label={t('migration.users.users')}
@@ -265,7 +270,7 @@ export function MigrationUsersPage() {
       </Group>
 
       <Modal
-        opened={users.phase === 'loading'}
+        opened={usersPhase === 'loading'}
         onClose={() => {}}
         withCloseButton={false}
         title={t('migration.users.importing')}
