@@ -125,12 +125,12 @@ export async function injectAxe(page: Page): Promise<void> {
  */
 export async function seriousViolations(page: Page, selectors: string[]): Promise<string[]> {
   await injectAxe(page);
-  // A notification still fading in or out is drawn half transparent, and axe would judge its text's
+  // A notification or dialog still fading in or out is drawn half transparent, and axe would judge its text's
   // contrast against what shows through: wait until every one is fully shown (or gone).
   await page
     .waitForFunction(
       () =>
-        [...document.querySelectorAll('.mantine-Notification-root')].every((el) => {
+        [...document.querySelectorAll('.mantine-Notification-root, [role="dialog"]')].every((el) => {
           for (let node: Element | null = el; node; node = node.parentElement) {
             if (getComputedStyle(node).opacity !== '1') return false;
           }
