@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 
@@ -15,8 +16,19 @@ import type { FastifyBaseLogger } from 'fastify';
  *
  * Every operation is synchronous on purpose: a removal and the answer that made it happen (a retired tok1, a
  * changed phone) follow each other with no turn of the event loop in between in which a write could land.
- * Each is one small file or directory.
+ * A removal is one rename out of the served tree; the deleting happens later, in the background.
  */
+const TRASH_EVERY_MS = 1000;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export class PhoneFileExport {
   /** `<root>/provisioning`, so the front server's `root` is the configured directory itself. */
   readonly base: string;
@@ -24,7 +36,16 @@ export class PhoneFileExport {
   private readonly byMac = new Map<string, Set<string>>();
   private readonly fileMode: number;
   private readonly dirMode: number;
+  /** Beside the served tree, never inside it: what was put aside is out of the front server's reach at once. */
+  private readonly trash: string;
   private wiped = 0;
+  private emptying: NodeJS.Timeout | undefined;
+  private inTrash = 0;
+  private written = 0;
+  private clears = 0;
+  /** MAC → removals so far (since the last clear). */
+  private readonly drops = new Map<string, number>();
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     root: string,
@@ -32,6 +53,7 @@ export class PhoneFileExport {
     private readonly log: FastifyBaseLogger,
   ) {
     this.base = path.join(root, 'provisioning');
+    this.trash = path.join(root, `.put-aside-${process.pid}`);
     // With the front server's group: readable by it, directories searchable but not listable (tokens are secrets).
     // Without one the front server must run as this service's user.
     this.fileMode = gid === null ? 0o600 : 0o640;
@@ -40,44 +62,128 @@ export class PhoneFileExport {
 
   /** Starts from an empty tree: tokens may have changed while the service was stopped. */
   start(): void {
-    this.makeDir(path.dirname(this.base));
+    const root = path.dirname(this.base);
+    this.makeDir(root);
+    // What a stopped process put aside or renamed away and had no time to delete.
+    for (const name of fs.readdirSync(root)) {
+      const pid = /^(?:\.put-aside-|provisioning\.old-)(\d+)/.exec(name)?.[1];
+      if (pid && (Number(pid) === process.pid || !alive(Number(pid)))) {
+        // Renamed first: this process's own trash (same pid, earlier process) is about to be made again.
+        const gone = path.join(root, `${name}.gone-${Date.now()}`);
+        fs.renameSync(path.join(root, name), gone);
+        fs.rm(gone, { recursive: true, force: true }, () => {});
+      }
+    }
+    this.makeDir(this.trash);
     this.clear();
   }
 
+  /**
+   * Writes in the background (the disk answered in milliseconds under load, and a storm exports thousands of
+   * files) and moves the file into place only if nothing about this phone was dropped since: a removal is always
+   * synchronous, so a write that lost the race is thrown away instead of serving a stale answer.
+   */
   write(mac: string, token: string, filename: string, bytes: Uint8Array): void {
     // Names come from the request and were matched by the phone-file rules; never a path of their own.
     if (filename.includes('/') || filename.startsWith('.') || token.includes('/') || token.startsWith('.')) return;
-    try {
-      const entry = token === '' ? path.join(this.base, filename) : path.join(this.base, token);
-      const file = token === '' ? entry : path.join(entry, filename);
-      if (token !== '') this.makeDir(entry);
-      const temp = `${file}.${process.pid}.tmp`;
-      fs.writeFileSync(temp, bytes, { mode: this.fileMode });
-      // The service's umask keeps data files private (main.ts): the front server's group is given its bits here.
-      fs.chmodSync(temp, this.fileMode);
-      if (this.gid !== null) fs.chownSync(temp, -1, this.gid);
-      fs.renameSync(temp, file);
-      const entries = this.byMac.get(mac) ?? new Set<string>();
-      this.byMac.set(mac, entries);
-      entries.add(entry);
-    } catch (error) {
-      // The front server then asks Centralino, which answers from memory: slower, never wrong.
-      this.log.warn({ err: error, mac }, 'could not write a phone file for the front web server');
-    }
+    const entry = token === '' ? path.join(this.base, filename) : path.join(this.base, token);
+    const file = token === '' ? entry : path.join(entry, filename);
+    const stamp = this.stampOf(mac);
+    const entries = this.byMac.get(mac) ?? new Set<string>();
+    this.byMac.set(mac, entries);
+    entries.add(entry);
+    const temp = `${file}.${process.pid}-${++this.written}.tmp`;
+    const done = (async () => {
+      try {
+        if (token !== '') await this.makeDirAsync(entry);
+        await fsp.writeFile(temp, bytes, { mode: this.fileMode });
+        // The service's umask keeps data files private (main.ts): the front server's group is given its bits here.
+        await fsp.chmod(temp, this.fileMode);
+        if (this.gid !== null) await fsp.chown(temp, -1, this.gid);
+        if (this.stampOf(mac) !== stamp) {
+          await fsp.rm(temp, { force: true });
+          if (token !== '') await fsp.rmdir(entry).catch(() => {});
+          return;
+        }
+        // A token's directory is put aside whole by a removal, so a rename still in flight lands out of reach.
+        // A token-less file sits in the served folder itself: checked and moved in one turn of the event loop.
+        if (token === '') fs.renameSync(temp, file);
+        else await fsp.rename(temp, file);
+      } catch (error) {
+        await fsp.rm(temp, { force: true }).catch(() => {});
+        // Put aside meanwhile: nothing to serve, nothing to say.
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT' && this.stampOf(mac) !== stamp) return;
+        // The front server then asks Centralino, which answers from memory: slower, never wrong.
+        this.log.warn({ err: error, mac }, 'could not write a phone file for the front web server');
+      }
+    })();
+    this.inFlight.add(done);
+    void done.finally(() => this.inFlight.delete(done));
+  }
+
+  /** Resolves when every write started so far is on disk or thrown away (tests, shutdown). */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all(this.inFlight);
+  }
+
+  /** What a write checks before its file goes into place: bumped by every removal that concerns the phone. */
+  private stampOf(mac: string): string {
+    return `${this.clears}:${this.drops.get(mac) ?? 0}`;
+  }
+
+  private dropped(mac: string) {
+    this.drops.set(mac, (this.drops.get(mac) ?? 0) + 1);
   }
 
   /** A first-access token was retired: its file must stop being served at once. */
-  dropToken(token: string): void {
+  dropToken(mac: string, token: string): void {
     if (token === '' || token.includes('/') || token.startsWith('.')) return;
-    fs.rmSync(path.join(this.base, token), { recursive: true, force: true });
+    this.dropped(mac);
+    this.putAside(path.join(this.base, token));
   }
 
   /** One phone changed (or was deleted): everything written for it goes. */
   dropMac(mac: string): void {
+    this.dropped(mac);
     const entries = this.byMac.get(mac);
     if (!entries) return;
     this.byMac.delete(mac);
-    for (const entry of entries) fs.rmSync(entry, { recursive: true, force: true });
+    for (const entry of entries) this.putAside(entry);
+  }
+
+  /**
+   * Takes an entry out of the served tree with one rename, and deletes it later: removing a directory on the spot
+   * (read it, unlink, rmdir) cost milliseconds each under load, and a provisioning storm retires thousands of
+   * first-access tokens in a minute.
+   */
+  private putAside(entry: string) {
+    try {
+      fs.renameSync(entry, path.join(this.trash, `${++this.wiped}`));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      return;
+    }
+    this.inTrash++;
+    this.emptyTrashSoon();
+  }
+
+  private emptyTrashSoon() {
+    if (this.emptying || this.inTrash === 0) return;
+    this.emptying = setTimeout(() => {
+      const full = `${this.trash}.${++this.wiped}`;
+      try {
+        fs.renameSync(this.trash, full);
+        this.inTrash = 0;
+        this.makeDir(this.trash);
+      } catch (error) {
+        this.log.warn({ err: error }, 'could not empty the phone files put aside');
+      }
+      fs.rm(full, { recursive: true, force: true }, () => {
+        this.emptying = undefined;
+        this.emptyTrashSoon();
+      });
+    }, TRASH_EVERY_MS);
+    this.emptying.unref();
   }
 
   /**
@@ -85,6 +191,8 @@ export class PhoneFileExport {
    * the front server sees the old files or none, and removed in the background.
    */
   clear(): void {
+    this.clears++;
+    this.drops.clear();
     this.byMac.clear();
     const aside = `${this.base}.old-${process.pid}-${++this.wiped}`;
     try {
@@ -94,6 +202,12 @@ export class PhoneFileExport {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
     this.makeDir(this.base);
+  }
+
+  private async makeDirAsync(dir: string) {
+    await fsp.mkdir(dir, { recursive: true, mode: this.dirMode });
+    await fsp.chmod(dir, this.dirMode);
+    if (this.gid !== null) await fsp.chown(dir, -1, this.gid);
   }
 
   private makeDir(dir: string) {

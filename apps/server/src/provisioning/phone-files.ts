@@ -83,7 +83,7 @@ export class PhoneFiles {
   // -------------------------------------------------------------------------------------------- tokens
 
   private retireLater(mac: string, tok1: string) {
-    this.disk?.dropToken(tok1);
+    this.disk?.dropToken(mac, tok1);
     this.retireQueue.set(mac, tok1);
     this.retireTimer ??= setTimeout(() => {
       this.retireTimer = undefined;
@@ -343,6 +343,7 @@ export class PhoneFiles {
       this.logCounts();
     }
     await this.flush().catch(() => {});
+    await this.disk?.settled();
   }
 
   private scheduleWarm(delay = REWARM_DELAY_MS) {

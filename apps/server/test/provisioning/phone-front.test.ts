@@ -100,6 +100,8 @@ describe.skipIf(!fs.existsSync(NGINX)).each(DB_KINDS)('phone files from a front 
     expect(fs.existsSync(onDisk(phone.tok1))).toBe(false);
     expect((await phoneFetch(`/provisioning/${phone.tok1}/${FILE}`)).status).toBe(404);
     expect((await api('GET', `${V1}/phones/${YEALINK}`)).tok1).toBeNull();
+    // Written in the background, a moment after the answer.
+    await waitFor(() => fs.existsSync(onDisk(phone.tok2, FILE)), 'the steady-state file is written for nginx');
     const again = await phoneFetch(`/provisioning/${phone.tok2}/${FILE}`);
     expect(again).toMatchObject({ status: 200, fromDisk: true, body: steady.body });
   });
@@ -138,6 +140,7 @@ describe.skipIf(!fs.existsSync(NGINX)).each(DB_KINDS)('phone files from a front 
     expect(first.body).toContain('account.1.password = \n');
     expect(first.body).not.toContain('Sip-Secret-NEW');
     expect(first.body).not.toContain(phone.tok2);
+    await waitFor(() => fs.existsSync(onDisk(FILE)), 'the token-less file is written for nginx');
     const second = await phoneFetch(`/provisioning/${FILE}`);
     expect(second).toMatchObject({ status: 200, fromDisk: true, body: first.body });
   });
