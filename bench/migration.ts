@@ -43,10 +43,18 @@ try {
   );
   await call('POST', '/api/migration/importusers', old);
   let result = 0;
+  let answer: unknown;
   while (result >= 0 && result < 100) {
     await sleep(100);
-    result = ((await (await call('GET', '/api/csv/csvimport')).json()) as { result: number }).result;
+    answer = await (await call('GET', '/api/csv/csvimport')).json();
+    result = (answer as { result: number }).result;
   }
+  // Some old numbers are refused by the numbering rules (27x and 28x clash with the *27 and *28 feature codes).
+  const imported = answer as { created: number; failures?: { message: string }[] };
+  if (!(imported.created > 0)) throw new Error(`the users import failed: ${JSON.stringify(answer).slice(0, 2000)}`);
+  console.log(
+    `users import: ${imported.created} created, ${imported.failures?.length ?? 0} refused (${imported.failures?.[0]?.message ?? '-'})`,
+  );
   const usersMs = performance.now() - t0;
   for (const step of [
     'importoldvoiptrunks',

@@ -210,11 +210,7 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
   await app.register(ctiRoutes(cti));
   await app.register(trunksRoutes(new TrunksService(database.db)));
   await app.register(cardSourcesRoutes(new CardSourcesService(database.db, now)));
-  const cardQueries = new CardQueryRunner(
-    database.kind === 'postgres'
-      ? { kind: 'postgres', location: config.databaseUrl ?? '' }
-      : { kind: 'sqlite', location: path.join(config.dataDir, 'centralino.db') },
-  );
+  const cardQueries = new CardQueryRunner({ kind: database.kind, location: database.location });
   const customerCards = new CustomerCardsService(database.db, cardQueries, now);
   await app.register(customerCardsRoutes(customerCards));
   app.addHook('onClose', () => cardQueries.close());
@@ -258,7 +254,7 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
     log: app.log,
   });
   await app.register(gatewaysRoutes(gateways));
-  const migration = new MigrationService(database.db, config.migration, {
+  const migration = new MigrationService(database, config.migration, {
     cti,
     csv,
     gateways,

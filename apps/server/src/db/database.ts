@@ -11,6 +11,8 @@ export type DatabaseKind = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: DatabaseKind;
+  /** The SQLite file, or the PostgreSQL connection string: for other connections to the same database. */
+  location: string;
   close(): Promise<void>;
 }
 
@@ -22,16 +24,17 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     // the process: the pool discards it and the next query opens a fresh one.
     pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    return { db, kind: 'postgres', location: options.databaseUrl, close: () => db.destroy() };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
-  const sqlite = new SqliteDatabase(path.join(options.dataDir, 'centralino.db'));
+  const location = path.join(options.dataDir, 'centralino.db');
+  const sqlite = new SqliteDatabase(location);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, kind: 'sqlite', close: () => db.destroy() };
+  return { db, kind: 'sqlite', location, close: () => db.destroy() };
 }
 
 /**

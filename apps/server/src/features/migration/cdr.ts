@@ -1,11 +1,15 @@
 import type { CdrProgress } from '@centralino/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import type { CdrValues, CdrWriter } from './cdr-writer.ts';
 import type { LegacySource } from './source.ts';
 import { type MigrationState, StepLog } from './state.ts';
 
-/** Old records read and written per transaction: large enough to be quick, small enough to keep the console responsive. */
-const BATCH = 500;
+/**
+ * Old records read and written per transaction: large enough to be quick, small enough that a console write waiting
+ * for SQLite's lock (the copy writes from its own thread) waits only a moment.
+ */
+const BATCH = 1000;
 
 /** Test hook: called after each committed batch (tests stop the copy there, as a kill would). */
 export const cdrCopyHooks = { afterBatch: async (_copied: number): Promise<void> => {} };
@@ -32,6 +36,35 @@ interface OldCdr {
 
 const cut = (v: unknown, n: number) => String(v ?? '').slice(0, n);
 
+/** An old record as Centralino's columns (CDR_COLUMNS' order). */
+function values(r: OldCdr): CdrValues {
+  // The old userfield carried the caller's number, name and company as cnum|cnam|ccompany.
+  const [cnum = '', cnam = '', ccompany = ''] = String(r.userfield ?? '').includes('|')
+    ? String(r.userfield).split('|')
+    : [];
+  return [
+    String(r.calldate),
+    cut(r.clid, 80),
+    cut(r.src, 80),
+    cut(r.dst, 80),
+    cut(r.dcontext, 80),
+    cut(r.channel, 80),
+    cut(r.dstchannel, 80),
+    cut(r.lastapp, 80),
+    cut(r.lastdata, 80),
+    Number(r.duration) || 0,
+    Number(r.billsec) || 0,
+    cut(r.disposition, 45),
+    Number(r.amaflags) || 0,
+    cut(r.accountcode, 20),
+    cut(r.uniqueid, 150),
+    cut(r.userfield, 255),
+    cut(cnum, 80),
+    cut(cnam, 80),
+    cut(ccompany, 80),
+  ];
+}
+
 /**
  * Copies the old call records into Centralino's `cdr` table in the background. The position (the old table's key)
  * is stored in the same transaction as each batch, so a copy stopped at any point — a kill, a restart — resumes
@@ -43,6 +76,7 @@ export class CdrCopy {
 
   constructor(
     private readonly db: Kysely<Database>,
+    private readonly writer: CdrWriter,
     private readonly source: LegacySource,
     private readonly state: MigrationState,
     private readonly log?: { error(obj: object, msg: string): void },
@@ -118,19 +152,18 @@ export class CdrCopy {
   }
 
   private async copy(): Promise<void> {
+    const position = await this.db
+      .selectFrom('migration_cdr')
+      .selectAll()
+      .where('id', '=', 1)
+      .executeTakeFirstOrThrow();
+    let lastId = Number(position.last_id);
+    let copied = Number(position.copied);
+    // The next batch is read from the old server while this one is written.
+    let reading = this.read(lastId);
     for (;;) {
+      const rows = await reading;
       if (this.stopping) return;
-      const position = await this.db
-        .selectFrom('migration_cdr')
-        .selectAll()
-        .where('id', '=', 1)
-        .executeTakeFirstOrThrow();
-      const rows = await this.source.query<OldCdr>(
-        `SELECT id, calldate, clid, src, dst, dcontext, channel, dstchannel, lastapp, lastdata, duration, billsec,
-                disposition, amaflags, accountcode, uniqueid, userfield
-           FROM ${this.source.table('cdr', 'cdr')} WHERE id > ? ORDER BY id LIMIT ${BATCH}`,
-        [Number(position.last_id)],
-      );
       if (rows.length === 0) {
         await this.db
           .updateTable('migration_cdr')
@@ -139,53 +172,23 @@ export class CdrCopy {
           .execute();
         return;
       }
-      const copied = Number(position.copied) + rows.length;
-      const writing = performance.now();
-      await this.db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('cdr')
-          .values(
-            rows.map((r) => {
-              // The old userfield carried the caller's number, name and company as cnum|cnam|ccompany.
-              const [cnum = '', cnam = '', ccompany = ''] = String(r.userfield ?? '').includes('|')
-                ? String(r.userfield).split('|')
-                : [];
-              return {
-                calldate: String(r.calldate),
-                clid: cut(r.clid, 80),
-                src: cut(r.src, 80),
-                dst: cut(r.dst, 80),
-                dcontext: cut(r.dcontext, 80),
-                channel: cut(r.channel, 80),
-                dstchannel: cut(r.dstchannel, 80),
-                lastapp: cut(r.lastapp, 80),
-                lastdata: cut(r.lastdata, 80),
-                duration: Number(r.duration) || 0,
-                billsec: Number(r.billsec) || 0,
-                disposition: cut(r.disposition, 45),
-                amaflags: Number(r.amaflags) || 0,
-                accountcode: cut(r.accountcode, 20),
-                uniqueid: cut(r.uniqueid, 150),
-                userfield: cut(r.userfield, 255),
-                cnum: cut(cnum, 80),
-                cnam: cut(cnam, 80),
-                ccompany: cut(ccompany, 80),
-              };
-            }),
-          )
-          .execute();
-        await trx
-          .updateTable('migration_cdr')
-          .set({ last_id: Number(rows[rows.length - 1]?.id), copied, updated_at: Date.now() })
-          .where('id', '=', 1)
-          .execute();
-      });
+      lastId = Number(rows[rows.length - 1]?.id);
+      copied += rows.length;
+      reading = this.read(lastId);
+      // Not left unhandled if this write fails: the loop ends there.
+      reading.catch(() => {});
+      await this.writer.write(rows.map(values), lastId, copied);
       await cdrCopyHooks.afterBatch(copied);
-      // Writing a batch holds the event loop (SQLite's driver is synchronous): rest as long as it took, so the
-      // console's requests get at least half of the loop during a million-record copy (bench/migration.ts).
-      const took = performance.now() - writing;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(100, Math.ceil(took))));
     }
+  }
+
+  private read(after: number): Promise<OldCdr[]> {
+    return this.source.query<OldCdr>(
+      `SELECT id, calldate, clid, src, dst, dcontext, channel, dstchannel, lastapp, lastdata, duration, billsec,
+              disposition, amaflags, accountcode, uniqueid, userfield
+         FROM ${this.source.table('cdr', 'cdr')} WHERE id > ? ORDER BY id LIMIT ${BATCH}`,
+      [after],
+    );
   }
 
   /** GET /migration/cdr: undefined when no copy was ever started. */
@@ -204,5 +207,6 @@ export class CdrCopy {
   async stop(): Promise<void> {
     this.stopping = true;
     await this.running;
+    await this.writer.close();
   }
 }

@@ -1,11 +1,11 @@
 import type { MigrationStatus } from '@centralino/contract';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { DatabaseHandle } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import type { CsvService } from '../csv/service.ts';
 import type { CtiService } from '../cti/service.ts';
 import type { GatewaysService } from '../gateways/service.ts';
 import { CdrCopy } from './cdr.ts';
+import { cdrWriter } from './cdr-writer.ts';
 import { ConfigMigration } from './config-steps.ts';
 import { type LegacyConfig, LegacySource } from './source.ts';
 import { MigrationState } from './state.ts';
@@ -18,7 +18,7 @@ export class MigrationService {
   private readonly parts: { users: UsersMigration; config: ConfigMigration; cdr: CdrCopy } | undefined;
 
   constructor(
-    db: Kysely<Database>,
+    database: DatabaseHandle,
     legacy: LegacyConfig | undefined,
     deps: {
       cti: CtiService;
@@ -28,13 +28,14 @@ export class MigrationService {
       log?: { error(obj: object, msg: string): void };
     },
   ) {
+    const db = database.db;
     this.state = new MigrationState(db);
     if (legacy) {
       this.source = new LegacySource(legacy);
       this.parts = {
         users: new UsersMigration(db, this.source, this.state, deps.cti, deps.csv),
         config: new ConfigMigration(db, this.source, this.state, deps.changed, deps.gateways),
-        cdr: new CdrCopy(db, this.source, this.state, deps.log),
+        cdr: new CdrCopy(db, cdrWriter(database), this.source, this.state, deps.log),
       };
     }
   }
