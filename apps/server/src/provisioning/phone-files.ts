@@ -4,9 +4,9 @@ import { parseStoredAccounts } from './accounts.ts';
 import type { CachedFile } from './cache.ts';
 import type { FileStore } from './files.ts';
 import type { PhoneFileExport } from './phone-file-export.ts';
-import { NoTemplateError, renderFile } from './render.ts';
+import { NoTemplateError, renderedByAgent, renderFile } from './render.ts';
 import type { PhoneRow, ProvisioningService } from './service.ts';
-import { type FileRule, matchFileRule, TEMPLATES } from './templates.ts';
+import { type FileRule, matchFileRule } from './templates.ts';
 
 /** Tokens we issue are 32 hex characters; older imports may carry dots (contract §4.3). */
 const TOKEN = /^[0-9a-z.]{8,64}$/;
@@ -300,7 +300,7 @@ export class PhoneFiles {
         now: this.clock(),
       });
       const file = { body, bytes: Buffer.from(body), contentType: rule.contentType };
-      if (TEMPLATES[template]?.file === 'fallback') {
+      if (renderedByAgent(template, mac)) {
         this.cache.set(mac, key, { body: '', bytes: Buffer.alloc(0), contentType: '', byAgent: true }, epoch);
         this.cache.set(mac, agentKey, file, epoch);
       } else {

@@ -166,6 +166,17 @@ function vendorOfTemplate(entry: TemplateEntry, mac: string): Vendor | undefined
  * Phones without a model render with `fallback.tmpl`: the vendor comes from the MAC (the original looked
  * only at the user agent), the family from the user agent where one vendor has several.
  */
+/**
+ * Whether a phone's file under `templateName` depends on the user agent of the request: only the fallback picks a
+ * template by it, and only for vendors whose MAC does not settle it (snom/Gigaset, Fanvil X3/X5, unknown makers).
+ * A file that does not can be rendered before the phone asks, and kept on disk for a front web server.
+ */
+export function renderedByAgent(templateName: string, mac: string): boolean {
+  if (TEMPLATES[templateName]?.file !== 'fallback') return false;
+  const vendor = vendorOfTemplate(TEMPLATES['fallback.tmpl'] as TemplateEntry, mac);
+  return vendor === undefined || vendor === 'snom' || vendor === 'fanvil';
+}
+
 function fallbackTemplate(mac: string, userAgent: string): string | undefined {
   const vendor = vendorOfTemplate(TEMPLATES['fallback.tmpl'] as TemplateEntry, mac);
   switch (vendor) {

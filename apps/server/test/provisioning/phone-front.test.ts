@@ -163,6 +163,37 @@ describe.skipIf(!fs.existsSync(NGINX)).each(DB_KINDS)('phone files from a front 
     expect(dotted.body).toContain('account.1.password = \n');
   });
 
+  it('writes the first file of a phone without a model ahead, unless its maker leaves the template to the user agent', async () => {
+    // Grandstream's MAC settles the template: rendered before the phone asks, and on disk.
+    const grandstream = await api('POST', `${V1}/phones`, { mac: '00-0B-82-00-00-09' });
+    await t.app.provisioning.setPhoneAccounts('00-0B-82-00-00-09', [
+      { extension: '91209', secret: 'Gs-Secret-209', displayName: 'Gina <209>', srtp: false },
+    ]);
+    const gsFile = 'cfg000b82000009.xml';
+    await waitFor(() => fs.existsSync(onDisk(grandstream.tok1, gsFile)), 'the Grandstream file is written ahead');
+    const gs = await phoneFetch(`/provisioning/${grandstream.tok1}/${gsFile}`);
+    expect(gs).toMatchObject({ status: 200, fromDisk: true });
+    expect(gs.body).toContain('<item name="account.1.sip.subscriber.password">Gs-Secret-209</item>');
+
+    // A snom MAC may be a Gigaset P-series, told apart by the user agent: never on disk, rendered per request.
+    const snom = await api('POST', `${V1}/phones`, { mac: '00-04-13-00-00-09' });
+    await t.app.provisioning.setPhoneAccounts('00-04-13-00-00-09', [
+      { extension: '91210', secret: 'Snom-Secret-210', displayName: 'Sara <210>', srtp: false },
+    ]);
+    const asGigaset = await fetch(`${front}/provisioning/${snom.tok2}/000413000009.xml`, {
+      headers: { 'user-agent': 'Gigaset N670 IP PRO/83.V2.39.0+build.a546b3d' },
+    });
+    const asSnom = await fetch(`${front}/provisioning/${snom.tok2}/000413000009.xml`, {
+      headers: { 'user-agent': 'snomD785/10.1.54.13' },
+    });
+    expect(asGigaset.status).toBe(200);
+    expect(asSnom.status).toBe(200);
+    const [gigasetBody, snomBody] = [await asGigaset.text(), await asSnom.text()];
+    expect(gigasetBody).toContain('<user_pass idx="1" perm="RW">Snom-Secret-210</user_pass>');
+    expect(snomBody).not.toBe(gigasetBody);
+    expect(fs.existsSync(onDisk(snom.tok2))).toBe(false);
+  });
+
   it('forgets a deleted phone at once', async () => {
     await api('DELETE', `${V1}/phones/${YEALINK}`);
     expect((await phoneFetch(`/provisioning/${phone.tok2}/${FILE}`)).status).toBe(404);
