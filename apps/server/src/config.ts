@@ -169,6 +169,12 @@ const envSchema = z.object({
     .string()
     .regex(/^[a-z_][a-z0-9_.-]{0,31}$/i, 'PHONE_FILES_GROUP must be a group name')
     .optional(),
+  PHONE_FILES_LOG_PORT: z.coerce
+    .number()
+    .int()
+    .min(1, 'PHONE_FILES_LOG_PORT must be a port number (1-65535)')
+    .max(65535, 'PHONE_FILES_LOG_PORT must be a port number (1-65535)')
+    .optional(),
   MIGRATION_DB_URL: z
     .string()
     .regex(/^(mysql|mariadb):\/\/[^\s/]+\/?$/, 'MIGRATION_DB_URL must look like mysql://user:password@host:3306')
@@ -246,9 +252,11 @@ export type Config = {
   rps: { url: string; systemId: string | undefined; secret: string | undefined };
   /**
    * Phone files also written to disk for a front web server (PHONE_FILES_DIR), readable by its group
-   * (PHONE_FILES_GROUP, gid); undefined: phones are served by this process alone.
+   * (PHONE_FILES_GROUP, gid); undefined: phones are served by this process alone. `logPort` (PHONE_FILES_LOG_PORT):
+   * the loopback UDP port where the front server's syslog tells of phones' first steady-state fetches, so that those
+   * too are served from disk.
    */
-  phoneFilesExport: { dir: string; gid: number | null } | undefined;
+  phoneFilesExport: { dir: string; gid: number | null; logPort?: number } | undefined;
   /**
    * The older system's databases (a local copy on MariaDB/MySQL) the migration reads; undefined when
    * MIGRATION_DB_URL is unset (the migration area is then inert: `ismigration` answers false).
@@ -302,6 +310,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
   }
   if (v.PHONE_FILES_GROUP !== undefined && v.PHONE_FILES_DIR === undefined) {
     throw new ConfigError(['PHONE_FILES_GROUP needs PHONE_FILES_DIR: it names who may read the files written there']);
+  }
+  if (v.PHONE_FILES_LOG_PORT !== undefined && v.PHONE_FILES_DIR === undefined) {
+    throw new ConfigError([
+      'PHONE_FILES_LOG_PORT needs PHONE_FILES_DIR: the front server reports fetches of files there',
+    ]);
   }
   const asteriskUser = v.ASTERISK_USER ?? (lookupId('passwd', 'asterisk') === null ? null : 'asterisk');
   if ((v.AMI_HOST || v.AMI_USERNAME || v.AMI_SECRET) && !(v.AMI_HOST && v.AMI_USERNAME && v.AMI_SECRET)) {
@@ -359,7 +372,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
       )
       .filter((h) => h !== ''),
     rps: { url: v.RPS_URL.replace(/\/+$/, ''), systemId: v.RPS_SYSTEM_ID, secret: v.RPS_SECRET },
-    phoneFilesExport: v.PHONE_FILES_DIR ? { dir: path.resolve(v.PHONE_FILES_DIR), gid: phoneFilesGid } : undefined,
+    phoneFilesExport: v.PHONE_FILES_DIR
+      ? {
+          dir: path.resolve(v.PHONE_FILES_DIR),
+          gid: phoneFilesGid,
+          ...(v.PHONE_FILES_LOG_PORT === undefined ? {} : { logPort: v.PHONE_FILES_LOG_PORT }),
+        }
+      : undefined,
     migration: v.MIGRATION_DB_URL
       ? { url: v.MIGRATION_DB_URL, pbxDb: v.MIGRATION_PBX_DB, cdrDb: v.MIGRATION_CDR_DB, ctiDb: v.MIGRATION_CTI_DB }
       : undefined,

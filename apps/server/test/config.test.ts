@@ -72,6 +72,7 @@ describe('loadConfig', () => {
       STREAMING_ALLOWED_HOSTS: 'Cam.local, [fd00::5]',
       PHONE_FILES_DIR: '/var/lib/centralino-phone-files',
       PHONE_FILES_GROUP: 'root',
+      PHONE_FILES_LOG_PORT: '8514',
       AMI_HOST: '127.0.0.1',
       AMI_PORT: '5039',
       AMI_USERNAME: 'centralino',
@@ -103,7 +104,7 @@ describe('loadConfig', () => {
       rps: { url: 'https://rps.nethesis.it', systemId: undefined, secret: undefined },
       gatewayControlPort: 2323,
       streamingAllowedHosts: ['cam.local', 'fd00::5'],
-      phoneFilesExport: { dir: '/var/lib/centralino-phone-files', gid: 0 },
+      phoneFilesExport: { dir: '/var/lib/centralino-phone-files', gid: 0, logPort: 8514 },
       migration: {
         url: 'mysql://migration:pw@10.0.0.9:3306',
         pbxDb: 'old_asterisk',
@@ -165,6 +166,15 @@ describe('loadConfig', () => {
       'PHONE_FILES_GROUP: this host has no group named "no-such-group-here"',
     );
     expect(() => loadConfig({ PHONE_FILES_GROUP: 'root' })).toThrow('PHONE_FILES_GROUP needs PHONE_FILES_DIR');
+    expect(loadConfig({ PHONE_FILES_DIR: '/srv/phones', PHONE_FILES_LOG_PORT: '8514' }).phoneFilesExport).toEqual({
+      dir: '/srv/phones',
+      gid: null,
+      logPort: 8514,
+    });
+    expect(() => loadConfig({ PHONE_FILES_LOG_PORT: '8514' })).toThrow('PHONE_FILES_LOG_PORT needs PHONE_FILES_DIR');
+    expect(() => loadConfig({ PHONE_FILES_DIR: '/srv/phones', PHONE_FILES_LOG_PORT: '70000' })).toThrow(
+      'PHONE_FILES_LOG_PORT must be a port number',
+    );
   });
 
   it('puts the Asterisk files under DATA_DIR and wants the AMI settings together', () => {

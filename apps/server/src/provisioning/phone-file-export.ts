@@ -32,6 +32,12 @@ function alive(pid: number): boolean {
 export class PhoneFileExport {
   /** `<root>/provisioning`, so the front server's `root` is the configured directory itself. */
   readonly base: string;
+  /**
+   * `<root>/provisioning-first`: steady-state files of phones whose first-access token still lives. The front server
+   * serves them and reports each fetch (syslog to PHONE_FILES_LOG_PORT), and Centralino then retires the first-access
+   * token and moves the folder into the served tree (`promote`); without a report port it stays empty.
+   */
+  readonly firstBase: string;
   /** MAC → what was written for it (token directories and token-less files), to drop on a change. */
   private readonly byMac = new Map<string, Set<string>>();
   private readonly fileMode: number;
@@ -53,6 +59,7 @@ export class PhoneFileExport {
     private readonly log: FastifyBaseLogger,
   ) {
     this.base = path.join(root, 'provisioning');
+    this.firstBase = path.join(root, 'provisioning-first');
     this.trash = path.join(root, `.put-aside-${process.pid}`);
     // With the front server's group: readable by it, directories searchable but not listable (tokens are secrets).
     // Without one the front server must run as this service's user.
@@ -66,7 +73,7 @@ export class PhoneFileExport {
     this.makeDir(root);
     // What a stopped process put aside or renamed away and had no time to delete.
     for (const name of fs.readdirSync(root)) {
-      const pid = /^(?:\.put-aside-|provisioning\.old-)(\d+)/.exec(name)?.[1];
+      const pid = /^(?:\.put-aside-|provisioning(?:-first)?\.old-)(\d+)/.exec(name)?.[1];
       if (pid && (Number(pid) === process.pid || !alive(Number(pid)))) {
         // Renamed first: this process's own trash (same pid, earlier process) is about to be made again.
         const gone = path.join(root, `${name}.gone-${Date.now()}`);
@@ -83,10 +90,12 @@ export class PhoneFileExport {
    * files) and moves the file into place only if nothing about this phone was dropped since: a removal is always
    * synchronous, so a write that lost the race is thrown away instead of serving a stale answer.
    */
-  write(mac: string, token: string, filename: string, bytes: Uint8Array): void {
+  write(mac: string, token: string, filename: string, bytes: Uint8Array, tree: 'served' | 'first' = 'served'): void {
     // Names come from the request and were matched by the phone-file rules; never a path of their own.
     if (filename.includes('/') || filename.startsWith('.') || token.includes('/') || token.startsWith('.')) return;
-    const entry = token === '' ? path.join(this.base, filename) : path.join(this.base, token);
+    if (tree === 'first' && token === '') return;
+    const base = tree === 'first' ? this.firstBase : this.base;
+    const entry = token === '' ? path.join(base, filename) : path.join(base, token);
     const file = token === '' ? entry : path.join(entry, filename);
     const stamp = this.stampOf(mac);
     const entries = this.byMac.get(mac) ?? new Set<string>();
@@ -142,6 +151,29 @@ export class PhoneFileExport {
     this.putAside(path.join(this.base, token));
   }
 
+  /**
+   * A phone's first steady-state fetch was answered (by the front server from `provisioning-first`, or by Centralino):
+   * its file moves into the served tree, in one rename, so later fetches are no longer reported.
+   */
+  promote(mac: string, token: string): void {
+    if (token === '' || token.includes('/') || token.startsWith('.')) return;
+    const from = path.join(this.firstBase, token);
+    const to = path.join(this.base, token);
+    try {
+      fs.renameSync(from, to);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return;
+      // Centralino already wrote the served folder (its own answer to the first fetch): the reported copy goes.
+      if (code === 'ENOTEMPTY' || code === 'EEXIST') return this.putAside(from);
+      throw error;
+    }
+    this.byMac.get(mac)?.delete(from);
+    const entries = this.byMac.get(mac) ?? new Set<string>();
+    this.byMac.set(mac, entries);
+    entries.add(to);
+  }
+
   /** One phone changed (or was deleted): everything written for it goes. */
   dropMac(mac: string): void {
     this.dropped(mac);
@@ -194,14 +226,16 @@ export class PhoneFileExport {
     this.clears++;
     this.drops.clear();
     this.byMac.clear();
-    const aside = `${this.base}.old-${process.pid}-${++this.wiped}`;
-    try {
-      fs.renameSync(this.base, aside);
-      fs.rm(aside, { recursive: true, force: true }, () => {});
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    for (const base of [this.base, this.firstBase]) {
+      const aside = `${base}.old-${process.pid}-${++this.wiped}`;
+      try {
+        fs.renameSync(base, aside);
+        fs.rm(aside, { recursive: true, force: true }, () => {});
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+      this.makeDir(base);
     }
-    this.makeDir(this.base);
   }
 
   private async makeDirAsync(dir: string) {

@@ -57,7 +57,16 @@ export class PhoneFiles {
   private stopped = true;
   private counts: PhoneFileCounts = { files: 0, fromMemory: 0, unknownToken: 0 };
   private countsTimer: NodeJS.Timeout | undefined;
-  private exports: { mac: string; token: string; filename: string; file: CachedFile; epoch: number }[] = [];
+  private exports: {
+    mac: string;
+    token: string;
+    filename: string;
+    file: CachedFile;
+    epoch: number;
+    tree: 'served' | 'first';
+  }[] = [];
+  /** The front server reports first steady-state fetches (PHONE_FILES_LOG_PORT): those files go on disk too. */
+  private firstUseReported = false;
 
   constructor(
     private readonly service: ProvisioningService,
@@ -128,7 +137,7 @@ export class PhoneFiles {
     await this.cache.refresh();
     const mac = this.cache.tok2.get(token);
     if (mac) {
-      this.usedTok2(mac);
+      this.usedTok2(mac, token);
       return { mac, kind: 'tok2' };
     }
     const found = await this.service.phoneByToken(token);
@@ -140,6 +149,7 @@ export class PhoneFiles {
     }
     if (kind === 'tok2') {
       if (row.tok1 && !this.retiringSoon(row.mac)) this.retireLater(row.mac, row.tok1);
+      this.disk?.promote(row.mac, token);
       this.cache.tok2.set(token, row.mac);
     }
     return { mac: row.mac, kind, row };
@@ -158,7 +168,7 @@ export class PhoneFiles {
     const hit = this.cache.getHot(`${token}\n${filename}`);
     if (!hit) return undefined;
     // The phone's first steady-state fetch: from now on the front web server may answer it (PHONE_FILES_DIR).
-    if (token !== '' && this.usedTok2(hit.mac)) this.exportSoon(hit.mac, token, filename, hit.file);
+    if (token !== '' && this.usedTok2(hit.mac, token)) this.exportSoon(hit.mac, token, filename, hit.file);
     this.counted(true);
     return hit.file;
   }
@@ -205,6 +215,7 @@ export class PhoneFiles {
     this.cache.setHot(mac, `${token}\n${filename}`, file, epoch);
     // A steady-state file goes on disk only once tok1 is gone: the first tok2 fetch has to retire it here.
     if (token === '' || !this.cache.tok1Alive.has(mac)) this.exportSoon(mac, token, filename, file);
+    else if (this.firstUseReported) this.exportSoon(mac, token, filename, file, 'first');
   }
 
   /**
@@ -212,26 +223,55 @@ export class PhoneFiles {
    * up by disk writes; skipped if anything was dropped meanwhile (the warmer writes it again). Removals are never
    * deferred: see PhoneFileExport.
    */
-  private exportSoon(mac: string, token: string, filename: string, file: CachedFile) {
+  private exportSoon(
+    mac: string,
+    token: string,
+    filename: string,
+    file: CachedFile,
+    tree: 'served' | 'first' = 'served',
+  ) {
     const disk = this.disk;
     if (!disk) return;
     if (this.exports.length === 0) {
       setImmediate(() => {
         const batch = this.exports;
         this.exports = [];
-        for (const e of batch) if (e.epoch === this.cache.epoch) disk.write(e.mac, e.token, e.filename, e.file.bytes);
+        for (const e of batch) {
+          if (e.epoch !== this.cache.epoch) continue;
+          // Retired meanwhile: the file belongs in the served tree now, where the next answer puts it.
+          if (e.tree === 'first' && !this.cache.tok1Alive.has(e.mac)) continue;
+          disk.write(e.mac, e.token, e.filename, e.file.bytes, e.tree);
+        }
       });
     }
-    this.exports.push({ mac, token, filename, file, epoch: this.cache.epoch });
+    this.exports.push({ mac, token, filename, file, epoch: this.cache.epoch, tree });
   }
 
   /** A steady-state token was used: the phone's first-access token goes (contract §4.3). True if it went now. */
-  private usedTok2(mac: string): boolean {
+  private usedTok2(mac: string, tok2: string): boolean {
     const tok1 = this.cache.tok1Alive.get(mac);
     if (!tok1) return false;
     this.cache.tok1Alive.delete(mac);
     this.retireLater(mac, tok1);
+    this.disk?.promote(mac, tok2);
     return true;
+  }
+
+  /**
+   * The front server answered a steady-state file from `provisioning-first` (its syslog, PHONE_FILES_LOG_PORT): the
+   * phone has used tok2, as if it had asked Centralino.
+   */
+  usedOnDisk(tok2: string): void {
+    if (!TOKEN.test(tok2)) return;
+    const mac = this.cache.tok2.get(tok2);
+    if (!mac) return;
+    this.usedTok2(mac, tok2);
+    this.disk?.promote(mac, tok2);
+  }
+
+  /** Called once the front server's reports can be received: steady-state files of new phones go on disk. */
+  reportFirstUse(): void {
+    this.firstUseReported = true;
   }
 
   private counted(fromMemory: boolean) {

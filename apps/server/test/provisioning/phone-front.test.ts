@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookupId } from '../../src/config.ts';
 import { DB_KINDS, useTestApp } from '../helpers.ts';
-import { frontSample, NGINX, type RunningNginx, startNginx } from '../support/nginx.ts';
+import { freeUdpPort, frontSample, NGINX, type RunningNginx, startNginx } from '../support/nginx.ts';
 import { freePort } from '../support/slapd.ts';
 
 const V1 = '/api/provisioning/v1';
@@ -29,9 +29,16 @@ describe.skipIf(!fs.existsSync(NGINX)).each(DB_KINDS)('phone files from a front 
   const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'centralino-front-'));
   fs.chmodSync(parent, 0o711);
   const root = path.join(parent, 'phone-files');
-  const t = useTestApp(kind, {
-    env: { TFTP_PORT: '0', PHONE_FILES_DIR: root, ...(GROUP ? { PHONE_FILES_GROUP: GROUP } : {}) },
+  // nginx's reports of first steady-state fetches (syslog over UDP), on a port chosen before the app starts.
+  const env: Record<string, string> = {
+    TFTP_PORT: '0',
+    PHONE_FILES_DIR: root,
+    ...(GROUP ? { PHONE_FILES_GROUP: GROUP } : {}),
+  };
+  beforeAll(async () => {
+    env.PHONE_FILES_LOG_PORT = String(await freeUdpPort());
   });
+  const t = useTestApp(kind, { env });
   let nginx: RunningNginx | undefined;
   let front = '';
   afterAll(async () => {
@@ -56,6 +63,7 @@ describe.skipIf(!fs.existsSync(NGINX)).each(DB_KINDS)('phone files from a front 
     return { status: res.status, body: await res.text(), fromDisk, type: res.headers.get('content-type') };
   };
   const onDisk = (...parts: string[]) => path.join(root, 'provisioning', ...parts);
+  const onFirstDisk = (...parts: string[]) => path.join(root, 'provisioning-first', ...parts);
   /** The background renderer writes files a moment after a change; wait for it, no fixed sleep. */
   const waitFor = async (check: () => boolean, what: string) => {
     for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 25));
@@ -69,7 +77,7 @@ describe.skipIf(!fs.existsSync(NGINX)).each(DB_KINDS)('phone files from a front 
     const nginxPort = await freePort();
     front = `http://127.0.0.1:${nginxPort}`;
     nginx = await startNginx({
-      servers: frontSample(root, nginxPort, port),
+      servers: frontSample(root, nginxPort, port, Number(env.PHONE_FILES_LOG_PORT)),
       probeUrl: `${front}/api/health`,
       user: isRoot ? 'www-data' : undefined,
     });
@@ -78,14 +86,15 @@ describe.skipIf(!fs.existsSync(NGINX)).each(DB_KINDS)('phone files from a front 
     expect(health.status).toBe(200);
   });
 
-  it('serves a phone its first-access file from disk, and the first steady-state fetch from Centralino', async () => {
+  it('serves a phone its first-access file and its first steady-state fetch from disk; the report retires tok1', async () => {
     await api('PATCH', `${V1}/defaults`, { hostname: 'pbx.example.com', adminpw: 'webadmin99', ui_first_config: '' });
     phone = await api('POST', `${V1}/phones`, { mac: YEALINK, model: 'yealink-T46' });
     await t.app.provisioning.setPhoneAccounts(YEALINK, [
       { extension: '91201', secret: 'Sip-Secret-201', displayName: 'Mario Rossi <201>', srtp: false },
     ]);
     await waitFor(() => fs.existsSync(onDisk(phone.tok1, FILE)), 'the tok1 file is written for nginx');
-    // Not the steady-state one: its first fetch must reach Centralino, which retires tok1 then.
+    // The steady-state file waits in provisioning-first: nginx reports its first fetch, which retires tok1.
+    await waitFor(() => fs.existsSync(onFirstDisk(phone.tok2, FILE)), 'the tok2 file is written for its first fetch');
     expect(fs.existsSync(onDisk(phone.tok2, FILE))).toBe(false);
 
     const first = await phoneFetch(`/provisioning/${phone.tok1}/${FILE}`);
@@ -94,22 +103,38 @@ describe.skipIf(!fs.existsSync(NGINX)).each(DB_KINDS)('phone files from a front 
     expect(first.body).toContain(`/provisioning/${phone.tok2}`);
 
     const steady = await phoneFetch(`/provisioning/${phone.tok2}/${FILE}`);
-    expect(steady).toMatchObject({ status: 200, fromDisk: false });
+    expect(steady).toMatchObject({ status: 200, fromDisk: true, type: 'text/plain; charset=utf-8' });
     expect(steady.body).toContain('account.1.password = Sip-Secret-201');
-    // tok1 is gone at once, on disk too, and the steady-state file is there for the next fetch.
-    expect(fs.existsSync(onDisk(phone.tok1))).toBe(false);
+    // The report arrives a moment later: tok1 goes, on disk too, and the file moves to the served tree.
+    await waitFor(() => !fs.existsSync(onDisk(phone.tok1)), 'tok1 is retired on the report');
     expect((await phoneFetch(`/provisioning/${phone.tok1}/${FILE}`)).status).toBe(404);
     expect((await api('GET', `${V1}/phones/${YEALINK}`)).tok1).toBeNull();
-    // Written in the background, a moment after the answer.
-    await waitFor(() => fs.existsSync(onDisk(phone.tok2, FILE)), 'the steady-state file is written for nginx');
+    expect(fs.existsSync(onDisk(phone.tok2, FILE))).toBe(true);
+    expect(fs.existsSync(onFirstDisk(phone.tok2))).toBe(false);
     const again = await phoneFetch(`/provisioning/${phone.tok2}/${FILE}`);
     expect(again).toMatchObject({ status: 200, fromDisk: true, body: steady.body });
+  });
+
+  it('without a report (a lost datagram, no file yet) the first steady-state fetch reaches Centralino, which retires tok1 at once', async () => {
+    await api('POST', `${V1}/phones/${YEALINK}/tok1`);
+    const renewed = (await api('GET', `${V1}/phones/${YEALINK}`)).tok1 as string;
+    await waitFor(() => fs.existsSync(onDisk(renewed, FILE)), 'the new tok1 file is written for nginx');
+    expect((await phoneFetch(`/provisioning/${renewed}/${FILE}`)).fromDisk).toBe(true);
+    // As if nginx had never found the file there.
+    await waitFor(() => fs.existsSync(onFirstDisk(phone.tok2, FILE)), 'the tok2 file waits for its first fetch');
+    fs.rmSync(onFirstDisk(phone.tok2), { recursive: true });
+    const steady = await phoneFetch(`/provisioning/${phone.tok2}/${FILE}`);
+    expect(steady).toMatchObject({ status: 200, fromDisk: false });
+    expect(fs.existsSync(onDisk(renewed))).toBe(false);
+    expect((await phoneFetch(`/provisioning/${renewed}/${FILE}`)).status).toBe(404);
+    await waitFor(() => fs.existsSync(onDisk(phone.tok2, FILE)), 'the steady-state file is written for nginx');
+    expect((await phoneFetch(`/provisioning/${phone.tok2}/${FILE}`)).fromDisk).toBe(true);
   });
 
   it('writes the files private to the service and the front server’s group, token folders not listable', () => {
     const dirMode = GROUP ? 0o710 : 0o700;
     const fileMode = GROUP ? 0o640 : 0o600;
-    for (const dir of [root, onDisk(), onDisk(phone.tok2)]) {
+    for (const dir of [root, onDisk(), onFirstDisk(), onDisk(phone.tok2)]) {
       expect((fs.statSync(dir).mode & 0o777).toString(8), dir).toBe(dirMode.toString(8));
     }
     const file = fs.statSync(onDisk(phone.tok2, FILE));
