@@ -181,13 +181,24 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     const patterns = await t.database.db.selectFrom('outbound_route_patterns').select('pattern').execute();
     expect(patterns.map((p) => p.pattern)).toContain('0XXXXX.');
 
+    // Ring groups: Centralino has none with a number, so each became a queue with its number, said per group.
     const groups = await post('/api/migration/groups');
-    expect(groups.json().warnings[0]).toMatch(/Ring groups are not migrated/);
+    expect(groups.statusCode, groups.body).toBe(200);
+    expect(groups.json().infos).toEqual([
+      'Ring group 600 - Sales migrated as queue 600 (ringall, static members): Centralino has no numbered ring groups',
+      'Ring group 601 - Support migrated as queue 601 (rrmemory, static members): Centralino has no numbered ring groups',
+    ]);
+    expect(groups.json().warnings).toEqual([
+      'Ring group 600 - Sales: member 999 not migrated, no user has that extension',
+      'Ring group 601 - Support: strategy hunt became rrmemory',
+    ]);
+    expect((await get('/api/migration/migrationstatus')).json()).toBe('groups');
 
     // Queues keep their numbers; members no user has, strategies and ring times Centralino lacks are reported.
     const queues = await post('/api/migration/queues');
     expect(queues.statusCode, queues.body).toBe(200);
     expect(queues.json().infos).toEqual(['Queue 801 Support queue migrated', 'Queue 802 Sales queue migrated']);
+    expect(queues.body).not.toContain('destination not migrated');
     expect(queues.json().warnings).toEqual([
       'Queue 801 Support queue: member 999 not migrated, no user has that extension',
       'Queue 802 Sales queue: strategy linear became ringall',
@@ -195,6 +206,23 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     ]);
     const migratedQueues = (await get('/api/queues')).json() as Record<string, unknown>[];
     expect(migratedQueues).toEqual([
+      expect.objectContaining({
+        extension: '600',
+        name: 'Sales',
+        strategy: 'ringall',
+        members: [legacyExtension(0), legacyExtension(1), legacyExtension(2)],
+        ring_time: 20,
+        max_wait: 20,
+        failover_dest: `ext-local,vmb${legacyExtension(0)},1`,
+        music: 'ringing',
+      }),
+      // Its failover, queue 801, was migrated after it: linked by the queues step.
+      expect.objectContaining({
+        extension: '601',
+        strategy: 'rrmemory',
+        members: [legacyExtension(3), legacyExtension(4)],
+        failover_dest: 'ext-queues,801,1',
+      }),
       expect.objectContaining({
         extension: '801',
         name: 'Support queue',
@@ -219,19 +247,23 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     // Run again: nothing doubled.
     const queuesAgain = await post('/api/migration/queues');
     expect(queuesAgain.json().warnings).toContain('Queue 801 Support queue already migrated');
-    expect((await get('/api/queues')).json()).toHaveLength(2);
+    expect((await get('/api/queues')).json()).toHaveLength(4);
 
     const ivr = await post('/api/migration/ivr');
     expect(ivr.statusCode, ivr.body).toBe(200);
     expect(ivr.json().warnings).toEqual([
-      'ext-group,600,1 destination not migrated',
-      'ext-group,600,1 destination not migrated',
       'custom-ctx,s,1 destination not migrated',
       'IVR Main menu: its greeting was not migrated, choose a recording',
     ]);
     const ann = await post('/api/migration/announcements');
     expect(ann.statusCode, ann.body).toBe(200);
-    expect(ann.json().infos).toEqual(['Closed notice announcement migrated', 'Conference info announcement migrated']);
+    expect(ann.json().infos).toEqual([
+      'Closed notice announcement migrated',
+      'Conference info announcement migrated',
+      'After hours announcement migrated',
+    ]);
+    // 'After hours' leads to a time condition, migrated later: no warning, it waits for that step.
+    expect(ann.body).not.toContain('timeconditions,2,1');
     expect(ann.json().warnings).toContain('ext-meetme,600,1 destination not migrated');
     const [menu] = await t.database.db.selectFrom('ivrs').selectAll().execute();
     const info = await t.database.db
@@ -246,7 +278,8 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       .orderBy('selection')
       .execute();
     expect(keys).toEqual([
-      { selection: '1', dest: 'app-blackhole,hangup,1' },
+      // Key 1 led to ring group 600: now the queue with its number.
+      { selection: '1', dest: 'ext-queues,600,1' },
       { selection: '2', dest: `from-did-direct,${legacyExtension(3)},1` },
       { selection: '3', dest: `app-announcement-${info.id},s,1` },
       { selection: '4', dest: 'ext-queues,801,1' },
@@ -270,7 +303,9 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       .select('id')
       .where('description', '=', 'Closed notice')
       .executeTakeFirstOrThrow();
-    const sw = await t.database.db.selectFrom('daynight').selectAll().executeTakeFirstOrThrow();
+    const [sw, warehouse] = await t.database.db.selectFrom('daynight').selectAll().orderBy('ext').execute();
+    // Switch 1 by night rings the queue ring group 601 became; by day it waits for its time condition.
+    expect(warehouse).toMatchObject({ ext: 1, name: 'Warehouse', night_dest: 'ext-queues,601,1' });
     expect(sw).toMatchObject({
       ext: 0,
       name: 'Office hours',
@@ -315,6 +350,20 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       time_group_id: timeGroups.find((g) => g.name === 'Holidays')?.id,
       false_dest: `timeconditions,${open?.id},1`,
     });
+    // The day/night switch and the announcement that led to a time condition were linked once it existed.
+    const linked = await t.database.db
+      .selectFrom('daynight')
+      .select('day_dest')
+      .where('ext', '=', 1)
+      .executeTakeFirst();
+    expect(linked?.day_dest).toBe(`timeconditions,${open?.id},1`);
+    const afterHours = await t.database.db
+      .selectFrom('announcements')
+      .select('post_dest')
+      .where('description', '=', 'After hours')
+      .executeTakeFirstOrThrow();
+    expect(afterHours.post_dest).toBe(`timeconditions,${holiday?.id},1`);
+    expect(tc.body).not.toContain('destination not migrated');
 
     const inbound = await post('/api/migration/inboundroutes');
     expect(inbound.statusCode).toBe(200);

@@ -327,6 +327,8 @@ async function fillPbx(conn: mysql.Connection, count: number) {
       [
         [1, 'Closed notice', 2, 0, 'app-blackhole,hangup,1', 0, 0, ''],
         [2, 'Conference info', 1, 1, 'ext-meetme,600,1', 0, 0, ''],
+        // Leads to a time condition, migrated after the announcements.
+        [3, 'After hours', 2, 0, 'timeconditions,2,1', 0, 0, ''],
       ],
     ],
   );
@@ -351,7 +353,8 @@ async function fillPbx(conn: mysql.Connection, count: number) {
           15,
           '',
           `${legacyExtension(3)}-${legacyExtension(4)}`,
-          'ext-queues,401,1',
+          // A queue, migrated after the ring groups: linked once it exists.
+          'ext-queues,801,1',
           'Support',
           'Ring',
           'dontcare',
@@ -445,6 +448,10 @@ async function fillPbx(conn: mysql.Connection, count: number) {
       ['0', 'day', 'ivr-1,s,1'],
       ['0', 'night', 'app-announcement-1,s,1'],
       ['0', 'fc_description', 'Office hours'],
+      // A second switch whose day mode follows a time condition (migrated after the switches) and night rings a group.
+      ['1', 'day', 'timeconditions,1,1'],
+      ['1', 'night', 'ext-group,601,1'],
+      ['1', 'fc_description', 'Warehouse'],
     ],
   ]);
   await conn.query(
