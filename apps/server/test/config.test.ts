@@ -80,6 +80,7 @@ describe('loadConfig', () => {
       MIGRATION_PBX_DB: 'old_asterisk',
       MIGRATION_CDR_DB: 'old_cdr',
       MIGRATION_CTI_DB: 'old_cti',
+      MIGRATION_SOUNDS_DIR: '/srv/old-pbx/sounds',
     });
     expect(config).toEqual({
       port: 9000,
@@ -109,6 +110,7 @@ describe('loadConfig', () => {
         pbxDb: 'old_asterisk',
         cdrDb: 'old_cdr',
         ctiDb: 'old_cti',
+        soundsDir: '/srv/old-pbx/sounds',
       },
       pbx: {
         configDir: '/etc/asterisk',

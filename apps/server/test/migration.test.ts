@@ -6,7 +6,13 @@ import { loadPbxModel } from '../src/pbx/load.ts';
 import { renderConfiguration } from '../src/pbx/render/index.ts';
 import { formatIssue, validateConfiguration } from '../src/pbx/validate.ts';
 import { callAs, DB_KINDS, expectError, login, startApp, useTestApp } from './helpers.ts';
-import { createLegacyDatabases, dropLegacyDatabases, legacyExtension, legacyNames } from './support/legacy-pbx.ts';
+import {
+  createLegacyDatabases,
+  dropLegacyDatabases,
+  legacyExtension,
+  legacyNames,
+  legacySoundsDir,
+} from './support/legacy-pbx.ts';
 
 const CDR_ROWS = 4500;
 
@@ -37,6 +43,7 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     MIGRATION_PBX_DB: names.pbx,
     MIGRATION_CDR_DB: names.cdr,
     MIGRATION_CTI_DB: names.cti,
+    MIGRATION_SOUNDS_DIR: legacySoundsDir(prefix),
   };
   beforeAll(async () => {
     await createLegacyDatabases({ prefix, users: 300, cdr: CDR_ROWS });
@@ -251,10 +258,37 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
 
     const ivr = await post('/api/migration/ivr');
     expect(ivr.statusCode, ivr.body).toBe(200);
-    expect(ivr.json().warnings).toEqual([
-      'custom-ctx,s,1 destination not migrated',
-      'IVR Main menu: its greeting was not migrated, choose a recording',
+    expect(ivr.json().warnings).toEqual(['custom-ctx,s,1 destination not migrated']);
+
+    // Recordings: the old audio files, converted as an upload is; a missing file and one that is not audio are said.
+    const rec = await post('/api/migration/recordings');
+    expect(rec.statusCode, rec.body).toBe(200);
+    expect(rec.json().infos).toEqual(['Recording "welcome" migrated', 'Recording "closed" migrated']);
+    expect(rec.json().warnings).toEqual([
+      'Recording "lost" not migrated: its audio custom/lost is not in the old sounds folder',
+      expect.stringMatching(/^Recording "broken" not migrated: .*not audio/),
     ]);
+    expect((await get('/api/migration/migrationstatus')).json()).toBe('recordings');
+    const recordingList = (await get('/api/recordings')).json() as {
+      id: number;
+      displayname: string;
+      duration_ms: number;
+    }[];
+    const welcome = recordingList.find((r) => r.displayname === 'welcome');
+    const closedRec = recordingList.find((r) => r.displayname === 'closed');
+    expect(welcome?.duration_ms).toBe(1500);
+    expect(closedRec?.duration_ms).toBe(2000);
+    // Stored as Asterisk plays it: 8 kHz, mono, 16-bit.
+    const wav = await t.database.db
+      .selectFrom('recordings')
+      .select('audio')
+      .where('id', '=', welcome?.id ?? 0)
+      .executeTakeFirstOrThrow();
+    const header = Buffer.from(wav.audio);
+    expect([header.readUInt16LE(22), header.readUInt32LE(24), header.readUInt16LE(34)]).toEqual([1, 8000, 16]);
+    // The IVR, migrated before, now plays the greeting its old menu played.
+    const greeted = await t.database.db.selectFrom('ivrs').select('announcement').executeTakeFirstOrThrow();
+    expect(greeted.announcement).toBe(welcome?.id);
     const ann = await post('/api/migration/announcements');
     expect(ann.statusCode, ann.body).toBe(200);
     expect(ann.json().infos).toEqual([
@@ -264,6 +298,14 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     ]);
     // 'After hours' leads to a time condition, migrated later: no warning, it waits for that step.
     expect(ann.body).not.toContain('timeconditions,2,1');
+    // Each announcement plays the recording migrated for it; the one whose audio was lost says so.
+    expect(ann.json().warnings).toContain('After hours: its recording was not migrated, choose one');
+    const played = await t.database.db
+      .selectFrom('announcements')
+      .select(['description', 'recording_id'])
+      .orderBy('id')
+      .execute();
+    expect(played.map((a) => a.recording_id)).toEqual([closedRec?.id, welcome?.id, null]);
     expect(ann.json().warnings).toContain('ext-meetme,600,1 destination not migrated');
     const [menu] = await t.database.db.selectFrom('ivrs').selectAll().execute();
     const info = await t.database.db

@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import mysql from 'mysql2/promise';
 
 /**
@@ -26,6 +30,8 @@ export interface LegacyDatabases {
   cti: string;
   /** MIGRATION_DB_URL for a server reading them. */
   url: string;
+  /** The old sounds folder with the recordings' audio (MIGRATION_SOUNDS_DIR). */
+  soundsDir: string;
   /** Environment selecting these databases. */
   env: Record<string, string>;
   drop(): Promise<void>;
@@ -33,6 +39,46 @@ export interface LegacyDatabases {
 
 export function legacyNames(prefix: string) {
   return { pbx: `${prefix}asterisk11`, cdr: `${prefix}asteriskcdrdb11`, cti: `${prefix}nethcti2` };
+}
+
+/** The old sounds folder of a prefix (under the system's temporary folder). */
+export const legacySoundsDir = (prefix: string) => path.join(os.tmpdir(), `${prefix}sounds`);
+
+/**
+ * The recordings' audio as FreePBX 11 left it: `custom/welcome.wav` at CD quality (the upload conversion makes it
+ * 8 kHz mono), `closed` in the Italian language folder, a `.wav` that is not audio; `lost` has no file at all.
+ * Made with sox (scripts/ensure-audio-tools.mjs installs it).
+ */
+function writeSounds(dir: string): void {
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(path.join(dir, 'custom'), { recursive: true });
+  fs.mkdirSync(path.join(dir, 'it', 'custom'), { recursive: true });
+  const sox = process.env.SOX_PATH || 'sox';
+  execFileSync(sox, [
+    '-n',
+    '-r',
+    '44100',
+    '-c',
+    '2',
+    path.join(dir, 'custom', 'welcome.wav'),
+    'synth',
+    '1.5',
+    'sine',
+    '440',
+  ]);
+  execFileSync(sox, [
+    '-n',
+    '-r',
+    '16000',
+    '-c',
+    '1',
+    path.join(dir, 'it', 'custom', 'closed.wav'),
+    'synth',
+    '2',
+    'sine',
+    '330',
+  ]);
+  fs.writeFileSync(path.join(dir, 'custom', 'broken.wav'), 'this is not audio');
 }
 
 const FIRST = ['Mario', 'Luca', 'Giulia', 'Anna', 'Paolo', 'Sara', 'Marco', 'Elena', 'Davide', 'Chiara', 'Franco'];
@@ -170,15 +216,19 @@ export async function createLegacyDatabases(options: LegacyOptions): Promise<Leg
   } finally {
     await conn.end();
   }
+  const soundsDir = legacySoundsDir(options.prefix);
+  writeSounds(soundsDir);
   const url = `mysql://${LEGACY_MARIADB.user}@${LEGACY_MARIADB.host}:${LEGACY_MARIADB.port}`;
   return {
     ...names,
     url,
+    soundsDir,
     env: {
       MIGRATION_DB_URL: url,
       MIGRATION_PBX_DB: names.pbx,
       MIGRATION_CDR_DB: names.cdr,
       MIGRATION_CTI_DB: names.cti,
+      MIGRATION_SOUNDS_DIR: soundsDir,
     },
     drop: () => dropLegacyDatabases(options.prefix),
   };
@@ -191,6 +241,7 @@ export async function dropLegacyDatabases(prefix: string): Promise<void> {
   } finally {
     await conn.end();
   }
+  fs.rmSync(legacySoundsDir(prefix), { recursive: true, force: true });
 }
 
 const nameOf = (i: number) => `${FIRST[i % FIRST.length]} ${LAST[Math.floor(i / FIRST.length) % LAST.length]}`;
@@ -319,6 +370,8 @@ async function fillPbx(conn: mysql.Connection, count: number) {
     [
       [1, 'welcome', 'custom/welcome', 'Welcome message', 0, ''],
       [2, 'closed', 'custom/closed', 'Office closed', 0, ''],
+      [3, 'lost', 'custom/lost', 'Its file was never copied', 0, ''],
+      [4, 'broken', 'custom/broken', 'Not audio', 0, ''],
     ],
   ]);
   await conn.query(
@@ -328,7 +381,7 @@ async function fillPbx(conn: mysql.Connection, count: number) {
         [1, 'Closed notice', 2, 0, 'app-blackhole,hangup,1', 0, 0, ''],
         [2, 'Conference info', 1, 1, 'ext-meetme,600,1', 0, 0, ''],
         // Leads to a time condition, migrated after the announcements.
-        [3, 'After hours', 2, 0, 'timeconditions,2,1', 0, 0, ''],
+        [3, 'After hours', 3, 0, 'timeconditions,2,1', 0, 0, ''],
       ],
     ],
   );

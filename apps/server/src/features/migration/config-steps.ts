@@ -7,11 +7,13 @@ import {
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { SettingsStore } from '../../db/settings-store.ts';
+import type { RecordingsService } from '../flows/service.ts';
 import type { GatewaysService } from '../gateways/service.ts';
 import { DestinationCheck, IDS_KEY, kindsAfter } from './destinations.ts';
 import { migrateQueues, migrateTimeConditions, migrateTimeGroups } from './flow-steps.ts';
 import { migrateRingGroups } from './group-steps.ts';
 import { addPending, linkPending, type PendingLink } from './pending.ts';
+import { migrateRecordings } from './recording-steps.ts';
 import type { LegacySource } from './source.ts';
 import { type MigrationState, StepLog } from './state.ts';
 
@@ -39,6 +41,7 @@ export class ConfigMigration {
     private readonly state: MigrationState,
     private readonly changed: () => void,
     private readonly gateways?: GatewaysService,
+    private readonly recordings?: RecordingsService,
   ) {}
 
   /** Runs one step: its writes and the status together, or nothing. */
@@ -500,7 +503,7 @@ export class ConfigMigration {
             .execute();
         }
         pending.push(...links.map((l) => ({ ...l, id })));
-        if (old.announcement) log.warnings.push(`IVR ${name}: its greeting was not migrated, choose a recording`);
+        // Its greeting (old.announcement, a recording) is linked by the recordings step, which comes next but one.
         names.add(name);
         log.infos.push(`IVR ${name} migrated`);
         if (own.length > 0) log.infos.push('IVR entry migrated');
@@ -513,7 +516,15 @@ export class ConfigMigration {
     });
   }
 
-  /** Announcements (without their recording: the audio stays on the old system), then the IVR keys waiting for them. */
+  /** System recordings with their audio, converted as uploads are (recording-steps.ts). */
+  recordingsStep(): Promise<StepAnswer> {
+    return this.runEach('migrateRecordings', 'recordings', async (db, log) => {
+      if (!this.recordings) throw new Error('recordings are not available');
+      await migrateRecordings(db, this.source, this.recordings, this.source.config.soundsDir, log);
+    });
+  }
+
+  /** Announcements with the recording migrated for each, then whatever waited for them. */
   announcements(): Promise<StepAnswer> {
     return this.run('migrateAnnouncements', 'announcements', async (trx, log) => {
       const rows = await this.source.query<{
@@ -544,7 +555,7 @@ export class ConfigMigration {
           .insertInto('announcements')
           .values({
             description,
-            recording_id: null,
+            recording_id: a.recording_id ? (check.ids.recording[String(a.recording_id)] ?? null) : null,
             allow_skip: a.allow_skip ? 1 : 0,
             post_dest: check.check(a.post_dest, log, {
               kinds: ['announcement', ...kindsAfter('announcement')],
@@ -567,7 +578,9 @@ export class ConfigMigration {
             selection: null,
             old: waiting,
           });
-        if (a.recording_id) log.warnings.push(`${description}: its recording was not migrated, choose one`);
+        if (a.recording_id && check.ids.recording[String(a.recording_id)] === undefined) {
+          log.warnings.push(`${description}: its recording was not migrated, choose one`);
+        }
         names.add(description);
         log.infos.push(`${description} announcement migrated`);
       }

@@ -147,8 +147,8 @@ export const migrationRoutes =
     stepRoute('/api/migration/cqr', 'Caller query routing (not yet)', () =>
       config().notYet('migrateCQRs', 'cqr', 'Caller query routings (CQR)'),
     );
-    stepRoute('/api/migration/recordings', 'Recordings (not yet)', () =>
-      config().notYet('migrateRecordings', 'recordings', 'System recordings'),
+    stepRoute('/api/migration/recordings', 'Migrates the system recordings with their audio', () =>
+      config().recordingsStep(),
     );
     stepRoute('/api/migration/announcements', 'Migrates the announcements', () => config().announcements());
     stepRoute('/api/migration/daynight', 'Migrates the day/night switches', () => config().dayNight());
