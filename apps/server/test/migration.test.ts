@@ -210,6 +210,7 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       'Queue 801 Support queue: member 999 not migrated, no user has that extension',
       'Queue 802 Sales queue: strategy linear became ringall',
       'Queue 802 Sales queue: ring time 0 s became 15 s',
+      "Dynamic queue agents are not migrated: the old PBX kept them outside its database; add them on each queue's page",
     ]);
     const migratedQueues = (await get('/api/queues')).json() as Record<string, unknown>[];
     expect(migratedQueues).toEqual([
@@ -260,6 +261,40 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     expect(ivr.statusCode, ivr.body).toBe(200);
     expect(ivr.json().warnings).toEqual(['custom-ctx,s,1 destination not migrated']);
 
+    // Caller query routing: the query by caller number is kept (%CID% bound as $NUMBER), its CRM database became a
+    // card source; the one that asked for a customer code has no equivalent and is reported.
+    const cqr = await post('/api/migration/cqr');
+    expect(cqr.statusCode, cqr.body).toBe(200);
+    expect(cqr.json().infos).toEqual(['CQR "Customer level" migrated']);
+    expect(cqr.json().warnings).toEqual([
+      'CQR "Customer level": its database crm on crm.example.com (MySQL) is now a card source; check that it answers from here',
+      'CQR "Customer level": an entry without a value was not migrated',
+      'CQR "Customer level": the message it played first is not played here',
+      'CQR "By customer code" not migrated: it asked for a customer code, which Centralino\'s CQR does not do',
+    ]);
+    expect((await get('/api/migration/migrationstatus')).json()).toBe('cqr');
+    const [level] = (await get('/api/cqr')).json() as Record<string, unknown>[];
+    const crm = ((await get('/api/cti/dbconn')).json() as Record<string, unknown>[]).find((c) => c.name === 'crm');
+    expect(crm).toMatchObject({
+      type: 'mysql',
+      host: 'crm.example.com',
+      port: 3307,
+      user: 'crmreader',
+      has_password: true,
+    });
+    expect(level).toMatchObject({
+      name: 'Customer level',
+      source_id: crm?.id,
+      query: "SELECT level FROM customers WHERE phone LIKE '%$NUMBER' LIMIT 1",
+      default_dest: 'ext-queues,801,1',
+      entries: [
+        { value: 'gold', destination: 'ext-queues,600,1' },
+        // The announcement is migrated after the CQRs: hang up until then.
+        { value: 'blocked', destination: 'app-blackhole,hangup,1' },
+        { value: 'vip', destination: `from-did-direct,${legacyExtension(2)},1` },
+      ],
+    });
+
     // Recordings: the old audio files, converted as an upload is; a missing file and one that is not audio are said.
     const rec = await post('/api/migration/recordings');
     expect(rec.statusCode, rec.body).toBe(200);
@@ -302,10 +337,13 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     expect(ann.json().warnings).toContain('After hours: its recording was not migrated, choose one');
     const played = await t.database.db
       .selectFrom('announcements')
-      .select(['description', 'recording_id'])
+      .select(['id', 'description', 'recording_id'])
       .orderBy('id')
       .execute();
     expect(played.map((a) => a.recording_id)).toEqual([closedRec?.id, welcome?.id, null]);
+    // The CQR's entry that led to an announcement found it.
+    const levelNow = ((await get('/api/cqr')).json() as { entries: { value: string; destination: string }[] }[])[0];
+    expect(levelNow?.entries[1]).toEqual({ value: 'blocked', destination: `app-announcement-${played[0]?.id},s,1` });
     expect(ann.json().warnings).toContain('ext-meetme,600,1 destination not migrated');
     const [menu] = await t.database.db.selectFrom('ivrs').selectAll().execute();
     const info = await t.database.db
@@ -327,6 +365,8 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       { selection: '4', dest: 'ext-queues,801,1' },
       // Key 5 leads to a time condition: it waits for the time conditions step.
       { selection: '5', dest: 'app-blackhole,hangup,1' },
+      // Key 6 led to the CQR, migrated after the IVRs: linked by its step.
+      { selection: '6', dest: `nethcqr,${level?.id},1` },
       { selection: '9', dest: 'app-blackhole,hangup,1' },
     ]);
 

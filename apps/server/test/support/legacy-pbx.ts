@@ -167,7 +167,15 @@ CREATE TABLE nethgateway_config (id int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY,
 CREATE TABLE nethgateway_config_fxo (id int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY, config_id int(11) NOT NULL,
   trunk int(11), number varchar(40));
 CREATE TABLE nethgateway_config_fxs (id int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY, config_id int(11) NOT NULL,
-  extension varchar(20));
+  extension varchar(20));CREATE TABLE nethcqr_details (id_cqr int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY, name varchar(60) NOT NULL UNIQUE,
+  description varchar(120), announcement int(11), use_code tinyint(1) DEFAULT 0, manual_code tinyint(1) DEFAULT 0,
+  use_workphone tinyint(1) DEFAULT 1, cod_cli_announcement int(11), err_announcement int(11), code_length int(2) DEFAULT 5,
+  code_retries int(1) DEFAULT 3, db_type varchar(30) DEFAULT 'mysql', db_url varchar(60) DEFAULT 'localhost',
+  db_name varchar(30), db_user varchar(30), db_pass varchar(90), query varchar(8000), cc_db_type varchar(30) DEFAULT 'mysql',
+  cc_db_url varchar(60) DEFAULT 'localhost', cc_db_name varchar(30), cc_db_user varchar(30), cc_db_pass varchar(90),
+  cc_query varchar(8000), ccc_query varchar(8000), default_destination varchar(50)) DEFAULT CHARSET=latin1;
+CREATE TABLE nethcqr_entries (id_dest int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY, id_cqr int(11) NOT NULL,
+  position int(11), \`condition\` varchar(8000), destination varchar(50)) DEFAULT CHARSET=latin1;
 `;
 
 const CDR_TABLE = `
@@ -442,6 +450,7 @@ async function fillPbx(conn: mysql.Connection, count: number) {
       [1, '3', 'app-announcement-2,s,1', 0],
       [1, '4', 'ext-queues,801,1', 0],
       [1, '5', 'timeconditions,1,1', 0],
+      [1, '6', 'nethcqr,1,1', 0],
       [1, '9', 'custom-ctx,s,1', 0],
     ],
   ]);
@@ -468,6 +477,54 @@ async function fillPbx(conn: mysql.Connection, count: number) {
       ['802', 'timeout', '0', 0],
       ['802', 'music', 'default', 0],
       ['802', 'member', `SIP/${legacyExtension(1)},0`, 0],
+    ],
+  ]);
+  // Caller query routing (latin1 as FreePBX 11 created it: four 8000-character queries fit a row only so): by the caller's customer level in a CRM database; one by customer code (not migrated).
+  await conn.query(
+    'INSERT INTO nethcqr_details (id_cqr, name, description, announcement, use_code, db_type, db_url, db_name, db_user, db_pass, query, cc_query, default_destination) VALUES ?',
+    [
+      [
+        [
+          1,
+          'Customer level',
+          'Gold customers skip the queue',
+          1,
+          0,
+          'mysql',
+          'crm.example.com:3307',
+          'crm',
+          'crmreader',
+          'CrmPw1',
+          "SELECT level FROM customers WHERE phone LIKE '%%CID%' LIMIT 1",
+          '',
+          'ext-queues,801,1',
+        ],
+        [
+          2,
+          'By customer code',
+          '',
+          null,
+          1,
+          'mysql',
+          'localhost',
+          'crm',
+          'crmreader',
+          'CrmPw1',
+          "SELECT route FROM codes WHERE code = '%CUSTOMERCODE%'",
+          "SELECT code FROM customers WHERE phone = '%CID%'",
+          'app-blackhole,hangup,1',
+        ],
+      ],
+    ],
+  );
+  await conn.query('INSERT INTO nethcqr_entries (id_cqr, position, `condition`, destination) VALUES ?', [
+    [
+      [1, 0, 'gold', 'ext-group,600,1'],
+      // An announcement, migrated after the CQRs: linked once it exists.
+      [1, 1, 'blocked', 'app-announcement-1,s,1'],
+      [1, 2, '', 'app-blackhole,hangup,1'],
+      [1, 3, 'vip', `from-did-direct,${legacyExtension(2)},1`],
+      [2, 0, 'A', 'ext-queues,801,1'],
     ],
   ]);
   await conn.query('INSERT INTO timegroups_groups (id, description) VALUES ?', [

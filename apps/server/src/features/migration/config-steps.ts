@@ -9,6 +9,7 @@ import type { Database } from '../../db/schema.ts';
 import { SettingsStore } from '../../db/settings-store.ts';
 import type { RecordingsService } from '../flows/service.ts';
 import type { GatewaysService } from '../gateways/service.ts';
+import { migrateCqrs } from './cqr-steps.ts';
 import { DestinationCheck, IDS_KEY, kindsAfter } from './destinations.ts';
 import { migrateQueues, migrateTimeConditions, migrateTimeGroups } from './flow-steps.ts';
 import { migrateRingGroups } from './group-steps.ts';
@@ -512,6 +513,14 @@ export class ConfigMigration {
       await addPending(trx, pending);
       // Queue failovers and keys leading to an IVR (this one or a later one) now find it.
       await linkPending(trx, log, kindsAfter('ivr'));
+      return true;
+    });
+  }
+
+  /** Caller query routing (cqr-steps.ts). */
+  cqrs(): Promise<StepAnswer> {
+    return this.run('migrateCQRs', 'cqr', async (trx, log) => {
+      await migrateCqrs(trx, this.source, log);
       return true;
     });
   }

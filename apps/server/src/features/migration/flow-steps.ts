@@ -144,6 +144,10 @@ export async function migrateQueues(trx: Trx, source: LegacySource, log: StepLog
     existing.add(q.extension);
     log.infos.push(`${label} migrated`);
   }
+  // FreePBX kept the dynamic members (agents logging in with a code) in Asterisk's AstDB, not in these databases.
+  log.warnings.push(
+    "Dynamic queue agents are not migrated: the old PBX kept them outside its database; add them on each queue's page",
+  );
   await new SettingsStore(trx).set(IDS_KEY, check.ids, trx);
   await addPending(trx, pending);
   await linkPending(trx, log, kindsAfter('queue'));

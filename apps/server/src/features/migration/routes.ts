@@ -144,9 +144,7 @@ export const migrationRoutes =
     );
     stepRoute('/api/migration/queues', 'Migrates the queues and their static members', () => config().queues());
     stepRoute('/api/migration/ivr', 'Migrates the IVR menus and their keys', () => config().ivrs());
-    stepRoute('/api/migration/cqr', 'Caller query routing (not yet)', () =>
-      config().notYet('migrateCQRs', 'cqr', 'Caller query routings (CQR)'),
-    );
+    stepRoute('/api/migration/cqr', 'Migrates the caller query routings and their databases', () => config().cqrs());
     stepRoute('/api/migration/recordings', 'Migrates the system recordings with their audio', () =>
       config().recordingsStep(),
     );
