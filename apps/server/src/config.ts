@@ -177,6 +177,10 @@ const envSchema = z.object({
   MIGRATION_CDR_DB: z.string().regex(DB_NAME, 'MIGRATION_CDR_DB must be a database name').default('asteriskcdrdb11'),
   MIGRATION_CTI_DB: z.string().regex(DB_NAME, 'MIGRATION_CTI_DB must be a database name').default('nethcti2'),
   MIGRATION_SOUNDS_DIR: z.string().startsWith('/', 'MIGRATION_SOUNDS_DIR must be an absolute path').optional(),
+  MIGRATION_CTI_TEMPLATES_DIR: z
+    .string()
+    .startsWith('/', 'MIGRATION_CTI_TEMPLATES_DIR must be an absolute path')
+    .optional(),
   RPS_SECRET: z.string().max(256).optional(),
 });
 
@@ -262,6 +266,8 @@ export type Config = {
         ctiDb: string;
         /** The older system's sounds folder (a copy of /var/lib/asterisk/sounds): where the recordings' audio is. */
         soundsDir: string | undefined;
+        /** The old CTI's customer-card templates folder (EJS files). */
+        templatesDir: string | undefined;
       }
     | undefined;
 };
@@ -377,6 +383,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
           cdrDb: v.MIGRATION_CDR_DB,
           ctiDb: v.MIGRATION_CTI_DB,
           soundsDir: v.MIGRATION_SOUNDS_DIR ? path.resolve(v.MIGRATION_SOUNDS_DIR) : undefined,
+          templatesDir: v.MIGRATION_CTI_TEMPLATES_DIR ? path.resolve(v.MIGRATION_CTI_TEMPLATES_DIR) : undefined,
         }
       : undefined,
   };

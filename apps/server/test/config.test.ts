@@ -81,6 +81,7 @@ describe('loadConfig', () => {
       MIGRATION_CDR_DB: 'old_cdr',
       MIGRATION_CTI_DB: 'old_cti',
       MIGRATION_SOUNDS_DIR: '/srv/old-pbx/sounds',
+      MIGRATION_CTI_TEMPLATES_DIR: '/srv/old-pbx/cti-templates',
     });
     expect(config).toEqual({
       port: 9000,
@@ -111,6 +112,7 @@ describe('loadConfig', () => {
         cdrDb: 'old_cdr',
         ctiDb: 'old_cti',
         soundsDir: '/srv/old-pbx/sounds',
+        templatesDir: '/srv/old-pbx/cti-templates',
       },
       pbx: {
         configDir: '/etc/asterisk',

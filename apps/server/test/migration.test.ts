@@ -12,6 +12,7 @@ import {
   legacyExtension,
   legacyNames,
   legacySoundsDir,
+  legacyTemplatesDir,
 } from './support/legacy-pbx.ts';
 
 const CDR_ROWS = 4500;
@@ -44,6 +45,7 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     MIGRATION_CDR_DB: names.cdr,
     MIGRATION_CTI_DB: names.cti,
     MIGRATION_SOUNDS_DIR: legacySoundsDir(prefix),
+    MIGRATION_CTI_TEMPLATES_DIR: legacyTemplatesDir(prefix),
   };
   beforeAll(async () => {
     await createLegacyDatabases({ prefix, users: 300, cdr: CDR_ROWS });
@@ -461,6 +463,50 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       { did: '0612345690', destination: `timeconditions,${holiday?.id},1` },
     ]);
     expect((await get('/api/migration/migrationstatus')).json()).toBe('iroutes');
+
+    // Post-migration: the shared CTI contacts join the central phonebook (the private ones are counted, not
+    // shared with every phone); the EJS card templates are converted by reading them, the one running code is not.
+    const post1 = await post('/api/migration/postmigration');
+    expect(post1.statusCode, post1.body).toBe(200);
+    expect(post1.json().infos).toEqual(['CTI phonebook: 150 contacts migrated', 'Customer-card template crm migrated']);
+    expect(post1.json().warnings).toEqual([
+      "CTI phonebook: 50 private contacts not migrated: Centralino's phonebook is shared by every phone",
+      expect.stringMatching(
+        /^Customer-card template invoices not migrated: Line 2: .*require\('fs'\).* cannot be converted/,
+      ),
+      'The queue log, conferences, DISA, paging groups and custom contexts are not migrated by this version of Centralino: recreate them by hand',
+    ]);
+    expect((await get('/api/migration/migrationstatus')).json()).toBe('postmig');
+    const contact = await t.database.db
+      .selectFrom('phonebook_contacts')
+      .selectAll()
+      .where('name', '=', 'Contact 3')
+      .executeTakeFirstOrThrow();
+    expect(contact).toMatchObject({
+      company: 'Company 3',
+      workphone: '02000021',
+      cellphone: '3300000003',
+      type: 'public',
+    });
+    const privateOne = await t.database.db
+      .selectFrom('phonebook_contacts')
+      .select('id')
+      .where('name', '=', 'Contact 4')
+      .executeTakeFirst();
+    expect(privateOne).toBeUndefined();
+    const templates = (await get('/api/cti/customer_card/template')).json() as { name: string; html: string }[];
+    const crmTemplate = templates.find((x) => x.name === 'crm');
+    expect(Buffer.from(crmTemplate?.html ?? '', 'base64').toString()).toContain('{% for row in results %}');
+    expect(templates.find((x) => x.name === 'invoices')).toBeUndefined();
+    // Run again: the contacts are replaced, never doubled; the template is already there.
+    const post2 = await post('/api/migration/postmigration');
+    expect(post2.json().warnings).toContain('Customer-card template crm already migrated');
+    const copied = await t.database.db
+      .selectFrom('phonebook_contacts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('source_id', '=', 'nethcti-migrated')
+      .executeTakeFirstOrThrow();
+    expect(Number(copied.n)).toBe(150);
 
     const report = (await get('/api/migration/report')).json();
     expect(report.migrateInboundRoutes.warnings).toEqual(['ext-meetme,600,1 destination not migrated']);

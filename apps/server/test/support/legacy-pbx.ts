@@ -32,6 +32,8 @@ export interface LegacyDatabases {
   url: string;
   /** The old sounds folder with the recordings' audio (MIGRATION_SOUNDS_DIR). */
   soundsDir: string;
+  /** The old CTI's customer-card templates (MIGRATION_CTI_TEMPLATES_DIR). */
+  templatesDir: string;
   /** Environment selecting these databases. */
   env: Record<string, string>;
   drop(): Promise<void>;
@@ -43,6 +45,41 @@ export function legacyNames(prefix: string) {
 
 /** The old sounds folder of a prefix (under the system's temporary folder). */
 export const legacySoundsDir = (prefix: string) => path.join(os.tmpdir(), `${prefix}sounds`);
+
+/** The old CTI templates folder of a prefix. */
+export const legacyTemplatesDir = (prefix: string) => path.join(os.tmpdir(), `${prefix}cti-templates`);
+
+/**
+ * NethCTI's customer-card templates (EJS): one a loop over the rows with an if, as cards commonly are; one that
+ * runs JavaScript of its own (it would read a file on the old server), which the migration must refuse to convert.
+ */
+function writeTemplates(dir: string): void {
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, 'decorator_cc_crm.ejs'),
+    [
+      '<div class="card">',
+      '<% results.forEach(function (row) { %>',
+      '  <p><b><%= row.company %></b> <%= row.name %></p>',
+      '  <% if (row.level == "gold") { %><span>Gold customer</span><% } %>',
+      '<% }) %>',
+      '</div>',
+      '',
+    ].join('\n'),
+  );
+  fs.writeFileSync(
+    path.join(dir, 'decorator_cc_invoices.ejs'),
+    [
+      '<ul>',
+      "<% var secret = require('fs').readFileSync('/etc/shadow'); %>",
+      '<li><%= secret %></li>',
+      '</ul>',
+      '',
+    ].join('\n'),
+  );
+  fs.writeFileSync(path.join(dir, 'README.txt'), 'not a template');
+}
 
 /**
  * The recordings' audio as FreePBX 11 left it: `custom/welcome.wav` at CD quality (the upload conversion makes it
@@ -226,17 +263,21 @@ export async function createLegacyDatabases(options: LegacyOptions): Promise<Leg
   }
   const soundsDir = legacySoundsDir(options.prefix);
   writeSounds(soundsDir);
+  const templatesDir = legacyTemplatesDir(options.prefix);
+  writeTemplates(templatesDir);
   const url = `mysql://${LEGACY_MARIADB.user}@${LEGACY_MARIADB.host}:${LEGACY_MARIADB.port}`;
   return {
     ...names,
     url,
     soundsDir,
+    templatesDir,
     env: {
       MIGRATION_DB_URL: url,
       MIGRATION_PBX_DB: names.pbx,
       MIGRATION_CDR_DB: names.cdr,
       MIGRATION_CTI_DB: names.cti,
       MIGRATION_SOUNDS_DIR: soundsDir,
+      MIGRATION_CTI_TEMPLATES_DIR: templatesDir,
     },
     drop: () => dropLegacyDatabases(options.prefix),
   };
@@ -250,6 +291,7 @@ export async function dropLegacyDatabases(prefix: string): Promise<void> {
     await conn.end();
   }
   fs.rmSync(legacySoundsDir(prefix), { recursive: true, force: true });
+  fs.rmSync(legacyTemplatesDir(prefix), { recursive: true, force: true });
 }
 
 const nameOf = (i: number) => `${FIRST[i % FIRST.length]} ${LAST[Math.floor(i / FIRST.length) % LAST.length]}`;

@@ -14,6 +14,7 @@ import { DestinationCheck, IDS_KEY, kindsAfter } from './destinations.ts';
 import { migrateQueues, migrateTimeConditions, migrateTimeGroups } from './flow-steps.ts';
 import { migrateRingGroups } from './group-steps.ts';
 import { addPending, linkPending, type PendingLink } from './pending.ts';
+import { migrateCardTemplates, migrateCtiPhonebook } from './post-steps.ts';
 import { migrateRecordings } from './recording-steps.ts';
 import type { LegacySource } from './source.ts';
 import { type MigrationState, StepLog } from './state.ts';
@@ -88,14 +89,6 @@ export class ConfigMigration {
     this.changed();
     const ok = log.errors.length === 0;
     return { code: ok ? 200 : 500, body: log.result(ok) };
-  }
-
-  /** A step whose objects have no home here yet: said in its answer and in the report, never silently skipped. */
-  notYet(reportName: string, status: MigrationStatus | null, what: string): Promise<StepAnswer> {
-    return this.run(reportName, status, async (_trx, log) => {
-      log.warnings.push(`${what} are not migrated by this version of Centralino: recreate them by hand`);
-      return true;
-    });
   }
 
   /** chan_sip trunks → PJSIP VoIP trunks (technology changes: Centralino has only PJSIP). */
@@ -597,6 +590,21 @@ export class ConfigMigration {
       await addPending(trx, pending);
       // What led to an announcement now finds it, or gets its warning; what leads to a time condition waits for it.
       await linkPending(trx, log, kindsAfter('announcement'));
+      return true;
+    });
+  }
+
+  /**
+   * Post-migration: the old CTI phonebook and customer-card templates (post-steps.ts), in one transaction. The
+   * objects Centralino has no home for are named in a warning, never dropped silently.
+   */
+  postMigration(): Promise<StepAnswer> {
+    return this.run('postMigration', 'postmig', async (trx, log) => {
+      await migrateCtiPhonebook(trx, this.source, log);
+      await migrateCardTemplates(trx, this.source.config.templatesDir, log);
+      log.warnings.push(
+        'The queue log, conferences, DISA, paging groups and custom contexts are not migrated by this version of Centralino: recreate them by hand',
+      );
       return true;
     });
   }

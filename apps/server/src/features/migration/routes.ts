@@ -153,12 +153,8 @@ export const migrationRoutes =
     stepRoute('/api/migration/timegroups', 'Migrates the time groups', () => config().timeGroups());
     stepRoute('/api/migration/timeconditions', 'Migrates the time conditions', () => config().timeConditions());
     stepRoute('/api/migration/inboundroutes', 'Migrates the inbound routes', () => config().inboundRoutes());
-    stepRoute('/api/migration/postmigration', 'CTI phonebook and the remaining tables (not yet)', () =>
-      config().notYet(
-        'postMigration',
-        'postmig',
-        'The CTI phonebook, queue log, conferences, DISA, paging groups and custom contexts',
-      ),
+    stepRoute('/api/migration/postmigration', 'Migrates the CTI phonebook and the customer-card templates', () =>
+      config().postMigration(),
     );
 
     app.get(
