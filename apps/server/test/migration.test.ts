@@ -202,6 +202,8 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       'Ring group 601 - Support: strategy hunt became rrmemory',
     ]);
     expect((await get('/api/migration/migrationstatus')).json()).toBe('groups');
+    const groupsAgain = await post('/api/migration/groups');
+    expect(groupsAgain.json().warnings).toContain('Ring group 600 - Sales already migrated');
 
     // Queues keep their numbers; members no user has, strategies and ring times Centralino lacks are reported.
     const queues = await post('/api/migration/queues');
@@ -303,7 +305,8 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     expect(rec.json().infos).toEqual(['Recording "welcome" migrated', 'Recording "closed" migrated']);
     expect(rec.json().warnings).toEqual([
       'Recording "lost" not migrated: its audio custom/lost is not in the old sounds folder',
-      expect.stringMatching(/^Recording "broken" not migrated: .*not audio/),
+      'Recording "broken" not migrated: its file is not WAV, MP3 or OGG audio',
+      'Recording "hold" not migrated: its audio is .gsm, which is not converted here; upload it as WAV, MP3 or OGG',
     ]);
     expect((await get('/api/migration/migrationstatus')).json()).toBe('recordings');
     const recordingList = (await get('/api/recordings')).json() as {
@@ -323,6 +326,10 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       .executeTakeFirstOrThrow();
     const header = Buffer.from(wav.audio);
     expect([header.readUInt16LE(22), header.readUInt32LE(24), header.readUInt16LE(34)]).toEqual([1, 8000, 16]);
+    // Run again: what was migrated is said, never doubled.
+    const recAgain = await post('/api/migration/recordings');
+    expect(recAgain.json().warnings).toContain('Recording "welcome" already migrated');
+    expect((await get('/api/recordings')).json()).toHaveLength(2);
     // The IVR, migrated before, now plays the greeting its old menu played.
     const greeted = await t.database.db.selectFrom('ivrs').select('announcement').executeTakeFirstOrThrow();
     expect(greeted.announcement).toBe(welcome?.id);

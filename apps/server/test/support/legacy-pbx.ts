@@ -83,7 +83,8 @@ function writeTemplates(dir: string): void {
 
 /**
  * The recordings' audio as FreePBX 11 left it: `custom/welcome.wav` at CD quality (the upload conversion makes it
- * 8 kHz mono), `closed` in the Italian language folder, a `.wav` that is not audio; `lost` has no file at all.
+ * 8 kHz mono), `closed` in the Italian language folder, a `.wav` that is not audio, `hold` in GSM (Asterisk's own
+ * format, not an upload's); `lost` has no file at all.
  * Made with sox (scripts/ensure-audio-tools.mjs installs it).
  */
 function writeSounds(dir: string): void {
@@ -116,6 +117,7 @@ function writeSounds(dir: string): void {
     '330',
   ]);
   fs.writeFileSync(path.join(dir, 'custom', 'broken.wav'), 'this is not audio');
+  execFileSync(sox, ['-n', '-r', '8000', '-c', '1', path.join(dir, 'custom', 'hold.gsm'), 'synth', '1', 'sine', '500']);
 }
 
 const FIRST = ['Mario', 'Luca', 'Giulia', 'Anna', 'Paolo', 'Sara', 'Marco', 'Elena', 'Davide', 'Chiara', 'Franco'];
@@ -422,6 +424,7 @@ async function fillPbx(conn: mysql.Connection, count: number) {
       [2, 'closed', 'custom/closed', 'Office closed', 0, ''],
       [3, 'lost', 'custom/lost', 'Its file was never copied', 0, ''],
       [4, 'broken', 'custom/broken', 'Not audio', 0, ''],
+      [5, 'hold', 'custom/hold', 'Hold message in GSM', 0, ''],
     ],
   ]);
   await conn.query(

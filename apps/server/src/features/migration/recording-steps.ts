@@ -4,6 +4,7 @@ import { recordingPatchSchema } from '@centralino/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { SettingsStore } from '../../db/settings-store.ts';
+import { AppError } from '../../errors.ts';
 import type { RecordingsService } from '../flows/service.ts';
 import { DestinationCheck, IDS_KEY } from './destinations.ts';
 import { describe } from './flow-steps.ts';
@@ -12,12 +13,18 @@ import type { StepLog } from './state.ts';
 
 /** Extensions the old system saved recordings with that the upload conversion reads (it sniffs the bytes). */
 const AUDIO_EXTENSIONS = ['.wav', '.WAV', '.mp3', '.ogg'];
+/** Asterisk's own formats the old system may have kept a recording in, which the upload conversion does not take. */
+const OTHER_EXTENSIONS = ['.gsm', '.ulaw', '.alaw', '.sln', '.g722', '.g729'];
 
 /**
  * The file of one old recording: FreePBX stores `custom/welcome` (no extension) relative to the sounds folder, or
- * to a language folder under it. Null when none is there; a name leading outside the folder is never followed.
+ * to a language folder under it. `other` names the extension of a file there in a format the conversion does not
+ * read; null when none is there. A name leading outside the folder is never followed.
  */
-export async function findOldAudio(soundsDir: string, filename: string): Promise<string | null> {
+export async function findOldAudio(
+  soundsDir: string,
+  filename: string,
+): Promise<{ file: string } | { other: string } | null> {
   const root = path.resolve(soundsDir);
   const languages = await fs
     .readdir(root, { withFileTypes: true })
@@ -25,20 +32,35 @@ export async function findOldAudio(soundsDir: string, filename: string): Promise
     .catch(() => []);
   const bases = [root, ...languages.map((l) => path.join(root, l.name))];
   const stem = filename.replace(/\.(wav|mp3|ogg|gsm|ulaw|alaw|sln)$/i, '');
+  const isFile = (file: string) =>
+    fs.stat(file).then(
+      (s) => s.isFile(),
+      () => false,
+    );
   for (const base of bases) {
     for (const ext of AUDIO_EXTENSIONS) {
       const file = path.resolve(base, `${stem}${ext}`);
       if (!file.startsWith(`${root}${path.sep}`)) return null;
-      if (
-        await fs.stat(file).then(
-          (s) => s.isFile(),
-          () => false,
-        )
-      )
-        return file;
+      if (await isFile(file)) return { file };
+    }
+  }
+  for (const base of bases) {
+    for (const ext of OTHER_EXTENSIONS) {
+      if (await isFile(path.resolve(base, `${stem}${ext}`))) return { other: ext };
     }
   }
   return null;
+}
+
+/** Why the upload conversion refused a file, in the report's words. */
+function refusal(error: unknown): string {
+  if (error instanceof AppError && error.code === 'audio_converter_missing') {
+    return 'the audio converter (sox) is missing on this server';
+  }
+  if (error instanceof AppError && error.code === 'audio_invalid') {
+    return error.detail ? error.message : 'its file is not WAV, MP3 or OGG audio';
+  }
+  return describe(error);
 }
 
 /**
@@ -87,9 +109,15 @@ export async function migrateRecordings(
       );
       continue;
     }
-    const file = await findOldAudio(soundsDir, first);
-    if (!file) {
+    const found = await findOldAudio(soundsDir, first);
+    if (!found) {
       log.warnings.push(`Recording "${name}" not migrated: its audio ${first} is not in the old sounds folder`);
+      continue;
+    }
+    if ('other' in found) {
+      log.warnings.push(
+        `Recording "${name}" not migrated: its audio is ${found.other}, which is not converted here; upload it as WAV, MP3 or OGG`,
+      );
       continue;
     }
     const meta = recordingPatchSchema.safeParse({
@@ -101,13 +129,13 @@ export async function migrateRecordings(
       continue;
     }
     try {
-      const id = await recordings.create(meta.data, await fs.readFile(file));
+      const id = await recordings.create(meta.data, await fs.readFile(found.file));
       check.ids.recording[String(r.id)] = id;
       names.set(name, id);
       if (files.length > 1) log.warnings.push(`Recording "${name}": only its first part ${first} was migrated`);
       log.infos.push(`Recording "${name}" migrated`);
     } catch (error) {
-      log.warnings.push(`Recording "${name}" not migrated: ${describe(error)}`);
+      log.warnings.push(`Recording "${name}" not migrated: ${refusal(error)}`);
     }
   }
   await new SettingsStore(db).set(IDS_KEY, check.ids);
