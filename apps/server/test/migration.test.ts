@@ -199,6 +199,7 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     ]);
     expect(groups.json().warnings).toEqual([
       'Ring group 600 - Sales: member 999 not migrated, no user has that extension',
+      'Ring group 600 - Sales: caller name prefix SALES: is not kept',
       'Ring group 601 - Support: strategy hunt became rrmemory',
     ]);
     expect((await get('/api/migration/migrationstatus')).json()).toBe('groups');
@@ -212,6 +213,7 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     expect(queues.body).not.toContain('destination not migrated');
     expect(queues.json().warnings).toEqual([
       'Queue 801 Support queue: member 999 not migrated, no user has that extension',
+      'Queue 801 Support queue: caller name prefix SUP: is not kept',
       'Queue 802 Sales queue: strategy linear became ringall',
       'Queue 802 Sales queue: ring time 0 s became 15 s',
       "Dynamic queue agents are not migrated: the old PBX kept them outside its database; add them on each queue's page",

@@ -55,8 +55,9 @@ export async function migrateQueues(trx: Trx, source: LegacySource, log: StepLog
     maxwait: string;
     ringing: number;
     dest: string;
+    grppre: string;
   }>(
-    `SELECT extension, descr, maxwait, ringing, dest FROM ${source.table('pbx', 'queues_config')}
+    `SELECT extension, descr, maxwait, ringing, dest, grppre FROM ${source.table('pbx', 'queues_config')}
        ORDER BY CAST(extension AS UNSIGNED), extension`,
   );
   if (queues.length === 0) {
@@ -103,6 +104,8 @@ export async function migrateQueues(trx: Trx, source: LegacySource, log: StepLog
     if (Number.isFinite(timeout) && (timeout <= 0 || timeout > 120)) {
       log.warnings.push(`${label}: ring time ${timeout} s became ${ringTime} s`);
     }
+    // Centralino's queues do not put a prefix before the caller's name.
+    if ((q.grppre ?? '').trim()) log.warnings.push(`${label}: caller name prefix ${q.grppre.trim()} is not kept`);
     const maxWait = Math.min(86_400, Math.max(0, Number.parseInt(q.maxwait ?? '', 10) || 0));
     const moh = (one('music') ?? 'default').trim();
     const music: QueueWrite['music'] = Number(q.ringing) === 1 ? 'ringing' : 'default';

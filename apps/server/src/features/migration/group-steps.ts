@@ -41,8 +41,9 @@ export async function migrateRingGroups(trx: Trx, source: LegacySource, log: Ste
     postdest: string;
     description: string;
     ringing: string;
+    grppre: string;
   }>(
-    `SELECT grpnum, strategy, grptime, grplist, postdest, description, ringing
+    `SELECT grpnum, strategy, grptime, grplist, postdest, description, ringing, grppre
        FROM ${source.table('pbx', 'ringgroups')} ORDER BY CAST(grpnum AS UNSIGNED), grpnum`,
   );
   if (groups.length === 0) {
@@ -78,6 +79,8 @@ export async function migrateRingGroups(trx: Trx, source: LegacySource, log: Ste
     const oldStrategy = (g.strategy ?? 'ringall').trim();
     const strategy = GROUP_STRATEGY[oldStrategy] ?? 'ringall';
     if (strategy !== oldStrategy) log.warnings.push(`${label}: strategy ${oldStrategy} became ${strategy}`);
+    // The queue it becomes does not put a prefix before the caller's name.
+    if ((g.grppre ?? '').trim()) log.warnings.push(`${label}: caller name prefix ${g.grppre.trim()} is not kept`);
     const time = Math.min(120, Math.max(1, Number(g.grptime) || 20));
     let waiting: string | null = null;
     const body = queueWriteSchema.safeParse({
