@@ -1,10 +1,16 @@
-import { createLegacyDatabases, dropLegacyDatabases, legacyNames } from '../apps/server/test/support/legacy-pbx.ts';
+import {
+  createLegacyDatabases,
+  dropLegacyDatabases,
+  legacyNames,
+  legacySoundsDir,
+  legacyTemplatesDir,
+} from '../apps/server/test/support/legacy-pbx.ts';
 import { apiAs, expect, seriousViolations, signIn, test } from './fixtures.ts';
 
 /*
  * The migration wizard against a real older system: the fixture's NethVoice 11 databases on the local MariaDB
- * (30 extensions, 3,000 call records). Start → profiles and users → configuration → call records → report and
- * its PDF → exit to the extensions.
+ * (30 extensions, 3,000 call records), its sounds and CTI templates folders. Start → profiles and users →
+ * configuration → call records → report and its PDF → exit to the extensions; then the same screens in Italian.
  */
 const prefix = `e2e_mig_${process.pid}_`;
 const names = legacyNames(prefix);
@@ -15,6 +21,8 @@ test.use({
     MIGRATION_PBX_DB: names.pbx,
     MIGRATION_CDR_DB: names.cdr,
     MIGRATION_CTI_DB: names.cti,
+    MIGRATION_SOUNDS_DIR: legacySoundsDir(prefix),
+    MIGRATION_CTI_TEMPLATES_DIR: legacyTemplatesDir(prefix),
   },
 });
 test.beforeAll(async () => {
@@ -60,6 +68,13 @@ test('migration wizard: users, configuration, call records, report', async ({ pa
   await expect(page.getByTestId('section-postmig').getByText('Done')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('section-vtrunks').getByText('Trunk "Eutelia" migrated')).toBeVisible();
   await expect(page.getByTestId('section-iax').getByText(/IAX trunk "OldIaxLink" not migrated/)).toBeVisible();
+  // Ring groups became queues, said per group; the recordings came with their audio; the CTI data followed.
+  await expect(
+    page.getByTestId('section-groups').getByText(/^Ring group 600 - Sales migrated as queue 600/),
+  ).toBeVisible();
+  await expect(page.getByTestId('section-recordings').getByText('Recording "welcome" migrated')).toBeVisible();
+  await expect(page.getByTestId('section-cqr').getByText('CQR "Customer level" migrated')).toBeVisible();
+  await expect(page.getByTestId('section-postmig').getByText('Customer-card template crm migrated')).toBeVisible();
   await expect(
     page.getByTestId('section-iroutes').getByText('ext-meetme,600,1 destination not migrated'),
   ).toBeVisible();
@@ -85,4 +100,60 @@ test('migration wizard: users, configuration, call records, report', async ({ pa
   await page.getByRole('button', { name: 'Exit' }).click();
   await expect(page).toHaveURL(/\/extensions$/);
   expect((await apiAs(page, 'GET', '/api/migration/ismigration')).body).toBe(false);
+});
+
+test.describe('in Italian', () => {
+  test.use({ locale: 'it-IT' });
+
+  test('migration screens in Italian pass axe: landing, users, configuration, call records, report', async ({
+    page,
+  }) => {
+    await signIn(page);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    expect((await apiAs(page, 'POST', '/api/configuration/mode', { mode: 'legacy' })).status).toBe(200);
+    await expect
+      .poll(async () => (await apiAs(page, 'GET', '/api/configuration/userprovider')).body.configured)
+      .toBe(1);
+
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/migration$/);
+    await expect(page.getByRole('heading', { name: 'Migrazione dal vecchio sistema', level: 1 })).toBeVisible();
+    expect(await seriousViolations(page, ['main'])).toEqual([]);
+    await page.getByRole('button', { name: 'Avvia migrazione' }).click();
+
+    await expect(page).toHaveURL(/\/migration\/users$/);
+    await expect(page.getByRole('combobox', { name: "Utente dell'interno 202" })).toHaveValue('luca.rossi');
+    expect(await seriousViolations(page, ['main'])).toEqual([]);
+    await page.getByRole('button', { name: 'Migra utenti' }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    expect(await seriousViolations(page, ['[role="dialog"]'])).toEqual([]);
+    await page.getByRole('dialog').getByRole('button', { name: 'Continua' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Completato' }).last()).toBeVisible({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Avanti' }).click();
+
+    await expect(page).toHaveURL(/\/migration\/config$/);
+    expect(await seriousViolations(page, ['main'])).toEqual([]);
+    await page.getByRole('button', { name: 'Migra configurazione' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Continua' }).click();
+    await expect(page.getByTestId('section-postmig').getByText('Completato')).toBeVisible({ timeout: 30_000 });
+    // Every section with its lists shown: errors, warnings and information, labelled in Italian.
+    await expect(page.getByTestId('section-groups').getByText('Gruppi di chiamata')).toBeVisible();
+    expect(await seriousViolations(page, ['main'])).toEqual([]);
+    await page.getByRole('button', { name: 'Avanti' }).click();
+
+    await expect(page).toHaveURL(/\/migration\/cdr$/);
+    await expect(page.getByTestId('cdr-count')).toHaveText('3000 chiamate da migrare');
+    expect(await seriousViolations(page, ['main'])).toEqual([]);
+    await page.getByRole('button', { name: 'Migra registro chiamate' }).click();
+    await expect(page.getByText('3000 chiamate migrate')).toBeVisible({ timeout: 60_000 });
+    expect(await seriousViolations(page, ['main'])).toEqual([]);
+    await page.getByRole('button', { name: 'Vai al resoconto' }).click();
+
+    await expect(page).toHaveURL(/\/migration\/report$/);
+    await expect(page.getByRole('heading', { name: 'Resoconto della migrazione' })).toBeVisible();
+    await expect(
+      page.getByTestId('report-iroutes').getByText('ext-meetme,600,1 destination not migrated'),
+    ).toBeVisible();
+    expect(await seriousViolations(page, ['main'])).toEqual([]);
+  });
 });

@@ -258,6 +258,7 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
     cti,
     csv,
     gateways,
+    recordings,
     changed: pbx.applier.markDirty,
     log: app.log,
   });

@@ -182,6 +182,11 @@ const envSchema = z.object({
   MIGRATION_PBX_DB: z.string().regex(DB_NAME, 'MIGRATION_PBX_DB must be a database name').default('asterisk11'),
   MIGRATION_CDR_DB: z.string().regex(DB_NAME, 'MIGRATION_CDR_DB must be a database name').default('asteriskcdrdb11'),
   MIGRATION_CTI_DB: z.string().regex(DB_NAME, 'MIGRATION_CTI_DB must be a database name').default('nethcti2'),
+  MIGRATION_SOUNDS_DIR: z.string().startsWith('/', 'MIGRATION_SOUNDS_DIR must be an absolute path').optional(),
+  MIGRATION_CTI_TEMPLATES_DIR: z
+    .string()
+    .startsWith('/', 'MIGRATION_CTI_TEMPLATES_DIR must be an absolute path')
+    .optional(),
   RPS_SECRET: z.string().max(256).optional(),
 });
 
@@ -261,7 +266,18 @@ export type Config = {
    * The older system's databases (a local copy on MariaDB/MySQL) the migration reads; undefined when
    * MIGRATION_DB_URL is unset (the migration area is then inert: `ismigration` answers false).
    */
-  migration: { url: string; pbxDb: string; cdrDb: string; ctiDb: string } | undefined;
+  migration:
+    | {
+        url: string;
+        pbxDb: string;
+        cdrDb: string;
+        ctiDb: string;
+        /** The older system's sounds folder (a copy of /var/lib/asterisk/sounds): where the recordings' audio is. */
+        soundsDir: string | undefined;
+        /** The old CTI's customer-card templates folder (EJS files). */
+        templatesDir: string | undefined;
+      }
+    | undefined;
 };
 
 /** Values never echoed in error messages: a password, or a URL that may carry one. */
@@ -380,7 +396,14 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
         }
       : undefined,
     migration: v.MIGRATION_DB_URL
-      ? { url: v.MIGRATION_DB_URL, pbxDb: v.MIGRATION_PBX_DB, cdrDb: v.MIGRATION_CDR_DB, ctiDb: v.MIGRATION_CTI_DB }
+      ? {
+          url: v.MIGRATION_DB_URL,
+          pbxDb: v.MIGRATION_PBX_DB,
+          cdrDb: v.MIGRATION_CDR_DB,
+          ctiDb: v.MIGRATION_CTI_DB,
+          soundsDir: v.MIGRATION_SOUNDS_DIR ? path.resolve(v.MIGRATION_SOUNDS_DIR) : undefined,
+          templatesDir: v.MIGRATION_CTI_TEMPLATES_DIR ? path.resolve(v.MIGRATION_CTI_TEMPLATES_DIR) : undefined,
+        }
       : undefined,
   };
 }

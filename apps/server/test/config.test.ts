@@ -81,6 +81,8 @@ describe('loadConfig', () => {
       MIGRATION_PBX_DB: 'old_asterisk',
       MIGRATION_CDR_DB: 'old_cdr',
       MIGRATION_CTI_DB: 'old_cti',
+      MIGRATION_SOUNDS_DIR: '/srv/old-pbx/sounds',
+      MIGRATION_CTI_TEMPLATES_DIR: '/srv/old-pbx/cti-templates',
     });
     expect(config).toEqual({
       port: 9000,
@@ -110,6 +112,8 @@ describe('loadConfig', () => {
         pbxDb: 'old_asterisk',
         cdrDb: 'old_cdr',
         ctiDb: 'old_cti',
+        soundsDir: '/srv/old-pbx/sounds',
+        templatesDir: '/srv/old-pbx/cti-templates',
       },
       pbx: {
         configDir: '/etc/asterisk',

@@ -6,7 +6,14 @@ import { loadPbxModel } from '../src/pbx/load.ts';
 import { renderConfiguration } from '../src/pbx/render/index.ts';
 import { formatIssue, validateConfiguration } from '../src/pbx/validate.ts';
 import { callAs, DB_KINDS, expectError, login, startApp, useTestApp } from './helpers.ts';
-import { createLegacyDatabases, dropLegacyDatabases, legacyExtension, legacyNames } from './support/legacy-pbx.ts';
+import {
+  createLegacyDatabases,
+  dropLegacyDatabases,
+  legacyExtension,
+  legacyNames,
+  legacySoundsDir,
+  legacyTemplatesDir,
+} from './support/legacy-pbx.ts';
 
 const CDR_ROWS = 4500;
 
@@ -37,6 +44,8 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     MIGRATION_PBX_DB: names.pbx,
     MIGRATION_CDR_DB: names.cdr,
     MIGRATION_CTI_DB: names.cti,
+    MIGRATION_SOUNDS_DIR: legacySoundsDir(prefix),
+    MIGRATION_CTI_TEMPLATES_DIR: legacyTemplatesDir(prefix),
   };
   beforeAll(async () => {
     await createLegacyDatabases({ prefix, users: 300, cdr: CDR_ROWS });
@@ -181,20 +190,53 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     const patterns = await t.database.db.selectFrom('outbound_route_patterns').select('pattern').execute();
     expect(patterns.map((p) => p.pattern)).toContain('0XXXXX.');
 
+    // Ring groups: Centralino has none with a number, so each became a queue with its number, said per group.
     const groups = await post('/api/migration/groups');
-    expect(groups.json().warnings[0]).toMatch(/Ring groups are not migrated/);
+    expect(groups.statusCode, groups.body).toBe(200);
+    expect(groups.json().infos).toEqual([
+      'Ring group 600 - Sales migrated as queue 600 (ringall, static members): Centralino has no numbered ring groups',
+      'Ring group 601 - Support migrated as queue 601 (rrmemory, static members): Centralino has no numbered ring groups',
+    ]);
+    expect(groups.json().warnings).toEqual([
+      'Ring group 600 - Sales: member 999 not migrated, no user has that extension',
+      'Ring group 600 - Sales: caller name prefix SALES: is not kept',
+      'Ring group 601 - Support: strategy hunt became rrmemory',
+    ]);
+    expect((await get('/api/migration/migrationstatus')).json()).toBe('groups');
+    const groupsAgain = await post('/api/migration/groups');
+    expect(groupsAgain.json().warnings).toContain('Ring group 600 - Sales already migrated');
 
     // Queues keep their numbers; members no user has, strategies and ring times Centralino lacks are reported.
     const queues = await post('/api/migration/queues');
     expect(queues.statusCode, queues.body).toBe(200);
     expect(queues.json().infos).toEqual(['Queue 801 Support queue migrated', 'Queue 802 Sales queue migrated']);
+    expect(queues.body).not.toContain('destination not migrated');
     expect(queues.json().warnings).toEqual([
       'Queue 801 Support queue: member 999 not migrated, no user has that extension',
+      'Queue 801 Support queue: caller name prefix SUP: is not kept',
       'Queue 802 Sales queue: strategy linear became ringall',
       'Queue 802 Sales queue: ring time 0 s became 15 s',
+      "Dynamic queue agents are not migrated: the old PBX kept them outside its database; add them on each queue's page",
     ]);
     const migratedQueues = (await get('/api/queues')).json() as Record<string, unknown>[];
     expect(migratedQueues).toEqual([
+      expect.objectContaining({
+        extension: '600',
+        name: 'Sales',
+        strategy: 'ringall',
+        members: [legacyExtension(0), legacyExtension(1), legacyExtension(2)],
+        ring_time: 20,
+        max_wait: 20,
+        failover_dest: `ext-local,vmb${legacyExtension(0)},1`,
+        music: 'ringing',
+      }),
+      // Its failover, queue 801, was migrated after it: linked by the queues step.
+      expect.objectContaining({
+        extension: '601',
+        strategy: 'rrmemory',
+        members: [legacyExtension(3), legacyExtension(4)],
+        failover_dest: 'ext-queues,801,1',
+      }),
       expect.objectContaining({
         extension: '801',
         name: 'Support queue',
@@ -219,19 +261,100 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     // Run again: nothing doubled.
     const queuesAgain = await post('/api/migration/queues');
     expect(queuesAgain.json().warnings).toContain('Queue 801 Support queue already migrated');
-    expect((await get('/api/queues')).json()).toHaveLength(2);
+    expect((await get('/api/queues')).json()).toHaveLength(4);
 
     const ivr = await post('/api/migration/ivr');
     expect(ivr.statusCode, ivr.body).toBe(200);
-    expect(ivr.json().warnings).toEqual([
-      'ext-group,600,1 destination not migrated',
-      'ext-group,600,1 destination not migrated',
-      'custom-ctx,s,1 destination not migrated',
-      'IVR Main menu: its greeting was not migrated, choose a recording',
+    expect(ivr.json().warnings).toEqual(['custom-ctx,s,1 destination not migrated']);
+
+    // Caller query routing: the query by caller number is kept (%CID% bound as $NUMBER), its CRM database became a
+    // card source; the one that asked for a customer code has no equivalent and is reported.
+    const cqr = await post('/api/migration/cqr');
+    expect(cqr.statusCode, cqr.body).toBe(200);
+    expect(cqr.json().infos).toEqual(['CQR "Customer level" migrated']);
+    expect(cqr.json().warnings).toEqual([
+      'CQR "Customer level": its database crm on crm.example.com (MySQL) is now a card source; check that it answers from here',
+      'CQR "Customer level": an entry without a value was not migrated',
+      'CQR "Customer level": the message it played first is not played here',
+      'CQR "By customer code" not migrated: it asked for a customer code, which Centralino\'s CQR does not do',
     ]);
+    expect((await get('/api/migration/migrationstatus')).json()).toBe('cqr');
+    const [level] = (await get('/api/cqr')).json() as Record<string, unknown>[];
+    const crm = ((await get('/api/cti/dbconn')).json() as Record<string, unknown>[]).find((c) => c.name === 'crm');
+    expect(crm).toMatchObject({
+      type: 'mysql',
+      host: 'crm.example.com',
+      port: 3307,
+      user: 'crmreader',
+      has_password: true,
+    });
+    expect(level).toMatchObject({
+      name: 'Customer level',
+      source_id: crm?.id,
+      query: "SELECT level FROM customers WHERE phone LIKE '%$NUMBER' LIMIT 1",
+      default_dest: 'ext-queues,801,1',
+      entries: [
+        { value: 'gold', destination: 'ext-queues,600,1' },
+        // The announcement is migrated after the CQRs: hang up until then.
+        { value: 'blocked', destination: 'app-blackhole,hangup,1' },
+        { value: 'vip', destination: `from-did-direct,${legacyExtension(2)},1` },
+      ],
+    });
+
+    // Recordings: the old audio files, converted as an upload is; a missing file and one that is not audio are said.
+    const rec = await post('/api/migration/recordings');
+    expect(rec.statusCode, rec.body).toBe(200);
+    expect(rec.json().infos).toEqual(['Recording "welcome" migrated', 'Recording "closed" migrated']);
+    expect(rec.json().warnings).toEqual([
+      'Recording "lost" not migrated: its audio custom/lost is not in the old sounds folder',
+      'Recording "broken" not migrated: its file is not WAV, MP3 or OGG audio',
+      'Recording "hold" not migrated: its audio is .gsm, which is not converted here; upload it as WAV, MP3 or OGG',
+    ]);
+    expect((await get('/api/migration/migrationstatus')).json()).toBe('recordings');
+    const recordingList = (await get('/api/recordings')).json() as {
+      id: number;
+      displayname: string;
+      duration_ms: number;
+    }[];
+    const welcome = recordingList.find((r) => r.displayname === 'welcome');
+    const closedRec = recordingList.find((r) => r.displayname === 'closed');
+    expect(welcome?.duration_ms).toBe(1500);
+    expect(closedRec?.duration_ms).toBe(2000);
+    // Stored as Asterisk plays it: 8 kHz, mono, 16-bit.
+    const wav = await t.database.db
+      .selectFrom('recordings')
+      .select('audio')
+      .where('id', '=', welcome?.id ?? 0)
+      .executeTakeFirstOrThrow();
+    const header = Buffer.from(wav.audio);
+    expect([header.readUInt16LE(22), header.readUInt32LE(24), header.readUInt16LE(34)]).toEqual([1, 8000, 16]);
+    // Run again: what was migrated is said, never doubled.
+    const recAgain = await post('/api/migration/recordings');
+    expect(recAgain.json().warnings).toContain('Recording "welcome" already migrated');
+    expect((await get('/api/recordings')).json()).toHaveLength(2);
+    // The IVR, migrated before, now plays the greeting its old menu played.
+    const greeted = await t.database.db.selectFrom('ivrs').select('announcement').executeTakeFirstOrThrow();
+    expect(greeted.announcement).toBe(welcome?.id);
     const ann = await post('/api/migration/announcements');
     expect(ann.statusCode, ann.body).toBe(200);
-    expect(ann.json().infos).toEqual(['Closed notice announcement migrated', 'Conference info announcement migrated']);
+    expect(ann.json().infos).toEqual([
+      'Closed notice announcement migrated',
+      'Conference info announcement migrated',
+      'After hours announcement migrated',
+    ]);
+    // 'After hours' leads to a time condition, migrated later: no warning, it waits for that step.
+    expect(ann.body).not.toContain('timeconditions,2,1');
+    // Each announcement plays the recording migrated for it; the one whose audio was lost says so.
+    expect(ann.json().warnings).toContain('After hours: its recording was not migrated, choose one');
+    const played = await t.database.db
+      .selectFrom('announcements')
+      .select(['id', 'description', 'recording_id'])
+      .orderBy('id')
+      .execute();
+    expect(played.map((a) => a.recording_id)).toEqual([closedRec?.id, welcome?.id, null]);
+    // The CQR's entry that led to an announcement found it.
+    const levelNow = ((await get('/api/cqr')).json() as { entries: { value: string; destination: string }[] }[])[0];
+    expect(levelNow?.entries[1]).toEqual({ value: 'blocked', destination: `app-announcement-${played[0]?.id},s,1` });
     expect(ann.json().warnings).toContain('ext-meetme,600,1 destination not migrated');
     const [menu] = await t.database.db.selectFrom('ivrs').selectAll().execute();
     const info = await t.database.db
@@ -246,12 +369,15 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       .orderBy('selection')
       .execute();
     expect(keys).toEqual([
-      { selection: '1', dest: 'app-blackhole,hangup,1' },
+      // Key 1 led to ring group 600: now the queue with its number.
+      { selection: '1', dest: 'ext-queues,600,1' },
       { selection: '2', dest: `from-did-direct,${legacyExtension(3)},1` },
       { selection: '3', dest: `app-announcement-${info.id},s,1` },
       { selection: '4', dest: 'ext-queues,801,1' },
       // Key 5 leads to a time condition: it waits for the time conditions step.
       { selection: '5', dest: 'app-blackhole,hangup,1' },
+      // Key 6 led to the CQR, migrated after the IVRs: linked by its step.
+      { selection: '6', dest: `nethcqr,${level?.id},1` },
       { selection: '9', dest: 'app-blackhole,hangup,1' },
     ]);
 
@@ -270,7 +396,9 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       .select('id')
       .where('description', '=', 'Closed notice')
       .executeTakeFirstOrThrow();
-    const sw = await t.database.db.selectFrom('daynight').selectAll().executeTakeFirstOrThrow();
+    const [sw, warehouse] = await t.database.db.selectFrom('daynight').selectAll().orderBy('ext').execute();
+    // Switch 1 by night rings the queue ring group 601 became; by day it waits for its time condition.
+    expect(warehouse).toMatchObject({ ext: 1, name: 'Warehouse', night_dest: 'ext-queues,601,1' });
     expect(sw).toMatchObject({
       ext: 0,
       name: 'Office hours',
@@ -315,6 +443,20 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       time_group_id: timeGroups.find((g) => g.name === 'Holidays')?.id,
       false_dest: `timeconditions,${open?.id},1`,
     });
+    // The day/night switch and the announcement that led to a time condition were linked once it existed.
+    const linked = await t.database.db
+      .selectFrom('daynight')
+      .select('day_dest')
+      .where('ext', '=', 1)
+      .executeTakeFirst();
+    expect(linked?.day_dest).toBe(`timeconditions,${open?.id},1`);
+    const afterHours = await t.database.db
+      .selectFrom('announcements')
+      .select('post_dest')
+      .where('description', '=', 'After hours')
+      .executeTakeFirstOrThrow();
+    expect(afterHours.post_dest).toBe(`timeconditions,${holiday?.id},1`);
+    expect(tc.body).not.toContain('destination not migrated');
 
     const inbound = await post('/api/migration/inboundroutes');
     expect(inbound.statusCode).toBe(200);
@@ -330,6 +472,50 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       { did: '0612345690', destination: `timeconditions,${holiday?.id},1` },
     ]);
     expect((await get('/api/migration/migrationstatus')).json()).toBe('iroutes');
+
+    // Post-migration: the shared CTI contacts join the central phonebook (the private ones are counted, not
+    // shared with every phone); the EJS card templates are converted by reading them, the one running code is not.
+    const post1 = await post('/api/migration/postmigration');
+    expect(post1.statusCode, post1.body).toBe(200);
+    expect(post1.json().infos).toEqual(['CTI phonebook: 150 contacts migrated', 'Customer-card template crm migrated']);
+    expect(post1.json().warnings).toEqual([
+      "CTI phonebook: 50 private contacts not migrated: Centralino's phonebook is shared by every phone",
+      expect.stringMatching(
+        /^Customer-card template invoices not migrated: Line 2: .*require\('fs'\).* cannot be converted/,
+      ),
+      'The queue log, conferences, DISA, paging groups and custom contexts are not migrated by this version of Centralino: recreate them by hand',
+    ]);
+    expect((await get('/api/migration/migrationstatus')).json()).toBe('postmig');
+    const contact = await t.database.db
+      .selectFrom('phonebook_contacts')
+      .selectAll()
+      .where('name', '=', 'Contact 3')
+      .executeTakeFirstOrThrow();
+    expect(contact).toMatchObject({
+      company: 'Company 3',
+      workphone: '02000021',
+      cellphone: '3300000003',
+      type: 'public',
+    });
+    const privateOne = await t.database.db
+      .selectFrom('phonebook_contacts')
+      .select('id')
+      .where('name', '=', 'Contact 4')
+      .executeTakeFirst();
+    expect(privateOne).toBeUndefined();
+    const templates = (await get('/api/cti/customer_card/template')).json() as { name: string; html: string }[];
+    const crmTemplate = templates.find((x) => x.name === 'crm');
+    expect(Buffer.from(crmTemplate?.html ?? '', 'base64').toString()).toContain('{% for row in results %}');
+    expect(templates.find((x) => x.name === 'invoices')).toBeUndefined();
+    // Run again: the contacts are replaced, never doubled; the template is already there.
+    const post2 = await post('/api/migration/postmigration');
+    expect(post2.json().warnings).toContain('Customer-card template crm already migrated');
+    const copied = await t.database.db
+      .selectFrom('phonebook_contacts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('source_id', '=', 'nethcti-migrated')
+      .executeTakeFirstOrThrow();
+    expect(Number(copied.n)).toBe(150);
 
     const report = (await get('/api/migration/report')).json();
     expect(report.migrateInboundRoutes.warnings).toEqual(['ext-meetme,600,1 destination not migrated']);

@@ -165,7 +165,10 @@ export class PhoneFileExport {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return;
       // Centralino already wrote the served folder (its own answer to the first fetch): the reported copy goes.
-      if (code === 'ENOTEMPTY' || code === 'EEXIST') return this.putAside(from);
+      if (code === 'ENOTEMPTY' || code === 'EEXIST') {
+        this.putAside(from);
+        return;
+      }
       throw error;
     }
     this.byMac.get(mac)?.delete(from);

@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import mysql from 'mysql2/promise';
 
 /**
@@ -26,6 +30,10 @@ export interface LegacyDatabases {
   cti: string;
   /** MIGRATION_DB_URL for a server reading them. */
   url: string;
+  /** The old sounds folder with the recordings' audio (MIGRATION_SOUNDS_DIR). */
+  soundsDir: string;
+  /** The old CTI's customer-card templates (MIGRATION_CTI_TEMPLATES_DIR). */
+  templatesDir: string;
   /** Environment selecting these databases. */
   env: Record<string, string>;
   drop(): Promise<void>;
@@ -33,6 +41,83 @@ export interface LegacyDatabases {
 
 export function legacyNames(prefix: string) {
   return { pbx: `${prefix}asterisk11`, cdr: `${prefix}asteriskcdrdb11`, cti: `${prefix}nethcti2` };
+}
+
+/** The old sounds folder of a prefix (under the system's temporary folder). */
+export const legacySoundsDir = (prefix: string) => path.join(os.tmpdir(), `${prefix}sounds`);
+
+/** The old CTI templates folder of a prefix. */
+export const legacyTemplatesDir = (prefix: string) => path.join(os.tmpdir(), `${prefix}cti-templates`);
+
+/**
+ * NethCTI's customer-card templates (EJS): one a loop over the rows with an if, as cards commonly are; one that
+ * runs JavaScript of its own (it would read a file on the old server), which the migration must refuse to convert.
+ */
+function writeTemplates(dir: string): void {
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, 'decorator_cc_crm.ejs'),
+    [
+      '<div class="card">',
+      '<% results.forEach(function (row) { %>',
+      '  <p><b><%= row.company %></b> <%= row.name %></p>',
+      '  <% if (row.level == "gold") { %><span>Gold customer</span><% } %>',
+      '<% }) %>',
+      '</div>',
+      '',
+    ].join('\n'),
+  );
+  fs.writeFileSync(
+    path.join(dir, 'decorator_cc_invoices.ejs'),
+    [
+      '<ul>',
+      "<% var secret = require('fs').readFileSync('/etc/shadow'); %>",
+      '<li><%= secret %></li>',
+      '</ul>',
+      '',
+    ].join('\n'),
+  );
+  fs.writeFileSync(path.join(dir, 'README.txt'), 'not a template');
+}
+
+/**
+ * The recordings' audio as FreePBX 11 left it: `custom/welcome.wav` at CD quality (the upload conversion makes it
+ * 8 kHz mono), `closed` in the Italian language folder, a `.wav` that is not audio, `hold` in GSM (Asterisk's own
+ * format, not an upload's); `lost` has no file at all.
+ * Made with sox (scripts/ensure-audio-tools.mjs installs it).
+ */
+function writeSounds(dir: string): void {
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(path.join(dir, 'custom'), { recursive: true });
+  fs.mkdirSync(path.join(dir, 'it', 'custom'), { recursive: true });
+  const sox = process.env.SOX_PATH || 'sox';
+  execFileSync(sox, [
+    '-n',
+    '-r',
+    '44100',
+    '-c',
+    '2',
+    path.join(dir, 'custom', 'welcome.wav'),
+    'synth',
+    '1.5',
+    'sine',
+    '440',
+  ]);
+  execFileSync(sox, [
+    '-n',
+    '-r',
+    '16000',
+    '-c',
+    '1',
+    path.join(dir, 'it', 'custom', 'closed.wav'),
+    'synth',
+    '2',
+    'sine',
+    '330',
+  ]);
+  fs.writeFileSync(path.join(dir, 'custom', 'broken.wav'), 'this is not audio');
+  execFileSync(sox, ['-n', '-r', '8000', '-c', '1', path.join(dir, 'custom', 'hold.gsm'), 'synth', '1', 'sine', '500']);
 }
 
 const FIRST = ['Mario', 'Luca', 'Giulia', 'Anna', 'Paolo', 'Sara', 'Marco', 'Elena', 'Davide', 'Chiara', 'Franco'];
@@ -121,7 +206,15 @@ CREATE TABLE nethgateway_config (id int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY,
 CREATE TABLE nethgateway_config_fxo (id int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY, config_id int(11) NOT NULL,
   trunk int(11), number varchar(40));
 CREATE TABLE nethgateway_config_fxs (id int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY, config_id int(11) NOT NULL,
-  extension varchar(20));
+  extension varchar(20));CREATE TABLE nethcqr_details (id_cqr int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY, name varchar(60) NOT NULL UNIQUE,
+  description varchar(120), announcement int(11), use_code tinyint(1) DEFAULT 0, manual_code tinyint(1) DEFAULT 0,
+  use_workphone tinyint(1) DEFAULT 1, cod_cli_announcement int(11), err_announcement int(11), code_length int(2) DEFAULT 5,
+  code_retries int(1) DEFAULT 3, db_type varchar(30) DEFAULT 'mysql', db_url varchar(60) DEFAULT 'localhost',
+  db_name varchar(30), db_user varchar(30), db_pass varchar(90), query varchar(8000), cc_db_type varchar(30) DEFAULT 'mysql',
+  cc_db_url varchar(60) DEFAULT 'localhost', cc_db_name varchar(30), cc_db_user varchar(30), cc_db_pass varchar(90),
+  cc_query varchar(8000), ccc_query varchar(8000), default_destination varchar(50)) DEFAULT CHARSET=latin1;
+CREATE TABLE nethcqr_entries (id_dest int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY, id_cqr int(11) NOT NULL,
+  position int(11), \`condition\` varchar(8000), destination varchar(50)) DEFAULT CHARSET=latin1;
 `;
 
 const CDR_TABLE = `
@@ -170,15 +263,23 @@ export async function createLegacyDatabases(options: LegacyOptions): Promise<Leg
   } finally {
     await conn.end();
   }
+  const soundsDir = legacySoundsDir(options.prefix);
+  writeSounds(soundsDir);
+  const templatesDir = legacyTemplatesDir(options.prefix);
+  writeTemplates(templatesDir);
   const url = `mysql://${LEGACY_MARIADB.user}@${LEGACY_MARIADB.host}:${LEGACY_MARIADB.port}`;
   return {
     ...names,
     url,
+    soundsDir,
+    templatesDir,
     env: {
       MIGRATION_DB_URL: url,
       MIGRATION_PBX_DB: names.pbx,
       MIGRATION_CDR_DB: names.cdr,
       MIGRATION_CTI_DB: names.cti,
+      MIGRATION_SOUNDS_DIR: soundsDir,
+      MIGRATION_CTI_TEMPLATES_DIR: templatesDir,
     },
     drop: () => dropLegacyDatabases(options.prefix),
   };
@@ -191,6 +292,8 @@ export async function dropLegacyDatabases(prefix: string): Promise<void> {
   } finally {
     await conn.end();
   }
+  fs.rmSync(legacySoundsDir(prefix), { recursive: true, force: true });
+  fs.rmSync(legacyTemplatesDir(prefix), { recursive: true, force: true });
 }
 
 const nameOf = (i: number) => `${FIRST[i % FIRST.length]} ${LAST[Math.floor(i / FIRST.length) % LAST.length]}`;
@@ -319,6 +422,9 @@ async function fillPbx(conn: mysql.Connection, count: number) {
     [
       [1, 'welcome', 'custom/welcome', 'Welcome message', 0, ''],
       [2, 'closed', 'custom/closed', 'Office closed', 0, ''],
+      [3, 'lost', 'custom/lost', 'Its file was never copied', 0, ''],
+      [4, 'broken', 'custom/broken', 'Not audio', 0, ''],
+      [5, 'hold', 'custom/hold', 'Hold message in GSM', 0, ''],
     ],
   ]);
   await conn.query(
@@ -327,6 +433,8 @@ async function fillPbx(conn: mysql.Connection, count: number) {
       [
         [1, 'Closed notice', 2, 0, 'app-blackhole,hangup,1', 0, 0, ''],
         [2, 'Conference info', 1, 1, 'ext-meetme,600,1', 0, 0, ''],
+        // Leads to a time condition, migrated after the announcements.
+        [3, 'After hours', 3, 0, 'timeconditions,2,1', 0, 0, ''],
       ],
     ],
   );
@@ -351,7 +459,8 @@ async function fillPbx(conn: mysql.Connection, count: number) {
           15,
           '',
           `${legacyExtension(3)}-${legacyExtension(4)}`,
-          'ext-queues,401,1',
+          // A queue, migrated after the ring groups: linked once it exists.
+          'ext-queues,801,1',
           'Support',
           'Ring',
           'dontcare',
@@ -386,6 +495,7 @@ async function fillPbx(conn: mysql.Connection, count: number) {
       [1, '3', 'app-announcement-2,s,1', 0],
       [1, '4', 'ext-queues,801,1', 0],
       [1, '5', 'timeconditions,1,1', 0],
+      [1, '6', 'nethcqr,1,1', 0],
       [1, '9', 'custom-ctx,s,1', 0],
     ],
   ]);
@@ -412,6 +522,54 @@ async function fillPbx(conn: mysql.Connection, count: number) {
       ['802', 'timeout', '0', 0],
       ['802', 'music', 'default', 0],
       ['802', 'member', `SIP/${legacyExtension(1)},0`, 0],
+    ],
+  ]);
+  // Caller query routing (latin1 as FreePBX 11 created it: four 8000-character queries fit a row only so): by the caller's customer level in a CRM database; one by customer code (not migrated).
+  await conn.query(
+    'INSERT INTO nethcqr_details (id_cqr, name, description, announcement, use_code, db_type, db_url, db_name, db_user, db_pass, query, cc_query, default_destination) VALUES ?',
+    [
+      [
+        [
+          1,
+          'Customer level',
+          'Gold customers skip the queue',
+          1,
+          0,
+          'mysql',
+          'crm.example.com:3307',
+          'crm',
+          'crmreader',
+          'CrmPw1',
+          "SELECT level FROM customers WHERE phone LIKE '%%CID%' LIMIT 1",
+          '',
+          'ext-queues,801,1',
+        ],
+        [
+          2,
+          'By customer code',
+          '',
+          null,
+          1,
+          'mysql',
+          'localhost',
+          'crm',
+          'crmreader',
+          'CrmPw1',
+          "SELECT route FROM codes WHERE code = '%CUSTOMERCODE%'",
+          "SELECT code FROM customers WHERE phone = '%CID%'",
+          'app-blackhole,hangup,1',
+        ],
+      ],
+    ],
+  );
+  await conn.query('INSERT INTO nethcqr_entries (id_cqr, position, `condition`, destination) VALUES ?', [
+    [
+      [1, 0, 'gold', 'ext-group,600,1'],
+      // An announcement, migrated after the CQRs: linked once it exists.
+      [1, 1, 'blocked', 'app-announcement-1,s,1'],
+      [1, 2, '', 'app-blackhole,hangup,1'],
+      [1, 3, 'vip', `from-did-direct,${legacyExtension(2)},1`],
+      [2, 0, 'A', 'ext-queues,801,1'],
     ],
   ]);
   await conn.query('INSERT INTO timegroups_groups (id, description) VALUES ?', [
@@ -445,6 +603,10 @@ async function fillPbx(conn: mysql.Connection, count: number) {
       ['0', 'day', 'ivr-1,s,1'],
       ['0', 'night', 'app-announcement-1,s,1'],
       ['0', 'fc_description', 'Office hours'],
+      // A second switch whose day mode follows a time condition (migrated after the switches) and night rings a group.
+      ['1', 'day', 'timeconditions,1,1'],
+      ['1', 'night', 'ext-group,601,1'],
+      ['1', 'fc_description', 'Warehouse'],
     ],
   ]);
   await conn.query(

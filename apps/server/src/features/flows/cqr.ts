@@ -19,6 +19,46 @@ export interface CqrDecision {
 }
 
 /**
+ * Saves a CQR and its entries inside the caller's transaction, with the checks the console applies (the source
+ * exists, every destination does): the service's writes and the migration's step share it.
+ */
+export async function writeCqr(trx: Db, id: number | null, input: CqrWrite): Promise<number> {
+  const v = cqrWriteSchema.parse(input);
+  if (!(await trx.selectFrom('card_sources').select('id').where('id', '=', v.source_id).executeTakeFirst())) {
+    throw new AppError(400, 'validation', undefined, (lang) => ({
+      source_id: lang === 'it' ? 'Questa sorgente non esiste' : 'This source does not exist',
+    }));
+  }
+  const row = {
+    name: v.name,
+    source_id: v.source_id,
+    query: v.query,
+    timeout: v.timeout,
+    default_dest: v.default_dest,
+  };
+  let cqrId: number;
+  if (id === null) {
+    cqrId = Number((await trx.insertInto('cqrs').values(row).returning('id').executeTakeFirstOrThrow()).id);
+  } else {
+    const result = await trx.updateTable('cqrs').set(row).where('id', '=', id).executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) throw new AppError(404, 'not_found');
+    await trx.deleteFrom('cqr_entries').where('cqr_id', '=', id).execute();
+    cqrId = id;
+  }
+  if (v.entries.length > 0) {
+    await trx
+      .insertInto('cqr_entries')
+      .values(v.entries.map((e, position) => ({ cqr_id: cqrId, position, value: e.value, dest: e.destination })))
+      .execute();
+  }
+  await checkFlowWrite(trx, [
+    ['default_dest', v.default_dest],
+    ...v.entries.map((e, i): [string, string] => [`entries.${i}.destination`, e.destination]),
+  ]);
+  return cqrId;
+}
+
+/**
  * Caller query routing (issue 26): at call time the dialplan asks the console (`/api/internal/cqr/<id>`), which runs
  * the query with the caller's number bound, compares the first column of the first row with the entries in order and
  * answers the first match's destination, else the default (also on an error or past the timeout).
@@ -48,42 +88,6 @@ export class CqrService {
     }));
   }
 
-  private async write(trx: Db, id: number | null, input: CqrWrite): Promise<number> {
-    const v = cqrWriteSchema.parse(input);
-    if (!(await trx.selectFrom('card_sources').select('id').where('id', '=', v.source_id).executeTakeFirst())) {
-      throw new AppError(400, 'validation', undefined, (lang) => ({
-        source_id: lang === 'it' ? 'Questa sorgente non esiste' : 'This source does not exist',
-      }));
-    }
-    const row = {
-      name: v.name,
-      source_id: v.source_id,
-      query: v.query,
-      timeout: v.timeout,
-      default_dest: v.default_dest,
-    };
-    let cqrId: number;
-    if (id === null) {
-      cqrId = Number((await trx.insertInto('cqrs').values(row).returning('id').executeTakeFirstOrThrow()).id);
-    } else {
-      const result = await trx.updateTable('cqrs').set(row).where('id', '=', id).executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) throw new AppError(404, 'not_found');
-      await trx.deleteFrom('cqr_entries').where('cqr_id', '=', id).execute();
-      cqrId = id;
-    }
-    if (v.entries.length > 0) {
-      await trx
-        .insertInto('cqr_entries')
-        .values(v.entries.map((e, position) => ({ cqr_id: cqrId, position, value: e.value, dest: e.destination })))
-        .execute();
-    }
-    await checkFlowWrite(trx, [
-      ['default_dest', v.default_dest],
-      ...v.entries.map((e, i): [string, string] => [`entries.${i}.destination`, e.destination]),
-    ]);
-    return cqrId;
-  }
-
   private async guard<T>(name: string, run: (trx: Db) => Promise<T>): Promise<T> {
     try {
       return await this.db.transaction().execute(run);
@@ -94,11 +98,11 @@ export class CqrService {
   }
 
   create(input: CqrWrite): Promise<number> {
-    return this.guard(input.name, (trx) => this.write(trx, null, input));
+    return this.guard(input.name, (trx) => writeCqr(trx, null, input));
   }
 
   async update(id: number, input: CqrWrite): Promise<void> {
-    await this.guard(input.name, (trx) => this.write(trx, id, input));
+    await this.guard(input.name, (trx) => writeCqr(trx, id, input));
   }
 
   async remove(id: number): Promise<void> {

@@ -7,10 +7,15 @@ import {
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { SettingsStore } from '../../db/settings-store.ts';
+import type { RecordingsService } from '../flows/service.ts';
 import type { GatewaysService } from '../gateways/service.ts';
-import { DestinationCheck, IDS_KEY } from './destinations.ts';
+import { migrateCqrs } from './cqr-steps.ts';
+import { DestinationCheck, IDS_KEY, kindsAfter } from './destinations.ts';
 import { migrateQueues, migrateTimeConditions, migrateTimeGroups } from './flow-steps.ts';
-import { isTimeCondition, linkPending, PENDING_KEY, type PendingLink } from './pending.ts';
+import { migrateRingGroups } from './group-steps.ts';
+import { addPending, linkPending, type PendingLink } from './pending.ts';
+import { migrateCardTemplates, migrateCtiPhonebook } from './post-steps.ts';
+import { migrateRecordings } from './recording-steps.ts';
 import type { LegacySource } from './source.ts';
 import { type MigrationState, StepLog } from './state.ts';
 
@@ -38,6 +43,7 @@ export class ConfigMigration {
     private readonly state: MigrationState,
     private readonly changed: () => void,
     private readonly gateways?: GatewaysService,
+    private readonly recordings?: RecordingsService,
   ) {}
 
   /** Runs one step: its writes and the status together, or nothing. */
@@ -83,14 +89,6 @@ export class ConfigMigration {
     this.changed();
     const ok = log.errors.length === 0;
     return { code: ok ? 200 : 500, body: log.result(ok) };
-  }
-
-  /** A step whose objects have no home here yet: said in its answer and in the report, never silently skipped. */
-  notYet(reportName: string, status: MigrationStatus | null, what: string): Promise<StepAnswer> {
-    return this.run(reportName, status, async (_trx, log) => {
-      log.warnings.push(`${what} are not migrated by this version of Centralino: recreate them by hand`);
-      return true;
-    });
   }
 
   /** chan_sip trunks → PJSIP VoIP trunks (technology changes: Centralino has only PJSIP). */
@@ -360,6 +358,14 @@ export class ConfigMigration {
     });
   }
 
+  /** Ring groups, each as a queue with its number (group-steps.ts). */
+  ringGroups(): Promise<StepAnswer> {
+    return this.run('migrateGroups', 'groups', async (trx, log) => {
+      await migrateRingGroups(trx, this.source, log);
+      return true;
+    });
+  }
+
   /** Queues with their static members (flow-steps.ts); before the IVRs, whose keys may lead to them. */
   queues(): Promise<StepAnswer> {
     return this.run('migrateQueues', 'queues', async (trx, log) => {
@@ -396,6 +402,13 @@ export class ConfigMigration {
       }
       const check = await DestinationCheck.load(trx);
       const existing = new Set((await trx.selectFrom('daynight').select('ext').execute()).map((d) => Number(d.ext)));
+      const pending: PendingLink[] = [];
+      // A time condition is migrated after the switches: its destination is linked by that step.
+      const dest = (ext: string, old: string | undefined, column: 'day_dest' | 'night_dest') =>
+        check.check(old, log, {
+          kinds: ['timecondition'],
+          later: (o) => pending.push({ table: 'daynight', id: Number(ext), column, selection: null, old: o }),
+        });
       for (const ext of switches) {
         const of = (mode: string) => rows.find((r) => r.ext === ext && r.dmode === mode)?.dest;
         if (existing.has(Number(ext))) {
@@ -407,11 +420,12 @@ export class ConfigMigration {
           .values({
             ext: Number(ext),
             name: (of('fc_description') || `Day/night ${ext}`).slice(0, 80),
-            day_dest: check.check(of('day'), log),
-            night_dest: check.check(of('night'), log),
+            day_dest: dest(ext, of('day'), 'day_dest'),
+            night_dest: dest(ext, of('night'), 'night_dest'),
           })
           .execute();
       }
+      await addPending(trx, pending);
       log.infos.push('DayNight migrated');
       await this.state.setStatus('daynight', trx);
       return true;
@@ -442,7 +456,7 @@ export class ConfigMigration {
       );
       const check = await DestinationCheck.load(trx);
       const settings = new SettingsStore(trx);
-      const pending = (await settings.get<PendingLink[]>(PENDING_KEY)) ?? [];
+      const pending: PendingLink[] = [];
       const names = new Set((await trx.selectFrom('ivrs').select('name').execute()).map((i) => i.name));
       const count = (v: unknown, fallback: number) =>
         Math.min(10, Math.max(0, Number.parseInt(String(v), 10) || fallback));
@@ -452,9 +466,12 @@ export class ConfigMigration {
           log.warnings.push(`IVR ${name} already migrated`);
           continue;
         }
-        const links: Omit<PendingLink, 'ivr_id'>[] = [];
+        const links: Omit<PendingLink, 'id'>[] = [];
         const dest = (value: string, column: PendingLink['column'], selection: string | null) =>
-          check.check(value, log, (o) => links.push({ selection, column, old: o }));
+          check.check(value, log, {
+            kinds: ['ivr', ...kindsAfter('ivr')],
+            later: (o) => links.push({ table: selection === null ? 'ivrs' : 'ivr_entries', selection, column, old: o }),
+          });
         const row = await trx
           .insertInto('ivrs')
           .values({
@@ -479,19 +496,37 @@ export class ConfigMigration {
             .values({ ivr_id: id, selection: e.selection, dest: dest(e.dest, 'dest', e.selection) })
             .execute();
         }
-        pending.push(...links.map((l) => ({ ...l, ivr_id: id })));
-        if (old.announcement) log.warnings.push(`IVR ${name}: its greeting was not migrated, choose a recording`);
+        pending.push(...links.map((l) => ({ ...l, id })));
+        // Its greeting (old.announcement, a recording) is linked by the recordings step, which comes next but one.
         names.add(name);
         log.infos.push(`IVR ${name} migrated`);
         if (own.length > 0) log.infos.push('IVR entry migrated');
       }
       await settings.set(IDS_KEY, check.ids, trx);
-      await settings.set(PENDING_KEY, pending, trx);
+      await addPending(trx, pending);
+      // Queue failovers and keys leading to an IVR (this one or a later one) now find it.
+      await linkPending(trx, log, kindsAfter('ivr'));
       return true;
     });
   }
 
-  /** Announcements (without their recording: the audio stays on the old system), then the IVR keys waiting for them. */
+  /** Caller query routing (cqr-steps.ts). */
+  cqrs(): Promise<StepAnswer> {
+    return this.run('migrateCQRs', 'cqr', async (trx, log) => {
+      await migrateCqrs(trx, this.source, log);
+      return true;
+    });
+  }
+
+  /** System recordings with their audio, converted as uploads are (recording-steps.ts). */
+  recordingsStep(): Promise<StepAnswer> {
+    return this.runEach('migrateRecordings', 'recordings', async (db, log) => {
+      if (!this.recordings) throw new Error('recordings are not available');
+      await migrateRecordings(db, this.source, this.recordings, this.source.config.soundsDir, log);
+    });
+  }
+
+  /** Announcements with the recording migrated for each, then whatever waited for them. */
   announcements(): Promise<StepAnswer> {
     return this.run('migrateAnnouncements', 'announcements', async (trx, log) => {
       const rows = await this.source.query<{
@@ -509,7 +544,10 @@ export class ConfigMigration {
       const names = new Set(
         (await trx.selectFrom('announcements').select('description').execute()).map((a) => a.description),
       );
+      const pending: PendingLink[] = [];
+      let waiting: string | null = null;
       for (const a of rows) {
+        waiting = null;
         const description = (a.description || `Announcement ${a.announcement_id}`).slice(0, 80);
         if (names.has(description)) {
           log.warnings.push(`${description} announcement already migrated`);
@@ -519,9 +557,14 @@ export class ConfigMigration {
           .insertInto('announcements')
           .values({
             description,
-            recording_id: null,
+            recording_id: a.recording_id ? (check.ids.recording[String(a.recording_id)] ?? null) : null,
             allow_skip: a.allow_skip ? 1 : 0,
-            post_dest: check.check(a.post_dest, log),
+            post_dest: check.check(a.post_dest, log, {
+              kinds: ['announcement', ...kindsAfter('announcement')],
+              later: (o) => {
+                waiting = o;
+              },
+            }),
             return_ivr: a.return_ivr ? 1 : 0,
             noanswer: a.noanswer ? 1 : 0,
             repeat_msg: /^[0-9*#]$/.test(a.repeat_msg ?? '') ? a.repeat_msg : '',
@@ -529,14 +572,39 @@ export class ConfigMigration {
           .returning('id')
           .executeTakeFirstOrThrow();
         check.ids.announcement[String(a.announcement_id)] = Number(row.id);
-        if (a.recording_id) log.warnings.push(`${description}: its recording was not migrated, choose one`);
+        if (waiting)
+          pending.push({
+            table: 'announcements',
+            id: Number(row.id),
+            column: 'post_dest',
+            selection: null,
+            old: waiting,
+          });
+        if (a.recording_id && check.ids.recording[String(a.recording_id)] === undefined) {
+          log.warnings.push(`${description}: its recording was not migrated, choose one`);
+        }
         names.add(description);
         log.infos.push(`${description} announcement migrated`);
       }
       await settings.set(IDS_KEY, check.ids, trx);
-      // IVR keys and fallbacks that led to an announcement now find it, or get their warning; those leading to a
-      // time condition wait for its step.
-      await linkPending(trx, log, isTimeCondition);
+      await addPending(trx, pending);
+      // What led to an announcement now finds it, or gets its warning; what leads to a time condition waits for it.
+      await linkPending(trx, log, kindsAfter('announcement'));
+      return true;
+    });
+  }
+
+  /**
+   * Post-migration: the old CTI phonebook and customer-card templates (post-steps.ts), in one transaction. The
+   * objects Centralino has no home for are named in a warning, never dropped silently.
+   */
+  postMigration(): Promise<StepAnswer> {
+    return this.run('postMigration', 'postmig', async (trx, log) => {
+      await migrateCtiPhonebook(trx, this.source, log);
+      await migrateCardTemplates(trx, this.source.config.templatesDir, log);
+      log.warnings.push(
+        'The queue log, conferences, DISA, paging groups and custom contexts are not migrated by this version of Centralino: recreate them by hand',
+      );
       return true;
     });
   }

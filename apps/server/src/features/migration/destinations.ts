@@ -1,5 +1,6 @@
 import {
   announcementDestination,
+  cqrDestination,
   dayNightDestination,
   ivrDestination,
   queueDestination,
@@ -15,10 +16,10 @@ import type { StepLog } from './state.ts';
  * The destination check of contract §11.1, against what exists here now: a direct-extension or voicemail
  * destination is kept when that extension is a user's main extension (with a mailbox, for voicemail); hang up
  * and busy are kept; a day/night switch is kept when it was migrated; a queue is kept when a queue with its number
- * exists here. Anything else (ring groups, CQR, conferences, custom contexts: objects this version does not migrate
- * yet) becomes hang up with the warning "<old destination> destination not migrated". IVRs, announcements and time
- * conditions get new ids here: the old id is looked up in the ids the migration gave them (settings
- * `migration_ids`).
+ * exists here (a ring group became a queue with its number). Anything else (conferences, custom contexts: objects
+ * Centralino has no home for) becomes hang up with the warning "<old destination> destination not migrated". IVRs,
+ * announcements, CQRs and time conditions get new ids here: the old id is looked up in the ids the migration gave
+ * them (settings `migration_ids`).
  */
 export class DestinationCheck {
   private constructor(
@@ -31,7 +32,17 @@ export class DestinationCheck {
 
   static async load(db: Kysely<Database>): Promise<DestinationCheck> {
     const stored = await new SettingsStore(db).get<Partial<MigratedIds>>(IDS_KEY);
-    const ids: MigratedIds = { ivr: {}, announcement: {}, queue: {}, timegroup: {}, timecondition: {}, ...stored };
+    const ids: MigratedIds = {
+      ivr: {},
+      announcement: {},
+      queue: {},
+      ringgroup: {},
+      cqr: {},
+      recording: {},
+      timegroup: {},
+      timecondition: {},
+      ...stored,
+    };
     const [users, switches, queues] = await Promise.all([
       db
         .selectFrom('users')
@@ -57,10 +68,14 @@ export class DestinationCheck {
   }
 
   /**
-   * `later`: called instead of warning for an IVR, announcement or time condition not migrated yet (their steps come
-   * after the queues and the IVRs).
+   * `wait`: for a destination of one of `wait.kinds` (objects whose step has not run yet) that is not here yet,
+   * `later` is called instead of warning, and hang up is kept until the link (pending.ts).
    */
-  check(old: string | null | undefined, log: StepLog, later?: (old: string) => void): string {
+  check(
+    old: string | null | undefined,
+    log: StepLog,
+    wait?: { kinds: readonly LaterKind[]; later: (old: string) => void },
+  ): string {
     const dest = (old ?? '').trim();
     if (dest === '') return HANGUP_DESTINATION;
     if (/^app-blackhole,[a-z]+,1$/.test(dest)) return dest;
@@ -81,11 +96,19 @@ export class DestinationCheck {
     const queue = /^ext-queues,(\d+),\d+$/.exec(dest);
     const newQueue = queue?.[1] ? (this.ids.queue[queue[1]] ?? queue[1]) : undefined;
     if (newQueue && this.queues.has(newQueue)) return queueDestination(newQueue);
+    // A ring group became a queue (group-steps.ts).
+    const group = /^ext-group,(\d+),\d+$/.exec(dest);
+    const groupQueue = group?.[1] ? this.ids.ringgroup[group[1]] : undefined;
+    if (groupQueue && this.queues.has(groupQueue)) return queueDestination(groupQueue);
+    const cqr = /^nethcqr,(\d+),\d+$/.exec(dest);
+    const newCqr = cqr?.[1] ? this.ids.cqr[cqr[1]] : undefined;
+    if (newCqr) return cqrDestination(newCqr);
     const tc = /^timeconditions,(\d+),\d+$/.exec(dest);
     const newTc = tc?.[1] ? this.ids.timecondition[tc[1]] : undefined;
     if (newTc) return timeConditionDestination(newTc);
-    if ((ivr || ann || tc) && later) {
-      later(dest);
+    const kind = laterKind(dest);
+    if (wait && kind && wait.kinds.includes(kind)) {
+      wait.later(dest);
       return HANGUP_DESTINATION;
     }
     log.warnings.push(`${dest} destination not migrated`);
@@ -93,12 +116,39 @@ export class DestinationCheck {
   }
 }
 
+/** The kinds of object a destination may wait for, in the order their steps run. */
+export const LATER_KINDS = ['queue', 'ivr', 'cqr', 'announcement', 'timecondition'] as const;
+export type LaterKind = (typeof LATER_KINDS)[number];
+
+/** Which of those an old destination names, if any. */
+export function laterKind(old: string): LaterKind | null {
+  const dest = old.trim();
+  if (/^ext-queues,\d+,\d+$/.test(dest)) return 'queue';
+  if (/^ivr-\d+,s,\d+$/.test(dest)) return 'ivr';
+  if (/^nethcqr,\d+,\d+$/.test(dest)) return 'cqr';
+  if (/^app-announcement-\d+,s,\d+$/.test(dest)) return 'announcement';
+  if (/^timeconditions,\d+,\d+$/.test(dest)) return 'timecondition';
+  return null;
+}
+
+/** The kinds whose step comes after the one of `kind` (its own excluded: a step links its own objects itself). */
+export function kindsAfter(kind: LaterKind | 'group'): LaterKind[] {
+  if (kind === 'group') return [...LATER_KINDS];
+  return LATER_KINDS.slice(LATER_KINDS.indexOf(kind) + 1);
+}
+
 export const IDS_KEY = 'migration_ids';
-/** New id of each migrated IVR, announcement, time group and time condition, by old id; queue numbers by old number. */
+/**
+ * New id of each migrated IVR, announcement, CQR, recording, time group and time condition, by old id; queue numbers
+ * by old number; the queue number each old ring group became.
+ */
 export interface MigratedIds {
   ivr: Record<string, number>;
   announcement: Record<string, number>;
   queue: Record<string, string>;
+  ringgroup: Record<string, string>;
+  cqr: Record<string, number>;
+  recording: Record<string, number>;
   timegroup: Record<string, number>;
   timecondition: Record<string, number>;
 }

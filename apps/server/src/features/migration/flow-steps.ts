@@ -11,15 +11,15 @@ import { SettingsStore } from '../../db/settings-store.ts';
 import { AppError } from '../../errors.ts';
 import { QueuesService } from '../flows/queues.ts';
 import { TimeConditionsService } from '../flows/time-conditions.ts';
-import { DestinationCheck, IDS_KEY } from './destinations.ts';
-import { linkPending, PENDING_KEY, type PendingLink } from './pending.ts';
+import { DestinationCheck, IDS_KEY, kindsAfter } from './destinations.ts';
+import { addPending, linkPending, type PendingLink } from './pending.ts';
 import type { LegacySource } from './source.ts';
 import type { StepLog } from './state.ts';
 
 type Trx = Kysely<Database>;
 
 /** A service's refusal in words for the report: its detail and the fields it names. */
-function describe(error: unknown): string {
+export function describe(error: unknown): string {
   if (error instanceof AppError) {
     const fields = typeof error.fields === 'function' ? error.fields('en') : error.fields;
     const parts = Object.entries(fields ?? {}).map(([field, message]) => `${field}: ${message}`);
@@ -55,8 +55,9 @@ export async function migrateQueues(trx: Trx, source: LegacySource, log: StepLog
     maxwait: string;
     ringing: number;
     dest: string;
+    grppre: string;
   }>(
-    `SELECT extension, descr, maxwait, ringing, dest FROM ${source.table('pbx', 'queues_config')}
+    `SELECT extension, descr, maxwait, ringing, dest, grppre FROM ${source.table('pbx', 'queues_config')}
        ORDER BY CAST(extension AS UNSIGNED), extension`,
   );
   if (queues.length === 0) {
@@ -74,8 +75,7 @@ export async function migrateQueues(trx: Trx, source: LegacySource, log: StepLog
   );
   const existing = new Set((await trx.selectFrom('queues').select('extension').execute()).map((q) => q.extension));
   const service = new QueuesService(trx);
-  const settings = new SettingsStore(trx);
-  const pending = (await settings.get<PendingLink[]>(PENDING_KEY)) ?? [];
+  const pending: PendingLink[] = [];
   for (const q of queues) {
     const label = `Queue ${q.extension} ${q.descr ?? ''}`.trim();
     if (existing.has(q.extension)) {
@@ -104,6 +104,8 @@ export async function migrateQueues(trx: Trx, source: LegacySource, log: StepLog
     if (Number.isFinite(timeout) && (timeout <= 0 || timeout > 120)) {
       log.warnings.push(`${label}: ring time ${timeout} s became ${ringTime} s`);
     }
+    // Centralino's queues do not put a prefix before the caller's name.
+    if ((q.grppre ?? '').trim()) log.warnings.push(`${label}: caller name prefix ${q.grppre.trim()} is not kept`);
     const maxWait = Math.min(86_400, Math.max(0, Number.parseInt(q.maxwait ?? '', 10) || 0));
     const moh = (one('music') ?? 'default').trim();
     const music: QueueWrite['music'] = Number(q.ringing) === 1 ? 'ringing' : 'default';
@@ -119,9 +121,12 @@ export async function migrateQueues(trx: Trx, source: LegacySource, log: StepLog
       agents: [],
       ring_time: ringTime,
       max_wait: maxWait,
-      // An IVR, announcement or time condition is migrated later: the failover waits for it (pending.ts).
-      failover_dest: check.check(q.dest, log, (o) => {
-        waiting = o;
+      // An object migrated later (or a queue later in this step): the failover waits for it (pending.ts).
+      failover_dest: check.check(q.dest, log, {
+        kinds: ['queue', ...kindsAfter('queue')],
+        later: (o) => {
+          waiting = o;
+        },
       }),
       music,
       announce_position: (one('announce-position') ?? 'no') === 'yes',
@@ -132,7 +137,7 @@ export async function migrateQueues(trx: Trx, source: LegacySource, log: StepLog
     }
     try {
       const id = await service.createIn(trx, body.data);
-      if (waiting) pending.push({ ivr_id: id, selection: null, column: 'failover_dest', old: waiting, queue: true });
+      if (waiting) pending.push({ table: 'queues', id, selection: null, column: 'failover_dest', old: waiting });
     } catch (error) {
       // The step rolls back as a whole: the report says which queue and why.
       log.errors.push(`${label}: ${describe(error)}`);
@@ -142,8 +147,13 @@ export async function migrateQueues(trx: Trx, source: LegacySource, log: StepLog
     existing.add(q.extension);
     log.infos.push(`${label} migrated`);
   }
-  await settings.set(IDS_KEY, check.ids, trx);
-  await settings.set(PENDING_KEY, pending, trx);
+  // FreePBX kept the dynamic members (agents logging in with a code) in Asterisk's AstDB, not in these databases.
+  log.warnings.push(
+    "Dynamic queue agents are not migrated: the old PBX kept them outside its database; add them on each queue's page",
+  );
+  await new SettingsStore(trx).set(IDS_KEY, check.ids, trx);
+  await addPending(trx, pending);
+  await linkPending(trx, log, kindsAfter('queue'));
 }
 
 const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
@@ -237,6 +247,7 @@ export async function migrateTimeConditions(trx: Trx, source: LegacySource, log:
   const check = await DestinationCheck.load(trx);
   const names = new Set((await trx.selectFrom('time_conditions').select('name').execute()).map((c) => c.name));
   const service = new TimeConditionsService(trx);
+  const tcWaits: { id: number; column: string; old: string }[] = [];
   for (const c of rows) {
     const name = (c.displayname || `Time condition ${c.timeconditions_id}`).slice(0, 50);
     if (names.has(name)) {
@@ -249,12 +260,17 @@ export async function migrateTimeConditions(trx: Trx, source: LegacySource, log:
       continue;
     }
     try {
+      // A condition leading to a later one waits for it (linked at the end of the step).
+      const waits: [string, string][] = [];
+      const dest = (old: string, column: string) =>
+        check.check(old, log, { kinds: ['timecondition'], later: (o) => waits.push([column, o]) });
       const id = await service.createConditionIn(trx, {
         name,
         time_group_id: group,
-        true_dest: check.check(c.truegoto, log),
-        false_dest: check.check(c.falsegoto, log),
+        true_dest: dest(c.truegoto, 'true_dest'),
+        false_dest: dest(c.falsegoto, 'false_dest'),
       });
+      tcWaits.push(...waits.map(([column, old]) => ({ id, column, old })));
       check.ids.timecondition[String(c.timeconditions_id)] = id;
       names.add(name);
       log.infos.push(`Time condition ${name} migrated`);
@@ -263,6 +279,13 @@ export async function migrateTimeConditions(trx: Trx, source: LegacySource, log:
     }
   }
   await new SettingsStore(trx).set(IDS_KEY, check.ids, trx);
-  // IVR keys that led to a time condition were waiting for this step.
-  await linkPending(trx, log, () => false);
+  for (const w of tcWaits) {
+    await trx
+      .updateTable('time_conditions')
+      .set({ [w.column as 'true_dest' | 'false_dest']: check.check(w.old, log) })
+      .where('id', '=', w.id)
+      .execute();
+  }
+  // Whatever led to a time condition (IVR keys, announcements, day/night, queues) was waiting for this step.
+  await linkPending(trx, log, []);
 }

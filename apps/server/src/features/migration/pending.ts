@@ -1,59 +1,105 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { SettingsStore } from '../../db/settings-store.ts';
-import { DestinationCheck } from './destinations.ts';
+import { DestinationCheck, type LaterKind, laterKind } from './destinations.ts';
 import type { StepLog } from './state.ts';
 
 /**
- * A destination that waits for a later step (settings `migration_pending`): IVRs, announcements and time conditions
- * are migrated after the queues (and the last two after the IVRs), so a queue failover or an IVR key leading to one
- * is linked when that step has created it.
+ * A destination that waits for a later step (settings `migration_pending`). The contract's order migrates ring
+ * groups before queues, queues before IVRs, IVRs before CQRs and announcements, and those before day/night and the
+ * time conditions: an object leading to one migrated later is saved with hang up and linked when that step has
+ * created it — so the report carries no false "destination not migrated".
  */
 export interface PendingLink {
-  /** The IVR, or with `queue` set the queue, whose destination waits. */
-  ivr_id: number;
-  /** The entry's key, or null for the IVR's invalid/timeout destination. */
+  table: 'ivrs' | 'ivr_entries' | 'queues' | 'announcements' | 'daynight' | 'cqrs' | 'cqr_entries';
+  /** The row's id (the IVR's for its entries, the CQR's for its entries, the switch's number for day/night). */
+  id: number;
+  column:
+    | 'invalid_destination'
+    | 'timeout_destination'
+    | 'dest'
+    | 'failover_dest'
+    | 'post_dest'
+    | 'day_dest'
+    | 'night_dest'
+    | 'default_dest';
+  /** An IVR entry's key, or a CQR entry's position. */
   selection: string | null;
-  column: 'invalid_destination' | 'timeout_destination' | 'dest' | 'failover_dest';
   old: string;
-  /** A queue's failover: the queues step comes before the IVRs. */
-  queue?: boolean;
 }
 export const PENDING_KEY = 'migration_pending';
 
+export async function addPending(trx: Kysely<Database>, links: PendingLink[]): Promise<void> {
+  if (links.length === 0) return;
+  const settings = new SettingsStore(trx);
+  const pending = (await settings.get<PendingLink[]>(PENDING_KEY)) ?? [];
+  await settings.set(PENDING_KEY, [...pending, ...links], trx);
+}
+
 /**
- * Links the waiting IVR destinations the objects migrated so far can answer; those `keep` says are still to come
- * stay waiting. Whatever is resolved gets its new destination, or hang up with the destination check's warning.
+ * Links the waiting destinations the objects migrated so far can answer; those whose kind is in `stillToCome` stay
+ * waiting. Whatever is resolved gets its new destination, or hang up with the destination check's warning.
  */
-export async function linkPending(trx: Kysely<Database>, log: StepLog, keep: (old: string) => boolean): Promise<void> {
+export async function linkPending(
+  trx: Kysely<Database>,
+  log: StepLog,
+  stillToCome: readonly LaterKind[],
+): Promise<void> {
   const settings = new SettingsStore(trx);
   const linked = await DestinationCheck.load(trx);
   const still: PendingLink[] = [];
   for (const p of (await settings.get<PendingLink[]>(PENDING_KEY)) ?? []) {
-    if (keep(p.old)) {
+    const kind = laterKind(p.old);
+    if (kind && stillToCome.includes(kind)) {
       still.push(p);
       continue;
     }
     const dest = linked.check(p.old, log);
-    if (p.queue) {
-      await trx.updateTable('queues').set({ failover_dest: dest }).where('id', '=', p.ivr_id).execute();
-    } else if (p.column === 'dest') {
-      await trx
-        .updateTable('ivr_entries')
-        .set({ dest })
-        .where('ivr_id', '=', p.ivr_id)
-        .where('selection', '=', p.selection ?? '')
-        .execute();
-    } else {
-      await trx
-        .updateTable('ivrs')
-        .set({ [p.column as 'invalid_destination' | 'timeout_destination']: dest })
-        .where('id', '=', p.ivr_id)
-        .execute();
-    }
+    await setDestination(trx, p, dest);
   }
   await settings.set(PENDING_KEY, still, trx);
 }
 
-/** A destination of a time condition: those wait in the IVR step and the announcements step for their own step. */
-export const isTimeCondition = (old: string) => /^timeconditions,\d+,\d+$/.test(old.trim());
+async function setDestination(trx: Kysely<Database>, p: PendingLink, dest: string): Promise<void> {
+  switch (p.table) {
+    case 'ivr_entries':
+      await trx
+        .updateTable('ivr_entries')
+        .set({ dest })
+        .where('ivr_id', '=', p.id)
+        .where('selection', '=', p.selection ?? '')
+        .execute();
+      return;
+    case 'cqr_entries':
+      await trx
+        .updateTable('cqr_entries')
+        .set({ dest })
+        .where('cqr_id', '=', p.id)
+        .where('position', '=', Number(p.selection))
+        .execute();
+      return;
+    case 'ivrs':
+      await trx
+        .updateTable('ivrs')
+        .set({ [p.column as 'invalid_destination' | 'timeout_destination']: dest })
+        .where('id', '=', p.id)
+        .execute();
+      return;
+    case 'queues':
+      await trx.updateTable('queues').set({ failover_dest: dest }).where('id', '=', p.id).execute();
+      return;
+    case 'announcements':
+      await trx.updateTable('announcements').set({ post_dest: dest }).where('id', '=', p.id).execute();
+      return;
+    case 'cqrs':
+      await trx.updateTable('cqrs').set({ default_dest: dest }).where('id', '=', p.id).execute();
+      return;
+    case 'daynight':
+      await trx
+        .updateTable('daynight')
+        .set({ [p.column as 'day_dest' | 'night_dest']: dest })
+        .where('ext', '=', p.id)
+        .execute();
+      return;
+  }
+}

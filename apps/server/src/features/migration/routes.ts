@@ -139,28 +139,22 @@ export const migrationRoutes =
     stepRoute('/api/migration/trunksroutesassignements', 'Migrates the trunks of each outbound route', () =>
       config().trunksRoutesAssignments(),
     );
-    stepRoute('/api/migration/groups', 'Ring groups (not yet)', () =>
-      config().notYet('migrateGroups', 'groups', 'Ring groups'),
+    stepRoute('/api/migration/groups', 'Migrates the ring groups, each as a queue with its number', () =>
+      config().ringGroups(),
     );
     stepRoute('/api/migration/queues', 'Migrates the queues and their static members', () => config().queues());
     stepRoute('/api/migration/ivr', 'Migrates the IVR menus and their keys', () => config().ivrs());
-    stepRoute('/api/migration/cqr', 'Caller query routing (not yet)', () =>
-      config().notYet('migrateCQRs', 'cqr', 'Caller query routings (CQR)'),
-    );
-    stepRoute('/api/migration/recordings', 'Recordings (not yet)', () =>
-      config().notYet('migrateRecordings', 'recordings', 'System recordings'),
+    stepRoute('/api/migration/cqr', 'Migrates the caller query routings and their databases', () => config().cqrs());
+    stepRoute('/api/migration/recordings', 'Migrates the system recordings with their audio', () =>
+      config().recordingsStep(),
     );
     stepRoute('/api/migration/announcements', 'Migrates the announcements', () => config().announcements());
     stepRoute('/api/migration/daynight', 'Migrates the day/night switches', () => config().dayNight());
     stepRoute('/api/migration/timegroups', 'Migrates the time groups', () => config().timeGroups());
     stepRoute('/api/migration/timeconditions', 'Migrates the time conditions', () => config().timeConditions());
     stepRoute('/api/migration/inboundroutes', 'Migrates the inbound routes', () => config().inboundRoutes());
-    stepRoute('/api/migration/postmigration', 'CTI phonebook and the remaining tables (not yet)', () =>
-      config().notYet(
-        'postMigration',
-        'postmig',
-        'The CTI phonebook, queue log, conferences, DISA, paging groups and custom contexts',
-      ),
+    stepRoute('/api/migration/postmigration', 'Migrates the CTI phonebook and the customer-card templates', () =>
+      config().postMigration(),
     );
 
     app.get(

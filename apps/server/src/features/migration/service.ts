@@ -3,6 +3,7 @@ import type { DatabaseHandle } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import type { CsvService } from '../csv/service.ts';
 import type { CtiService } from '../cti/service.ts';
+import type { RecordingsService } from '../flows/service.ts';
 import type { GatewaysService } from '../gateways/service.ts';
 import { CdrCopy } from './cdr.ts';
 import { cdrWriter } from './cdr-writer.ts';
@@ -24,6 +25,7 @@ export class MigrationService {
       cti: CtiService;
       csv: CsvService;
       gateways: GatewaysService;
+      recordings: RecordingsService;
       changed: () => void;
       log?: { error(obj: object, msg: string): void };
     },
@@ -34,7 +36,7 @@ export class MigrationService {
       this.source = new LegacySource(legacy);
       this.parts = {
         users: new UsersMigration(db, this.source, this.state, deps.cti, deps.csv),
-        config: new ConfigMigration(db, this.source, this.state, deps.changed, deps.gateways),
+        config: new ConfigMigration(db, this.source, this.state, deps.changed, deps.gateways, deps.recordings),
         cdr: new CdrCopy(db, cdrWriter(database), this.source, this.state, deps.log),
       };
     }
