@@ -316,11 +316,11 @@ export async function startAsteriskLab(
       ...options.env?.(root),
     };
     const spawnConsole = () => {
-      const child = spawn(
-        'ip',
-        ['netns', 'exec', ns, process.execPath, '--import', 'tsx', 'apps/server/src/main.ts'],
-        { cwd: repo, env, stdio: ['ignore', consoleLog, consoleLog] },
-      );
+      const child = spawn('ip', ['netns', 'exec', ns, process.execPath, '--import', 'tsx', 'apps/server/src/main.ts'], {
+        cwd: repo,
+        env,
+        stdio: ['ignore', consoleLog, consoleLog],
+      });
       children.push(child);
       return child;
     };
