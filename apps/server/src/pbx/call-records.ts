@@ -260,9 +260,11 @@ export class CallRecordSpool {
       const st = await handle.stat();
       const fileId = `${st.dev}:${st.ino}`;
       offset = position && position.file_id === fileId ? Number(position.offset) : 0;
-      for (;;) {
-        const buffer = Buffer.alloc(CHUNK);
-        const { bytesRead } = await handle.read(buffer, 0, CHUNK, offset);
+      // Up to the size seen now: what Asterisk appends meanwhile is for the next pass.
+      while (offset < st.size) {
+        const length = Math.min(CHUNK, st.size - offset);
+        const buffer = Buffer.allocUnsafe(length);
+        const { bytesRead } = await handle.read(buffer, 0, length, offset);
         const { records, consumed } = splitRecords(buffer.subarray(0, bytesRead));
         // A full chunk without one whole record is no record cdr_custom writes: skip it rather than stall.
         const step = consumed === 0 && bytesRead === CHUNK ? CHUNK : consumed;

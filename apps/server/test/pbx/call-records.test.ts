@@ -157,6 +157,11 @@ describe.each(DB_KINDS)('call records (%s)', (kind) => {
     append(line(`${kind}.6`, { src: '207' }));
     await start();
     await expect.poll(async () => (await records()).length, { timeout: 5_000 }).toBe(6);
+    // A crash after a file was removed and before its position was: the position goes at the next pass.
+    await (t as TestApp).database.db
+      .insertInto('cdr_spool')
+      .values({ name: 'taken-1795700000000-000000.csv', file_id: '1:1', offset: 10 })
+      .execute();
     await stop();
     await start();
     // The files are removed a few seconds after their last write, and their positions with them.
