@@ -663,6 +663,7 @@ export interface Database {
   backup_runs: BackupRunsTable;
   migration_report: MigrationReportTable;
   migration_cdr: MigrationCdrTable;
+  cdr_spool: CdrSpoolTable;
 }
 
 /** Errors and warnings of the migration steps (migration 0023). */
@@ -672,6 +673,13 @@ export interface MigrationReportTable {
   type: 'errors' | 'warnings';
   message: string;
   created_at: number;
+}
+
+/** How far the console has read each call-record spool file of Asterisk (migration 0029). */
+export interface CdrSpoolTable {
+  name: string;
+  file_id: string;
+  offset: number;
 }
 
 /** Single row (id 1): where the call-record copy is. */

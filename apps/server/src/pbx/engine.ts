@@ -9,7 +9,7 @@ import { selfSignedPair } from '../plugins/https-listener.ts';
 import { AmiClient, AmiError } from './ami/client.ts';
 import { field } from './ami/framing.ts';
 import { type ApplierOptions, type ExpectedObjects, PbxApplier, type PbxReloader, THREAD_FROM_USERS } from './apply.ts';
-import { CallRecords } from './call-records.ts';
+import { CallRecordSpool, callRecordSpoolDir } from './call-records.ts';
 import { PbxLive } from './live.ts';
 import { LiveState } from './live-state.ts';
 import { loadPbxModel } from './load.ts';
@@ -249,6 +249,8 @@ export class PbxEngine {
   /** The voicemail mail command's credential for the loopback transcription call (features/cloud-speech). */
   readonly voicemailSttToken: VoicemailSttToken;
   private readonly reloader: AmiReloader | undefined;
+  /** Asterisk's call records, taken in from its spool file (cdr_custom). */
+  readonly callRecords: CallRecordSpool;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -292,7 +294,7 @@ export class PbxEngine {
         }),
     });
     this.live = new PbxLive(db, this.ami, new LiveState(this.ami));
-    if (this.ami) new CallRecords(db, this.ami, log);
+    this.callRecords = new CallRecordSpool(db, callRecordSpoolDir(config.pbx.configDir), runAs.gid, log);
     this.applier.onDirty(this.live.configurationChanged);
     this.ami?.on('state', (state) => log?.info({ state }, 'AMI connection'));
     this.ami?.on('event', (event) => {
@@ -363,6 +365,8 @@ export class PbxEngine {
   /** Connects AMI (when configured) and brings the files on disk up to date. */
   start(): void {
     this.ami?.start();
+    // What Asterisk recorded while the console was stopped, then every second.
+    void this.callRecords.start();
     // A large system's configuration is checked on a thread of its own: started now, alongside the
     // first apply's loading and rendering.
     this.db
@@ -378,6 +382,7 @@ export class PbxEngine {
 
   async close(): Promise<void> {
     await this.applier.close();
+    await this.callRecords.close();
     this.reloader?.close();
     this.live.state.close();
     await this.ami?.stop();

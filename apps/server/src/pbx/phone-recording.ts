@@ -1,6 +1,5 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ensureReadableDir } from './write-files.ts';
+import { ensureSpoolDir } from './write-files.ts';
 
 /**
  * Recording a sound from a phone (*77, issue 26): Asterisk records into a spool folder, then asks the console over
@@ -28,17 +27,7 @@ export function phoneRecordingDir(soundsDir: string): string {
   return path.join(soundsDir, 'phone-recorded');
 }
 
-/**
- * Creates the spool folder: owned by the console, setgid to Asterisk's group and writable by it (Asterisk writes
- * files there, the console reads and removes them).
- */
+/** Creates the spool folder (see ensureSpoolDir): Asterisk writes files there, the console reads and removes them. */
 export async function ensurePhoneRecordingDir(dir: string, gid: number | null): Promise<void> {
-  // Asterisk's group must pass through the sounds folder, as it does to play the recordings.
-  await ensureReadableDir(path.dirname(dir), gid);
-  await fs.mkdir(dir, { recursive: true, mode: 0o2770 });
-  if (gid !== null) {
-    const st = await fs.stat(dir);
-    if (st.gid !== gid) await fs.chown(dir, -1, gid);
-  }
-  await fs.chmod(dir, 0o2770);
+  await ensureSpoolDir(dir, gid);
 }

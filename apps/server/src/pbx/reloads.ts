@@ -16,6 +16,7 @@ const BY_NAME: Record<string, string[]> = {
   'ccss.conf': ['ccss'],
   'udptl.conf': ['udptl'],
   'cdr.conf': ['cdr'],
+  'cdr_custom.conf': ['cdr_custom.so'],
   'cel.conf': ['cel'],
   'acl.conf': ['acl'],
   'pjproject.conf': ['res_pjproject.so'],

@@ -66,6 +66,21 @@ export async function ensureReadableDir(dir: string, gid: number | null): Promis
   if ((st.mode & 0o050) !== 0o050) await fs.chmod(dir, (st.mode & 0o7777) | 0o050);
 }
 
+/**
+ * A folder Asterisk writes into and the console reads and empties (phone recordings, call records): owned by the
+ * console, setgid to Asterisk's group and writable by it, so each file Asterisk makes there carries that group.
+ */
+export async function ensureSpoolDir(dir: string, gid: number | null): Promise<void> {
+  // Asterisk's group must pass through the parent folder.
+  await ensureReadableDir(path.dirname(dir), gid);
+  await fs.mkdir(dir, { recursive: true, mode: 0o2770 });
+  if (gid !== null) {
+    const st = await fs.stat(dir);
+    if (st.gid !== gid) await fs.chown(dir, -1, gid);
+  }
+  await fs.chmod(dir, 0o2770);
+}
+
 export interface WriteResult {
   changed: string[];
   removed: string[];

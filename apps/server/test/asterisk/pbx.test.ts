@@ -329,7 +329,7 @@ describe.skipIf(skipReason !== '')('a real Asterisk configured by the console', 
           number,
         })
       ).rows;
-    // Asterisk sends the record over AMI once the call has ended (cdr_manager).
+    // Asterisk appends the record to the console's spool file once the call has ended (cdr_custom).
     const rows = await lab.until('the call record', async () => {
       const found = await lastCalls('202');
       return found.length > 0 ? found : undefined;

@@ -69,6 +69,10 @@ export interface AsteriskLab {
   }): SippRun;
   /** Polls until check() answers truthy (no fixed sleeps). */
   until<T>(what: string, check: () => Promise<T | undefined | null | false>, timeoutMs?: number): Promise<T>;
+  /** Stops the console (SIGTERM, as a service manager does), Asterisk running on; `until` must wait for startConsole. */
+  stopConsole(): Promise<void>;
+  /** Starts the console again and signs in anew. */
+  startConsole(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -311,12 +315,16 @@ export async function startAsteriskLab(
       AMI_SECRET: AMI.secret,
       ...options.env?.(root),
     };
-    const consoleProcess = spawn(
-      'ip',
-      ['netns', 'exec', ns, process.execPath, '--import', 'tsx', 'apps/server/src/main.ts'],
-      { cwd: repo, env, stdio: ['ignore', consoleLog, consoleLog] },
-    );
-    children.push(consoleProcess);
+    const spawnConsole = () => {
+      const child = spawn('ip', ['netns', 'exec', ns, process.execPath, '--import', 'tsx', 'apps/server/src/main.ts'], {
+        cwd: repo,
+        env,
+        stdio: ['ignore', consoleLog, consoleLog],
+      });
+      children.push(child);
+      return child;
+    };
+    let consoleProcess = spawnConsole();
     const consoleUrl = `http://${pbxIp}:${CONSOLE_PORT}`;
 
     const until = async <T>(
@@ -353,13 +361,16 @@ export async function startAsteriskLab(
       const text = await res.text();
       return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
     };
-    await until('the console to answer', async () => (await fetch(`${consoleUrl}/api/health`)).ok);
-    const login = await api<{ secretkey: string }>('POST', '/api/login', {
-      username: 'admin',
-      password: ADMIN_PASSWORD,
-    });
-    if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
-    headers = { User: 'admin', Secretkey: login.body.secretkey };
+    const signIn = async () => {
+      await until('the console to answer', async () => (await fetch(`${consoleUrl}/api/health`)).ok);
+      const login = await api<{ secretkey: string }>('POST', '/api/login', {
+        username: 'admin',
+        password: ADMIN_PASSWORD,
+      });
+      if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
+      headers = { User: 'admin', Secretkey: login.body.secretkey };
+    };
+    await signIn();
 
     // Asterisk starts once the console has written its configuration, as its own user.
     const conf = path.join(dirs.etc, 'asterisk.conf');
@@ -443,6 +454,17 @@ export async function startAsteriskLab(
       },
       sipp,
       until,
+      stopConsole: async () => {
+        const child = consoleProcess;
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      },
+      startConsole: async () => {
+        consoleProcess = spawnConsole();
+        await signIn();
+      },
       close,
     };
   } catch (error) {

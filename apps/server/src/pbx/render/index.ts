@@ -6,6 +6,7 @@ import { renderPjsipRoot, renderTransports, renderTrunks, renderUserAccounts, us
 import { renderQueuesConf } from './queues.ts';
 import {
   renderAsteriskConf,
+  renderCdrCustom,
   renderDefaults,
   renderFeatures,
   renderHttp,
@@ -230,6 +231,7 @@ export class ConfigRenderer {
     files.set('modules.conf', renderModules());
     files.set('logger.conf', renderLogger());
     files.set('manager.conf', renderManager(s));
+    files.set('cdr_custom.conf', renderCdrCustom(s));
     files.set('rtp.conf', renderRtp(s));
     files.set('features.conf', renderFeatures());
     files.set('pjsip_notify.conf', renderPjsipNotify());

@@ -1,3 +1,4 @@
+import { callRecordSpoolFile, SPOOL_FIELDS } from '../call-records.ts';
 import type { PbxSettings } from '../model.ts';
 import { type Entry, HEADER, section } from './common.ts';
 
@@ -145,8 +146,9 @@ export const LOADED_MODULES = [
   'res_manager_devicestate.so',
   'res_manager_presencestate.so',
   'res_mwi_devstate.so',
-  // Call records sent to the console, which keeps them for the Last calls card (pbx/call-records.ts)
-  'cdr_manager.so',
+  // Call records appended to a spool file the console takes in, for the Last calls card (pbx/call-records.ts)
+  'res_cdrel_custom.so',
+  'cdr_custom.so',
 ];
 
 export function renderModules(): string {
@@ -312,12 +314,23 @@ export function renderHttp(settings: PbxSettings): string {
   );
 }
 
+/**
+ * cdr_custom.conf: one CSV line per finished call, appended to the console's spool file (pbx/call-records.ts). A
+ * legacy mapping of CSV_QUOTE(CDR()) only, which cdr_custom turns into its fast built-in CSV writer (quote '"',
+ * doubled inside a value, every field quoted); not an advanced [file] section, whose name Asterisk cuts at 80
+ * characters, too short for every install's path.
+ */
+export function renderCdrCustom(settings: PbxSettings): string {
+  const file = callRecordSpoolFile(settings.system.directories.config);
+  const fields = SPOOL_FIELDS.map((name) => `\${CSV_QUOTE(\${CDR(${name})})}`).join(',');
+  return `${HEADER}[mappings]\n${file} => ${fields}\n`;
+}
+
 export function renderDefaults(): Map<string, string> {
   return new Map([
     ['ccss.conf', `${HEADER}[general]\n`],
     ['udptl.conf', `${HEADER}[general]\nudptlstart = 4000\nudptlend = 4999\n`],
     ['cdr.conf', `${HEADER}[general]\nenable = yes\n`],
-    ['cdr_manager.conf', `${HEADER}[general]\nenabled = yes\n`],
     // Read by the core and res_pjproject at every start: missing, each is an error line.
     ['cel.conf', `${HEADER}[general]\nenable = no\n`],
     ['acl.conf', HEADER],
