@@ -79,6 +79,7 @@ import { UsersService } from './features/users/service.ts';
 import { WizardRepository } from './features/wizard/repository.ts';
 import { wizardRoutes } from './features/wizard/routes.ts';
 import { JobRunner } from './jobs/runner.ts';
+import { ChangeBus } from './db/change-bus.ts';
 import { markPbxDirtyAfterWrites } from './pbx/dirty-hook.ts';
 import { PbxEngine } from './pbx/engine.ts';
 import { networkRoutes } from './pbx/network-routes.ts';
@@ -177,7 +178,19 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
   await app.register(settingsRoutes(new LanguageService(database.db)));
 
   const jobs = new JobRunner(database.db, app.log);
+  // Other server processes on the same PostgreSQL hear of this one's changes at once (LISTEN/NOTIFY).
+  const changes = new ChangeBus(database.db, config.databaseUrl, app.log);
+  app.addHook('onReady', async () => {
+    await changes.start();
+  });
+  app.addHook('onClose', async () => changes.close());
   markPbxDirtyAfterWrites(app, pbx.applier.markDirty);
+  // A configuration change (here or in another process) is news for every open dashboard.
+  pbx.applier.onDirtyCommitted(() => {
+    pbx.live.state.configurationChanged();
+    changes.publish('configuration');
+  });
+  changes.on('configuration', () => pbx.live.state.configurationChanged());
   await app.register(pbxRoutes(pbx));
   await app.register(dashboardRoutes(new DashboardService(database.db, pbx.live), pbx.live.state));
   await app.register(networkRoutes(database.db));
@@ -294,7 +307,10 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
     scans.stopAll();
   });
   // Jobs keep running in the background; let them finish before the database closes.
-  app.addHook('onClose', () => jobs.idle());
+  app.addHook('onClose', async () => {
+    await jobs.idle();
+    jobs.close();
+  });
   app.addHook('onReady', async () => pbx.start());
   app.addHook('onClose', () => pbx.close());
 
@@ -315,6 +331,12 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
     },
   });
   provisioningRef = provisioning;
+  provisioning.onChange = (trx) => changes.publishIn(trx, 'provisioning');
+  changes.on('provisioning', () => {
+    provisioning.cache
+      .otherProcessChanged()
+      .catch((error) => app.log.warn({ err: error }, 'reading the provisioning generation failed'));
+  });
   await app.register(
     bulkPhonesRoutes(new BulkPhonesService({ db: database.db, provisioning, live: pbx.live, reboots, jobs })),
   );

@@ -127,6 +127,12 @@ export interface JobsTable {
   error: string | null;
   created_at: number;
   updated_at: number;
+  /** The process running it (jobs/claim.ts); null on rows from before migration 0027. */
+  owner: string | null;
+  /** When that process last said it is alive. */
+  heartbeat_at: number | null;
+  /** The kind, while a job that allows no second of its kind runs (unique); null otherwise. */
+  exclusive_key: string | null;
 }
 
 export interface CtiProfilesTable {
@@ -359,6 +365,8 @@ export interface PhonebookSourcesTable {
   file: string | null;
   last_sync_at: number | null;
   last_sync_count: number | null;
+  /** When a process took the scheduled sync (the others skip the source until it is due again). */
+  sync_claimed_at: number | null;
   last_sync_skipped: number | null;
   last_sync_error: string | null;
   /** The source_id its current contacts carry (a sync fills a new key, then switches to it). */
@@ -683,4 +691,7 @@ export interface MigrationCdrTable {
   state: 'running' | 'done' | 'failed';
   error: string | null;
   updated_at: number;
+  /** The process copying (jobs/claim.ts). */
+  owner: string | null;
+  heartbeat_at: number | null;
 }

@@ -185,6 +185,7 @@ export class PbxApplier {
   private timer: NodeJS.Immediate | undefined;
   private closed = false;
   private readonly dirtyListeners: (() => void)[] = [];
+  private readonly committedListeners: (() => void)[] = [];
 
   constructor(private readonly options: ApplierOptions) {
     this.pipeline = new ApplyPipeline(options.directory, { gid: options.gid });
@@ -203,6 +204,9 @@ export class PbxApplier {
       .set({ generation: sql`generation + 1` })
       .where('id', '=', 1)
       .execute()
+      .then(() => {
+        for (const listener of this.committedListeners) listener();
+      })
       .catch((error) => this.options.log?.error({ err: error }, 'could not mark the PBX configuration changed'))
       .finally(() => this.request());
     // Visible as 'pending' at once, before the counter is written.
@@ -212,6 +216,11 @@ export class PbxApplier {
   /** Told, synchronously, of every change markDirty records (caches of what the configuration holds). */
   onDirty(listener: () => void): void {
     this.dirtyListeners.push(listener);
+  }
+
+  /** Told once the change markDirty records is in the database (what other processes read). */
+  onDirtyCommitted(listener: () => void): void {
+    this.committedListeners.push(listener);
   }
 
   /** Starts the validator's thread now (start of a large system's server), so that the first apply need not wait for it. */
@@ -327,7 +336,17 @@ export class PbxApplier {
         restartRequired: plan.restart,
         warnings,
       };
-      this.options.log?.info({ changed: touched.length, reloaded, ms: record.durationMs }, 'PBX configuration applied');
+      this.options.log?.info(
+        {
+          changed: touched.length,
+          reloaded,
+          ms: record.durationMs,
+          generation,
+          startedAt: record.startedAt,
+          finishedAt: record.finishedAt,
+        },
+        'PBX configuration applied',
+      );
       if (warnings.length > 0)
         this.options.log?.error({ warnings }, 'Asterisk did not take up all of the configuration');
     } catch (error) {

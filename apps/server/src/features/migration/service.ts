@@ -25,7 +25,7 @@ export class MigrationService {
       csv: CsvService;
       gateways: GatewaysService;
       changed: () => void;
-      log?: { error(obj: object, msg: string): void };
+      log?: { error(obj: object, msg: string): void; info(obj: object, msg: string): void };
     },
   ) {
     this.state = new MigrationState(db);
