@@ -138,11 +138,7 @@ export class JobRunner {
       // see it running (the unique exclusive_key is the last word).
       await this.db.transaction().execute(async (trx) => {
         await lockName(trx, `job:${kind}`);
-        const other = await trx
-          .selectFrom('jobs')
-          .select('id')
-          .where('exclusive_key', '=', kind)
-          .executeTakeFirst();
+        const other = await trx.selectFrom('jobs').select('id').where('exclusive_key', '=', kind).executeTakeFirst();
         if (other) throw new JobRunningError(kind);
         await trx.insertInto('jobs').values(row).execute();
       });

@@ -117,7 +117,9 @@ export class CdrCopy {
     await this.takeOver();
     if (!isPostgres(this.db) || this.sweeper) return;
     this.sweeper = setInterval(() => {
-      this.takeOver().catch((error) => this.log?.error({ err: error }, 'looking for a stopped call-record copy failed'));
+      this.takeOver().catch((error) =>
+        this.log?.error({ err: error }, 'looking for a stopped call-record copy failed'),
+      );
     }, SWEEP_MS);
     this.sweeper.unref();
   }
