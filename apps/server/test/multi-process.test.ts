@@ -179,7 +179,7 @@ describe('several server processes on one PostgreSQL', () => {
     const decoder = new TextDecoder();
     let seen = '';
     // One read at a time: a read given up on by a timeout still receives the next chunk.
-    let reading: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
+    let reading: ReturnType<typeof reader.read> | undefined;
     const next = async (pattern: RegExp, timeoutMs: number) => {
       const deadline = Date.now() + timeoutMs;
       while (!pattern.test(seen)) {
