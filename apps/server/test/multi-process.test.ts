@@ -288,6 +288,31 @@ describe('several server processes on one PostgreSQL', () => {
     for (const n of [...range(401, 8), ...range(411, 8)]) expect(text, String(n)).toContain(`[${n}]`);
   }, 120_000);
 
+  it("a provisioning change made on A is in the phone's file B serves within 2 s", async () => {
+    const V1 = '/api/provisioning/v1';
+    const mac = '00-15-65-AA-BB-CD';
+    const ua = 'Yealink SIP-T46S 66.86.0.15 00:15:65:aa:bb:cd';
+    const phone = await call(A(), 'POST', `${V1}/phones`, ha, { mac, model: 'yealink-T46' });
+    expect(phone.status, phone.text).toBeLessThan(300);
+    const fetchFromB = async () => {
+      const res = await fetch(B().url(`/provisioning/${phone.json.tok2}/001565aabbcd.cfg`), {
+        headers: { 'user-agent': ua },
+      });
+      expect(res.status).toBe(200);
+      return res.text();
+    };
+    const patch = (adminpw: string) => call(A(), 'PATCH', `${V1}/defaults`, ha, { adminpw });
+    expect((await patch('before-change-1')).status).toBeLessThan(300);
+    await until(fetchFromB, (text) => text.includes('before-change-1'), 5000, "B's first file");
+    // Served again from B's memory ...
+    expect(await fetchFromB()).toContain('before-change-1');
+    // ... until A changes what it says.
+    const changed = Date.now();
+    expect((await patch('after-change-2')).status).toBeLessThan(300);
+    await until(fetchFromB, (text) => text.includes('after-change-2'), 2000, "B's file after the change");
+    console.log(`a provisioning change on A was in B's phone file after ${Date.now() - changed} ms`);
+  });
+
   it('a job of a process killed mid-way is marked failed by the other, which may then run it again', async () => {
     const file = csvOf([...range(1000, 1000), ...range(3000, 1000), ...range(6000, 1000)], 'kill');
     expect((await call(A(), 'POST', '/api/csv/csvimport', ha, { file })).status).toBe(200);

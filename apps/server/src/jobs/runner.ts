@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database, JobsTable } from '../db/schema.ts';
-import { beat, claimAbandoned, HEARTBEAT_MS, lockName, newOwnerId, SWEEP_MS, staleCutoff } from './claim.ts';
+import { beat, claimAbandoned, HEARTBEAT_MS, isPostgres, lockName, newOwnerId, SWEEP_MS } from './claim.ts';
 
 export interface JobContext {
   /** Records progress (0–99 while running) and what is being done; written at most every 250 ms. */
@@ -75,7 +75,7 @@ export class JobRunner {
   /** Fails interrupted jobs now and, with PostgreSQL (other processes may die), every SWEEP_MS. */
   async watchInterrupted(): Promise<void> {
     await this.failInterrupted();
-    if (staleCutoff(this.db, 0) === 0) return;
+    if (!isPostgres(this.db)) return;
     this.sweeper ??= setInterval(() => {
       this.failInterrupted().catch((error) => this.log?.error({ err: error }, 'looking for interrupted jobs failed'));
     }, SWEEP_MS);

@@ -149,7 +149,10 @@ export class CdrCopy {
     heartbeat.unref();
     this.running = this.copy()
       .catch(async (error) => {
-        if (error instanceof TakenOver) return;
+        if (error instanceof TakenOver) {
+          this.log?.info({}, 'call-record copy taken over by another server process; this one stops');
+          return;
+        }
         this.log?.error({ err: error }, 'call-record migration failed');
         const message = error instanceof Error ? error.message : String(error);
         await this.db

@@ -1,0 +1,186 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type DatabaseHandle, migrateToLatest, openDatabase } from '../src/db/database.ts';
+import { CdrCopy, cdrCopyHooks } from '../src/features/migration/cdr.ts';
+import { LegacySource } from '../src/features/migration/source.ts';
+import { MigrationState } from '../src/features/migration/state.ts';
+import { PhonebookService } from '../src/features/phonebook/service.ts';
+import { STALE_MS } from '../src/jobs/claim.ts';
+import { INTERRUPTED_ERROR, JobRunner, JobRunningError } from '../src/jobs/runner.ts';
+import { createTestDatabase, DB_KINDS, type TestDatabase } from './helpers.ts';
+import { createLegacyDatabases, dropLegacyDatabases, type LegacyDatabases } from './support/legacy-pbx.ts';
+
+/**
+ * The claim rule of jobs/claim.ts, with each "process" its own database handle (its own connections, as two server
+ * processes have): work is taken once under contention, and only from a process that fell silent. A silent process
+ * is made by moving its heartbeat back past the limit, as 30 s without a beat would leave it.
+ */
+const CDR_ROWS = 1200;
+
+describe.each(DB_KINDS)('claiming background work (%s)', (kind) => {
+  let testDb: TestDatabase;
+  let one: DatabaseHandle;
+  let two: DatabaseHandle;
+  let legacy: LegacyDatabases;
+  const prefix = `claim_${process.pid}_${kind}_`;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase(kind);
+    one = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir });
+    await migrateToLatest(one.db);
+    // SQLite is one process: its "second process" shares the one handle (two handles of one file in one event loop
+    // would only wait on each other's locks).
+    two = kind === 'sqlite' ? one : await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir });
+    legacy = await createLegacyDatabases({ prefix, users: 1, cdr: CDR_ROWS });
+  }, 60_000);
+  afterAll(async () => {
+    if (two !== one) await two?.close();
+    await one?.close();
+    await testDb?.drop();
+    await dropLegacyDatabases(prefix);
+  });
+  afterEach(() => {
+    cdrCopyHooks.afterBatch = async () => {};
+  });
+
+  const silence = (db: DatabaseHandle, table: 'jobs' | 'migration_cdr') =>
+    db.db
+      .updateTable(table)
+      .set({ heartbeat_at: Date.now() - STALE_MS - 1000 })
+      .execute();
+
+  it('an exclusive job asked of two processes at once starts once', async () => {
+    const runners = [new JobRunner(one.db), new JobRunner(two.db)];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) =>
+        (runners[i % 2] as JobRunner).start('claim-test', 'held', () => held, { exclusive: true }),
+      ),
+    );
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(JobRunningError);
+    release();
+    for (const r of runners) await r.idle();
+    const rows = await one.db.selectFrom('jobs').selectAll().where('kind', '=', 'claim-test').execute();
+    expect(rows.map((r) => [r.status, r.exclusive_key])).toEqual([['done', null]]);
+    // Done, the kind may start again.
+    await runners[1]?.start('claim-test', 'again', async () => {}, { exclusive: true });
+    await runners[1]?.idle();
+  });
+
+  it("a process's running job is failed by another only once that process is silent, and by one process", async () => {
+    const alive = new JobRunner(one.db);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const id = await alive.start('claim-held', 'held', async (ctx) => {
+      await ctx.checkpoint({ saved: 3 });
+      await held;
+      return { saved: 10 };
+    });
+    const others = [new JobRunner(two.db), new JobRunner(two.db)];
+    if (kind === 'postgres') {
+      // Alive: another process starting leaves it alone.
+      expect(await others[0]?.failInterrupted()).toBe(0);
+      expect((await alive.get(id))?.status).toBe('running');
+      await silence(one, 'jobs');
+    }
+    // Two processes look at the same moment: one takes it.
+    const taken = await Promise.all(others.map((r) => r.failInterrupted()));
+    expect(taken.reduce((a, b) => a + b, 0)).toBe(1);
+    expect(await alive.get(id)).toMatchObject({ status: 'failed', error: INTERRUPTED_ERROR, result: { saved: 3 } });
+    // The silent process wakes up and finishes: the verdict stands.
+    release();
+    await alive.idle();
+    expect(await alive.get(id)).toMatchObject({ status: 'failed', error: INTERRUPTED_ERROR, result: { saved: 3 } });
+  });
+
+  it("a due phonebook source's scheduled sync is taken by one process", async () => {
+    const now = Date.now();
+    await one.db
+      .insertInto('phonebook_sources')
+      .values({
+        id: 'claimed',
+        dbtype: 'csv',
+        config: '{}',
+        mapping: '{}',
+        type: 'claim',
+        interval: 60,
+        enabled: 1,
+        created_at: now,
+      })
+      .execute();
+    const services = [new PhonebookService(one.db, testDb.dataDir), new PhonebookService(two.db, testDb.dataDir)];
+    const claims = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => (services[i % 2] as PhonebookService).claimScheduled('claimed')),
+    );
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    // Until its interval has passed, nobody takes it again.
+    expect(await services[1]?.claimScheduled('claimed')).toBe(false);
+    const later = new PhonebookService(two.db, testDb.dataDir, () => now + 61 * 60_000);
+    expect(await later.claimScheduled('claimed')).toBe(true);
+  });
+
+  it('a call-record copy whose process fell silent is taken over and ends with every record once', async () => {
+    const config = { url: legacy.url, pbxDb: legacy.pbx, cdrDb: legacy.cdr, ctiDb: legacy.cti };
+    const errors: unknown[] = [];
+    const infos: string[] = [];
+    const log = { error: (obj: object) => errors.push(obj), info: (_: object, msg: string) => infos.push(msg) };
+    const first = new CdrCopy(one.db, new LegacySource(config), new MigrationState(one.db), log);
+    const second = new CdrCopy(two.db, new LegacySource(config), new MigrationState(two.db), log);
+    // The first process hangs after its first batch (a stopped VM, a long pause) ...
+    let hung!: () => void;
+    const hanging = new Promise<void>((resolve) => {
+      hung = resolve;
+    });
+    let wake!: () => void;
+    const asleep = new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+    let batches = 0;
+    cdrCopyHooks.afterBatch = async () => {
+      batches++;
+      if (batches === 1) {
+        hung();
+        await asleep;
+      } else if (batches === 2) {
+        // The second has written a batch; the first wakes up now, while records remain: its next batch finds the
+        // copy is no longer its own, rolls back and stops.
+        wake();
+        await new Promise((r) => setTimeout(r, 300));
+      }
+    };
+    await first.start();
+    await hanging;
+    if (kind === 'postgres') {
+      // ... the second, starting, leaves a live copy alone ...
+      await second.resume();
+      await new Promise((r) => setTimeout(r, 300));
+      const copied = await two.db
+        .selectFrom('cdr')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirst();
+      expect(Number(copied?.n)).toBe(500);
+      await silence(one, 'migration_cdr');
+    }
+    // ... and goes on with it once the first is silent.
+    await second.resume();
+    for (let i = 0; i < 400 && (await second.progress())?.status !== true; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await second.progress()).toMatchObject({ status: true, copied: CDR_ROWS });
+    await first.stop();
+    expect(errors).toEqual([]);
+    expect(infos).toContain('call-record copy taken over by another server process; this one stops');
+    await second.stop();
+    const rows = await one.db
+      .selectFrom('cdr')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.count<number>('uniqueid').distinct().as('u')])
+      .executeTakeFirstOrThrow();
+    expect([Number(rows.n), Number(rows.u)]).toEqual([CDR_ROWS, CDR_ROWS]);
+    expect(await first.progress()).toMatchObject({ status: true, progress: 100, copied: CDR_ROWS });
+  }, 60_000);
+});
