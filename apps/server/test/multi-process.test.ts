@@ -276,6 +276,11 @@ describe('several server processes on one PostgreSQL', () => {
       // One apply at a time across both processes: each starts after the previous one finished.
       expect(applies[i]?.startedAt, JSON.stringify(applies)).toBeGreaterThanOrEqual(applies[i - 1]?.finishedAt ?? 0);
     }
+    console.log(
+      `applies: ${appliesOf(A()).length} by A, ${appliesOf(B()).length} by B, none overlapping (longest ${Math.max(
+        ...applies.map((x) => x.finishedAt - x.startedAt),
+      )} ms)`,
+    );
     const state = await sqlClient.query('select generation, applied_generation from pbx_apply where id = 1');
     expect(Number(state.rows[0].applied_generation)).toBe(Number(state.rows[0].generation));
     // The files hold every user made on either process: the last apply read the last write.
