@@ -30,6 +30,7 @@ export class ChangeBus extends EventEmitter {
   private client: pg.Client | undefined;
   private retry: NodeJS.Timeout | undefined;
   private closed = false;
+  private listenedBefore = false;
   /** Resolves once the listener is connected (tests, and a start that wants to hear everything). */
   listening: Promise<void> = Promise.resolve();
 
@@ -74,9 +75,13 @@ export class ChangeBus extends EventEmitter {
     client.on('end', () => dropped());
     await client.connect();
     await client.query(`LISTEN ${CHANNEL}`);
-    // Whatever changed while nobody listened is seen as a change of everything.
-    this.emit('provisioning', 'provisioning');
-    this.emit('configuration', 'configuration');
+    // After a drop, whatever changed while nobody listened is seen as a change of everything (the first time, the
+    // process has just started and read nothing yet).
+    if (this.listenedBefore) {
+      this.emit('provisioning', 'provisioning');
+      this.emit('configuration', 'configuration');
+    }
+    this.listenedBefore = true;
   }
 
   private again(): void {

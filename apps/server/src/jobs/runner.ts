@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database, JobsTable } from '../db/schema.ts';
+import { auditScope } from '../features/audit/context.ts';
 import { beat, claimAbandoned, HEARTBEAT_MS, isPostgres, lockName, newOwnerId, SWEEP_MS } from './claim.ts';
 
 export interface JobContext {
@@ -93,11 +94,14 @@ export class JobRunner {
     if (on) this.mine.add(id);
     else this.mine.delete(id);
     if (this.mine.size > 0 && !this.heartbeat) {
-      this.heartbeat = setInterval(() => {
-        beat(this.db, 'jobs', this.owner, [...this.mine]).catch((error) =>
-          this.log?.error({ err: error }, 'job heartbeat failed'),
-        );
-      }, HEARTBEAT_MS);
+      // Outside the audit scope of the request that started the first job: a heartbeat is nobody's change.
+      this.heartbeat = auditScope.exit(() =>
+        setInterval(() => {
+          beat(this.db, 'jobs', this.owner, [...this.mine]).catch((error) =>
+            this.log?.error({ err: error }, 'job heartbeat failed'),
+          );
+        }, HEARTBEAT_MS),
+      );
       this.heartbeat.unref();
     } else if (this.mine.size === 0 && this.heartbeat) {
       clearInterval(this.heartbeat);
@@ -132,8 +136,9 @@ export class JobRunner {
       exclusive_key: options.exclusive ? kind : null,
     };
     if (options.exclusive) {
-      // A job of this kind left by a process that died does not block a new one.
-      await this.failInterrupted();
+      // A job of this kind left by a process that died does not block a new one. Housekeeping, not the change the
+      // request that starts the job makes: outside its audit scope.
+      await auditScope.exit(() => this.failInterrupted());
       // Check and insert under one lock of the kind: of processes starting it together, one inserts, the others
       // see it running (the unique exclusive_key is the last word).
       await this.db.transaction().execute(async (trx) => {
