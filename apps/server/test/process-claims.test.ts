@@ -1,4 +1,6 @@
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ChangeBus } from '../src/db/change-bus.ts';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../src/db/database.ts';
 import { CdrCopy, cdrCopyHooks } from '../src/features/migration/cdr.ts';
 import { LegacySource } from '../src/features/migration/source.ts';
@@ -6,7 +8,7 @@ import { MigrationState } from '../src/features/migration/state.ts';
 import { PhonebookService } from '../src/features/phonebook/service.ts';
 import { STALE_MS } from '../src/jobs/claim.ts';
 import { INTERRUPTED_ERROR, JobRunner, JobRunningError } from '../src/jobs/runner.ts';
-import { createTestDatabase, DB_KINDS, type TestDatabase } from './helpers.ts';
+import { createTestDatabase, DB_KINDS, POSTGRES_ADMIN_URL, type TestDatabase } from './helpers.ts';
 import { createLegacyDatabases, dropLegacyDatabases, type LegacyDatabases } from './support/legacy-pbx.ts';
 
 /**
@@ -183,4 +185,64 @@ describe.each(DB_KINDS)('claiming background work (%s)', (kind) => {
     expect([Number(rows.n), Number(rows.u)]).toEqual([CDR_ROWS, CDR_ROWS]);
     expect(await first.progress()).toMatchObject({ status: true, progress: 100, copied: CDR_ROWS });
   }, 60_000);
+
+  it('tells other processes of a change when it commits, and listens again after its connection dropped', async () => {
+    const here = new ChangeBus(one.db, testDb.databaseUrl);
+    const there = new ChangeBus(two.db, testDb.databaseUrl);
+    try {
+      if (kind === 'sqlite') {
+        // One process: nobody to tell.
+        expect(here.shared).toBe(false);
+        return;
+      }
+      await Promise.all([here.start(), there.start()]);
+      const heard: string[] = [];
+      there.on('configuration', (t) => heard.push(t));
+      there.on('provisioning', (t) => heard.push(t));
+      const hear = async (what: string, timeoutMs = 3000) => {
+        for (let waited = 0; !heard.includes(what) && waited < timeoutMs; waited += 20) {
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        return heard.includes(what);
+      };
+      here.publish('configuration');
+      expect(await hear('configuration')).toBe(true);
+      heard.length = 0;
+      // Inside a transaction: heard when it commits, never when it rolls back.
+      await one.db
+        .transaction()
+        .execute(async (trx) => {
+          await here.publishIn(trx, 'provisioning');
+          throw new Error('rolled back');
+        })
+        .catch(() => {});
+      expect(await hear('provisioning', 500)).toBe(false);
+      await one.db.transaction().execute((trx) => here.publishIn(trx, 'provisioning'));
+      expect(await hear('provisioning')).toBe(true);
+      // The listening connection dies (a database restart, a network cut): it listens again, and counts everything
+      // as changed, since it may have missed something meanwhile.
+      heard.length = 0;
+      const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+      await admin.connect();
+      const dbName = new URL(testDb.databaseUrl as string).pathname.slice(1);
+      const killed = await admin.query(
+        "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and query like 'LISTEN%'",
+        [dbName],
+      );
+      await admin.end();
+      expect(killed.rowCount).toBe(2);
+      expect(await hear('configuration', 5000)).toBe(true);
+      expect(heard).toContain('provisioning');
+      heard.length = 0;
+      // Both listen again (each reconnected on its own).
+      for (let i = 0; i < 50 && !heard.includes('configuration'); i++) {
+        here.publish('configuration');
+        await hear('configuration', 200);
+      }
+      expect(heard).toContain('configuration');
+    } finally {
+      await here.close();
+      await there.close();
+    }
+  });
 });
