@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ChangeBus } from '../src/db/change-bus.ts';
@@ -8,7 +10,11 @@ import { MigrationState } from '../src/features/migration/state.ts';
 import { PhonebookService } from '../src/features/phonebook/service.ts';
 import { STALE_MS } from '../src/jobs/claim.ts';
 import { INTERRUPTED_ERROR, JobRunner, JobRunningError } from '../src/jobs/runner.ts';
+import { PbxApplier } from '../src/pbx/apply.ts';
+import type { PbxModel } from '../src/pbx/model.ts';
+import { renderConfiguration } from '../src/pbx/render/index.ts';
 import { createTestDatabase, DB_KINDS, POSTGRES_ADMIN_URL, type TestDatabase } from './helpers.ts';
+import { largeModel } from './pbx/fixtures.ts';
 import { createLegacyDatabases, dropLegacyDatabases, type LegacyDatabases } from './support/legacy-pbx.ts';
 
 /**
@@ -243,6 +249,34 @@ describe.each(DB_KINDS)('claiming background work (%s)', (kind) => {
     } finally {
       await here.close();
       await there.close();
+    }
+  });
+
+  it("an apply after another process's writes the same configuration directory compares with the disk", async () => {
+    const dir = path.join(testDb.dataDir, 'asterisk-shared');
+    const x = largeModel(20, 'x');
+    const y = largeModel(20, 'y');
+    let modelOfA: PbxModel = x;
+    const a = new PbxApplier({ db: one.db, directory: dir, load: async () => modelOfA });
+    const b = new PbxApplier({ db: two.db, directory: dir, load: async () => y });
+    try {
+      const apply = async (applier: PbxApplier) => {
+        applier.markDirty();
+        await applier.idle();
+        expect((await applier.status()).last?.ok).toBe(true);
+      };
+      const onDisk = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8');
+      await apply(a);
+      await apply(b);
+      const differing = [...renderConfiguration(x)].filter(([name, text]) => renderConfiguration(y).get(name) !== text);
+      expect(differing.length).toBeGreaterThan(0);
+      // A writes x again, which it remembers writing: B's files in between must not be taken for its own.
+      modelOfA = largeModel(20, 'x');
+      await apply(a);
+      for (const [name, text] of differing) expect(onDisk(name), name).toBe(text);
+    } finally {
+      await a.close();
+      await b.close();
     }
   });
 });

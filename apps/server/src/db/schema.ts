@@ -275,6 +275,8 @@ export interface PbxApplyTable {
   applied_generation: number;
   /** JSON of the last apply record. */
   last: string | null;
+  /** The server process that wrote the files last (migration 0027): another one's memory of them is stale. */
+  applied_by: string | null;
 }
 
 export interface DevicesTable {

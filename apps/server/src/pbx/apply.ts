@@ -1,6 +1,7 @@
 import type { PbxApplyProblem, PbxApplyRecord, PbxApplyStatus } from '@centralino/contract';
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { newOwnerId } from '../jobs/claim.ts';
 import { allTrunks, type PbxModel } from './model.ts';
 import { problemsOf } from './problems.ts';
 import { reloadPlan } from './reloads.ts';
@@ -186,6 +187,8 @@ export class PbxApplier {
   private closed = false;
   private readonly dirtyListeners: (() => void)[] = [];
   private readonly committedListeners: (() => void)[] = [];
+  /** This process, as `pbx_apply.applied_by` names the last writer of the files. */
+  private readonly id = newOwnerId();
 
   constructor(private readonly options: ApplierOptions) {
     this.pipeline = new ApplyPipeline(options.directory, { gid: options.gid });
@@ -308,8 +311,14 @@ export class PbxApplier {
     const { db } = this.options;
     const startedAt = Date.now();
     const started = performance.now();
-    const row = await db.selectFrom('pbx_apply').select('generation').where('id', '=', 1).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('pbx_apply')
+      .select(['generation', 'applied_by'])
+      .where('id', '=', 1)
+      .executeTakeFirstOrThrow();
     const generation = Number(row.generation);
+    // Another server process wrote the files since this one did: what this one remembers of them is stale.
+    if (row.applied_by !== this.id) this.pipeline.writer.forget();
     let record: PbxApplyRecord;
     try {
       const model = await this.options.load();
@@ -367,7 +376,11 @@ export class PbxApplier {
     // A failed apply is not retried until something changes: the same data would fail the same way.
     await db
       .updateTable('pbx_apply')
-      .set({ applied_generation: generation, last: JSON.stringify(record) })
+      .set({
+        applied_generation: generation,
+        last: JSON.stringify(record),
+        ...(record.ok ? { applied_by: this.id } : {}),
+      })
       .where('id', '=', 1)
       .execute();
     return record;
