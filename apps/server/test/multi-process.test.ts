@@ -223,7 +223,8 @@ describe('several server processes on one PostgreSQL', () => {
   });
 
   it('an import started on both processes at once runs once', async () => {
-    const file = csvOf(range(300, 50), 'cont');
+    // Long enough (500 users) that neither process finishes before the other asks.
+    const file = csvOf(range(2000, 500), 'cont');
     const [onA, onB] = await Promise.all([
       call(A(), 'POST', '/api/csv/csvimport', ha, { file }),
       call(B(), 'POST', '/api/csv/csvimport', hb, { file }),
@@ -239,7 +240,7 @@ describe('several server processes on one PostgreSQL', () => {
     const jobs = await sqlClient.query("select count(*)::int as n from jobs where kind like '%import%'");
     expect(jobs.rows[0].n).toBe(1);
     const status = await call(A(), 'GET', '/api/csv/csvimport', ha);
-    expect(status.json).toMatchObject({ result: 100, created: 50 });
+    expect(status.json).toMatchObject({ result: 100, created: 500 });
   });
 
   it('writes on both processes apply one at a time, and the files end with the last write', async () => {
