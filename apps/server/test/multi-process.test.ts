@@ -4,6 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers.ts';
+import { severalSample, startNginx } from './support/nginx.ts';
 import { freePort } from './support/slapd.ts';
 
 /**
@@ -317,6 +318,54 @@ describe('several server processes on one PostgreSQL', () => {
     expect((await patch('after-change-2')).status).toBeLessThan(300);
     await until(fetchFromB, (text) => text.includes('after-change-2'), 2000, "B's file after the change");
     console.log(`a provisioning change on A was in B's phone file after ${Date.now() - changed} ms`);
+  });
+
+  it("behind the README's nginx sample: requests reach both processes with one key, and events are not held back", async () => {
+    const port = await freePort();
+    const nginx = await startNginx({
+      servers: severalSample(port, [A().port, B().port]),
+      probeUrl: `http://127.0.0.1:${port}/api/health`,
+    });
+    const front: Server = { ...A(), name: 'nginx', url: (p) => `http://127.0.0.1:${port}${p}` };
+    const controller = new AbortController();
+    try {
+      const headers = await signIn(front);
+      const served = (server: Server) => (server.output().match(/"url":"\/api\/login"/g) ?? []).length;
+      const before = [served(A()), served(B())];
+      for (let i = 0; i < 10; i++) expect((await call(front, 'GET', '/api/login', headers)).status).toBe(200);
+      // Both processes answered some of them, with the one key.
+      expect(served(A())).toBeGreaterThan(before[0] as number);
+      expect(served(B())).toBeGreaterThan(before[1] as number);
+      const stream = await fetch(front.url('/api/dashboard/events'), { headers, signal: controller.signal });
+      expect(stream.status).toBe(200);
+      const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+      const decoder = new TextDecoder();
+      let seen = '';
+      const first = await reader.read();
+      seen += decoder.decode(first.value);
+      expect(seen).toContain('event: pbx');
+      // A change through the front, whichever process takes it, reaches this stream, whichever process holds it.
+      const changed = Date.now();
+      expect(
+        (await call(front, 'POST', '/api/users', headers, { username: 'fronted', fullname: 'Front' })).status,
+      ).toBe(201);
+      const ext = await call(front, 'POST', '/api/mainextensions', headers, { username: 'fronted', extension: '370' });
+      expect(ext.status, ext.text).toBe(201);
+      const deadline = Date.now() + 2000;
+      while (!seen.includes('event: users') && Date.now() < deadline) {
+        const chunk = await Promise.race([
+          reader.read(),
+          new Promise<undefined>((r) => setTimeout(() => r(undefined), deadline - Date.now())),
+        ]);
+        if (!chunk || chunk.done) break;
+        seen += decoder.decode(chunk.value);
+      }
+      expect(seen).toContain('event: users');
+      console.log(`through nginx, a change reached the dashboard stream after ${Date.now() - changed} ms`);
+    } finally {
+      controller.abort();
+      await nginx.stop();
+    }
   });
 
   it('a job of a process killed mid-way is marked failed by the other, which may then run it again', async () => {
