@@ -6,6 +6,7 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
+import { ChangeBus } from './db/change-bus.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { AppError } from './errors.ts';
 import { accountsRoutes } from './features/accounts/routes.ts';
@@ -177,7 +178,19 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
   await app.register(settingsRoutes(new LanguageService(database.db)));
 
   const jobs = new JobRunner(database.db, app.log);
+  // Other server processes on the same PostgreSQL hear of this one's changes at once (LISTEN/NOTIFY).
+  const changes = new ChangeBus(database.db, config.databaseUrl, app.log);
+  app.addHook('onReady', async () => {
+    await changes.start();
+  });
+  app.addHook('onClose', async () => changes.close());
   markPbxDirtyAfterWrites(app, pbx.applier.markDirty);
+  // A configuration change (here or in another process) is news for every open dashboard.
+  pbx.applier.onDirtyCommitted(() => {
+    pbx.live.state.configurationChanged();
+    changes.publish('configuration');
+  });
+  changes.on('configuration', () => pbx.live.state.configurationChanged());
   await app.register(pbxRoutes(pbx));
   await app.register(dashboardRoutes(new DashboardService(database.db, pbx.live), pbx.live.state));
   await app.register(networkRoutes(database.db));
@@ -291,7 +304,10 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
     scans.stopAll();
   });
   // Jobs keep running in the background; let them finish before the database closes.
-  app.addHook('onClose', () => jobs.idle());
+  app.addHook('onClose', async () => {
+    await jobs.idle();
+    jobs.close();
+  });
   app.addHook('onReady', async () => pbx.start());
   app.addHook('onClose', () => pbx.close());
 
@@ -312,6 +328,12 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
     },
   });
   provisioningRef = provisioning;
+  provisioning.onChange = (trx) => changes.publishIn(trx, 'provisioning');
+  changes.on('provisioning', () => {
+    provisioning.cache
+      .otherProcessChanged()
+      .catch((error) => app.log.warn({ err: error }, 'reading the provisioning generation failed'));
+  });
   await app.register(
     bulkPhonesRoutes(new BulkPhonesService({ db: database.db, provisioning, live: pbx.live, reboots, jobs })),
   );

@@ -30,7 +30,8 @@ async function main() {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(database.db);
   const { app, auth, jobs } = await buildApp({ config, database });
-  await jobs.failInterrupted();
+  // Jobs of a process that stopped are failed now and, with PostgreSQL, whenever another process dies.
+  await jobs.watchInterrupted();
   for (const warning of dataDir.warnings) app.log.warn({ dataDir: config.dataDir }, warning);
 
   const admin = await auth.ensureAdmin(config.adminPassword);

@@ -146,7 +146,7 @@ export const csvMessages: Record<UiLanguage, Record<CsvProblem, string>> = {
     profileUnknown: 'There is no CTI profile named "{{value}}".',
     failed: 'Could not save this row: {{reason}}',
     interrupted:
-      'The import was interrupted by a server restart after saving {{saved}} users. Import the same file again to finish: the users already saved show as unchanged.',
+      'The import was interrupted (the server process running it stopped) after saving {{saved}} users. Import the same file again to finish: the users already saved show as unchanged.',
     controlChars: 'Column {{column}} contains control characters (tab, line break, NUL and the like).',
   },
   it: {
@@ -173,7 +173,7 @@ export const csvMessages: Record<UiLanguage, Record<CsvProblem, string>> = {
     profileUnknown: 'Non esiste un profilo CTI di nome "{{value}}".',
     failed: 'Impossibile salvare questa riga: {{reason}}',
     interrupted:
-      "L'importazione è stata interrotta da un riavvio del server dopo aver salvato {{saved}} utenti. Importa di nuovo lo stesso file per completarla: gli utenti già salvati risultano invariati.",
+      "L'importazione è stata interrotta (il processo del server che la eseguiva si è fermato) dopo aver salvato {{saved}} utenti. Importa di nuovo lo stesso file per completarla: gli utenti già salvati risultano invariati.",
     controlChars: 'La colonna {{column}} contiene caratteri di controllo (tabulazione, a capo, NUL e simili).',
   },
 };

@@ -127,6 +127,12 @@ export interface JobsTable {
   error: string | null;
   created_at: number;
   updated_at: number;
+  /** The process running it (jobs/claim.ts); null on rows from before migration 0027. */
+  owner: string | null;
+  /** When that process last said it is alive. */
+  heartbeat_at: number | null;
+  /** The kind, while a job that allows no second of its kind runs (unique); null otherwise. */
+  exclusive_key: string | null;
 }
 
 export interface CtiProfilesTable {
@@ -269,6 +275,8 @@ export interface PbxApplyTable {
   applied_generation: number;
   /** JSON of the last apply record. */
   last: string | null;
+  /** The server process that wrote the files last (migration 0027): another one's memory of them is stale. */
+  applied_by: string | null;
 }
 
 export interface DevicesTable {
@@ -359,6 +367,8 @@ export interface PhonebookSourcesTable {
   file: string | null;
   last_sync_at: number | null;
   last_sync_count: number | null;
+  /** When a process took the scheduled sync (the others skip the source until it is due again). */
+  sync_claimed_at: number | null;
   last_sync_skipped: number | null;
   last_sync_error: string | null;
   /** The source_id its current contacts carry (a sync fills a new key, then switches to it). */
@@ -691,4 +701,7 @@ export interface MigrationCdrTable {
   state: 'running' | 'done' | 'failed';
   error: string | null;
   updated_at: number;
+  /** The process copying (jobs/claim.ts). */
+  owner: string | null;
+  heartbeat_at: number | null;
 }

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database, JobsTable } from '../db/schema.ts';
+import { auditScope } from '../features/audit/context.ts';
+import { beat, claimAbandoned, HEARTBEAT_MS, isPostgres, lockName, newOwnerId, SWEEP_MS } from './claim.ts';
 
 export interface JobContext {
   /** Records progress (0–99 while running) and what is being done; written at most every 250 ms. */
@@ -13,8 +15,8 @@ export interface JobContext {
   checkpoint(result: unknown, db?: Kysely<Database>): Promise<void>;
 }
 
-/** The error of a job that was running when the process stopped. */
-export const INTERRUPTED_ERROR = 'Interrupted by a server restart';
+/** The error of a job that was running when its server process stopped (restart, crash, kill). */
+export const INTERRUPTED_ERROR = 'Interrupted: the server process running it stopped';
 
 export interface JobView {
   id: string;
@@ -36,6 +38,15 @@ const WRITE_INTERVAL_MS = 250;
  */
 export class JobRunner {
   private readonly running = new Set<Promise<unknown>>();
+  /** Ids of the jobs this runner runs now: their heartbeat is kept fresh (jobs/claim.ts). */
+  private readonly mine = new Set<string>();
+  private heartbeat: NodeJS.Timeout | undefined;
+  private sweeper: NodeJS.Timeout | undefined;
+  /** This runner's name on the rows it runs (one runner per server process). */
+  readonly owner = newOwnerId();
+
+  /** On SQLite (one process) a job that beat before this runner existed is its previous process's. */
+  private readonly since = Date.now();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -43,15 +54,65 @@ export class JobRunner {
   ) {}
 
   /**
-   * Jobs that were running when the process stopped are failed: nobody will finish them. Their last
-   * checkpointed result stays.
+   * Jobs whose process stopped (another owner, silent past the claim rule's limit: at once on SQLite, where one
+   * process runs) are failed: nobody will finish them. Their last checkpointed result stays. A job of a process
+   * that is alive is left alone, so a second process starting never fails the first one's work.
    */
-  async failInterrupted(): Promise<void> {
+  async failInterrupted(options: { staleMs?: number } = {}): Promise<number> {
+    const taken = await claimAbandoned(this.db, 'jobs', this.owner, {
+      ...options,
+      ...(options.staleMs === undefined && !isPostgres(this.db) ? { before: this.since } : {}),
+    });
+    if (taken.length === 0) return 0;
     await this.db
       .updateTable('jobs')
-      .set({ status: 'failed', progress: -1, error: INTERRUPTED_ERROR, updated_at: Date.now() })
+      .set({ status: 'failed', progress: -1, error: INTERRUPTED_ERROR, exclusive_key: null, updated_at: Date.now() })
+      .where('owner', '=', this.owner)
       .where('status', '=', 'running')
+      .where(
+        'id',
+        'in',
+        taken.map((t) => String(t.id)),
+      )
       .execute();
+    this.log?.warn({ jobs: taken }, 'jobs of a stopped server process marked failed');
+    return taken.length;
+  }
+
+  /** Fails interrupted jobs now and, with PostgreSQL (other processes may die), every SWEEP_MS. */
+  async watchInterrupted(): Promise<void> {
+    await this.failInterrupted();
+    if (!isPostgres(this.db)) return;
+    this.sweeper ??= setInterval(() => {
+      this.failInterrupted().catch((error) => this.log?.error({ err: error }, 'looking for interrupted jobs failed'));
+    }, SWEEP_MS);
+    this.sweeper.unref();
+  }
+
+  close(): void {
+    clearInterval(this.sweeper);
+    clearInterval(this.heartbeat);
+    this.sweeper = undefined;
+    this.heartbeat = undefined;
+  }
+
+  private beating(id: string, on: boolean): void {
+    if (on) this.mine.add(id);
+    else this.mine.delete(id);
+    if (this.mine.size > 0 && !this.heartbeat) {
+      // Outside the audit scope of the request that started the first job: a heartbeat is nobody's change.
+      this.heartbeat = auditScope.exit(() =>
+        setInterval(() => {
+          beat(this.db, 'jobs', this.owner, [...this.mine]).catch((error) =>
+            this.log?.error({ err: error }, 'job heartbeat failed'),
+          );
+        }, HEARTBEAT_MS),
+      );
+      this.heartbeat.unref();
+    } else if (this.mine.size === 0 && this.heartbeat) {
+      clearInterval(this.heartbeat);
+      this.heartbeat = undefined;
+    }
   }
 
   /**
@@ -64,23 +125,38 @@ export class JobRunner {
     work: (ctx: JobContext) => Promise<T>,
     options: { exclusive?: boolean } = {},
   ): Promise<string> {
-    if (options.exclusive && (await this.isRunning(kind))) throw new JobRunningError(kind);
     const id = randomBytes(16).toString('hex');
     const now = Date.now();
-    await this.db
-      .insertInto('jobs')
-      .values({
-        id,
-        kind,
-        status: 'running',
-        progress: 0,
-        action,
-        result: null,
-        error: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    const row = {
+      id,
+      kind,
+      status: 'running' as const,
+      progress: 0,
+      action,
+      result: null,
+      error: null,
+      created_at: now,
+      updated_at: now,
+      owner: this.owner,
+      heartbeat_at: now,
+      exclusive_key: options.exclusive ? kind : null,
+    };
+    if (options.exclusive) {
+      // A job of this kind left by a process that died does not block a new one. Housekeeping, not the change the
+      // request that starts the job makes: outside its audit scope.
+      await auditScope.exit(() => this.failInterrupted());
+      // Check and insert under one lock of the kind: of processes starting it together, one inserts, the others
+      // see it running (the unique exclusive_key is the last word).
+      await this.db.transaction().execute(async (trx) => {
+        await lockName(trx, `job:${kind}`);
+        const other = await trx.selectFrom('jobs').select('id').where('exclusive_key', '=', kind).executeTakeFirst();
+        if (other) throw new JobRunningError(kind);
+        await trx.insertInto('jobs').values(row).execute();
+      });
+    } else {
+      await this.db.insertInto('jobs').values(row).execute();
+    }
+    this.beating(id, true);
 
     let lastWrite = 0;
     let lastPercent = 0;
@@ -95,6 +171,7 @@ export class JobRunner {
           .updateTable('jobs')
           .set({ progress: clamped, updated_at: t, ...(nextAction ? { action: nextAction } : {}) })
           .where('id', '=', id)
+          .where('owner', '=', this.owner)
           .execute();
       },
       checkpoint: async (result, db = this.db) => {
@@ -118,7 +195,10 @@ export class JobRunner {
       }
     })();
     this.running.add(run);
-    void run.finally(() => this.running.delete(run));
+    void run.finally(() => {
+      this.running.delete(run);
+      this.beating(id, false);
+    });
     return id;
   }
 
@@ -130,9 +210,12 @@ export class JobRunner {
         progress,
         ...(result === undefined ? {} : { result: result === null ? null : JSON.stringify(result) }),
         error,
+        exclusive_key: null,
         updated_at: Date.now(),
       })
       .where('id', '=', id)
+      // Taken over by another process meanwhile (this one was silent too long): its verdict stands.
+      .where('owner', '=', this.owner)
       .execute();
   }
 

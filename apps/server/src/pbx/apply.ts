@@ -1,6 +1,7 @@
 import type { PbxApplyProblem, PbxApplyRecord, PbxApplyStatus } from '@centralino/contract';
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { newOwnerId } from '../jobs/claim.ts';
 import { allTrunks, type PbxModel } from './model.ts';
 import { problemsOf } from './problems.ts';
 import { reloadPlan } from './reloads.ts';
@@ -185,6 +186,9 @@ export class PbxApplier {
   private timer: NodeJS.Immediate | undefined;
   private closed = false;
   private readonly dirtyListeners: (() => void)[] = [];
+  private readonly committedListeners: (() => void)[] = [];
+  /** This process, as `pbx_apply.applied_by` names the last writer of the files. */
+  private readonly id = newOwnerId();
 
   constructor(private readonly options: ApplierOptions) {
     this.pipeline = new ApplyPipeline(options.directory, { gid: options.gid });
@@ -203,6 +207,9 @@ export class PbxApplier {
       .set({ generation: sql`generation + 1` })
       .where('id', '=', 1)
       .execute()
+      .then(() => {
+        for (const listener of this.committedListeners) listener();
+      })
       .catch((error) => this.options.log?.error({ err: error }, 'could not mark the PBX configuration changed'))
       .finally(() => this.request());
     // Visible as 'pending' at once, before the counter is written.
@@ -212,6 +219,11 @@ export class PbxApplier {
   /** Told, synchronously, of every change markDirty records (caches of what the configuration holds). */
   onDirty(listener: () => void): void {
     this.dirtyListeners.push(listener);
+  }
+
+  /** Told once the change markDirty records is in the database (what other processes read). */
+  onDirtyCommitted(listener: () => void): void {
+    this.committedListeners.push(listener);
   }
 
   /** Starts the validator's thread now (start of a large system's server), so that the first apply need not wait for it. */
@@ -299,8 +311,14 @@ export class PbxApplier {
     const { db } = this.options;
     const startedAt = Date.now();
     const started = performance.now();
-    const row = await db.selectFrom('pbx_apply').select('generation').where('id', '=', 1).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('pbx_apply')
+      .select(['generation', 'applied_by'])
+      .where('id', '=', 1)
+      .executeTakeFirstOrThrow();
     const generation = Number(row.generation);
+    // Another server process wrote the files since this one did: what this one remembers of them is stale.
+    if (row.applied_by !== this.id) this.pipeline.writer.forget();
     let record: PbxApplyRecord;
     try {
       const model = await this.options.load();
@@ -327,7 +345,17 @@ export class PbxApplier {
         restartRequired: plan.restart,
         warnings,
       };
-      this.options.log?.info({ changed: touched.length, reloaded, ms: record.durationMs }, 'PBX configuration applied');
+      this.options.log?.info(
+        {
+          changed: touched.length,
+          reloaded,
+          ms: record.durationMs,
+          generation,
+          startedAt: record.startedAt,
+          finishedAt: record.finishedAt,
+        },
+        'PBX configuration applied',
+      );
       if (warnings.length > 0)
         this.options.log?.error({ warnings }, 'Asterisk did not take up all of the configuration');
     } catch (error) {
@@ -348,7 +376,11 @@ export class PbxApplier {
     // A failed apply is not retried until something changes: the same data would fail the same way.
     await db
       .updateTable('pbx_apply')
-      .set({ applied_generation: generation, last: JSON.stringify(record) })
+      .set({
+        applied_generation: generation,
+        last: JSON.stringify(record),
+        ...(record.ok ? { applied_by: this.id } : {}),
+      })
       .where('id', '=', 1)
       .execute();
     return record;

@@ -314,6 +314,14 @@ export class LiveState extends EventEmitter {
     this.announce('users');
   }
 
+  /**
+   * What the lists show changed outside the PBX (a write through the console, here or in another server process):
+   * announced like a PBX event, so open dashboards reload.
+   */
+  configurationChanged(): void {
+    this.announce('users', 'trunks');
+  }
+
   private announce(...changes: LiveChange[]): void {
     for (const c of changes) this.pendingChanges.add(c);
     if (this.announceTimer) return;

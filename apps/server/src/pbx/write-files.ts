@@ -108,6 +108,15 @@ export class ConfigWriter {
     private readonly gid: number | null = null,
   ) {}
 
+  /**
+   * Forgets what this writer remembers of the directory: another server process wrote it since, so a file this one
+   * wrote may hold something else now. The next stage compares every file with the disk and reads the manifest again.
+   */
+  forget(): void {
+    this.known.clear();
+    this.owned = undefined;
+  }
+
   private async loadManifest(): Promise<Set<string>> {
     if (this.owned) return this.owned;
     const text = await readOrNull(path.join(this.dir, MANIFEST));

@@ -82,6 +82,13 @@ export class PhoneFileCache {
     this.generation = generation;
   }
 
+  /** Another process said it changed something: look at the generation now rather than at the next poll. */
+  async otherProcessChanged(): Promise<void> {
+    this.checkedAt = 0;
+    await this.checking;
+    await this.refresh();
+  }
+
   /** Drops everything if another process changed something since the last look (at most once a second). */
   async refresh(): Promise<void> {
     if (this.clock() - this.checkedAt < CHECK_INTERVAL_MS) return;

@@ -121,6 +121,8 @@ export class ProvisioningService {
   private readonly now: () => number;
   /** Writes that phone downloads queue (retired tokens); API reads wait for them. */
   beforeRead: () => Promise<void> = async () => {};
+  /** Told of every change inside its transaction (other server processes hear of it when it commits). */
+  onChange: (trx: Db) => Promise<void> = async () => {};
 
   constructor(
     readonly db: Kysely<Database>,
@@ -142,6 +144,7 @@ export class ProvisioningService {
       .where('id', '=', 1)
       .returning('generation')
       .executeTakeFirst();
+    await this.onChange(trx);
     this.cache.localChange(Number(row?.generation ?? 0), macs);
   }
 

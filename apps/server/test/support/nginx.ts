@@ -100,3 +100,19 @@ http {
   await stop();
   throw new Error(`nginx did not start: ${stderr}${log}`);
 }
+
+const SEVERAL = path.resolve(import.meta.dirname, '../../../../docs/nginx-centralino-several.conf');
+
+/** The README's sample for several processes (docs/nginx-centralino-several.conf), pointed at ports of this run. */
+export function severalSample(listenPort: number, centralinoPorts: [number, number]): string {
+  const servers = fs
+    .readFileSync(SEVERAL, 'utf8')
+    .replace('listen 80;', `listen 127.0.0.1:${listenPort};`)
+    .replace('server 127.0.0.1:8081 ', `server 127.0.0.1:${centralinoPorts[0]} `)
+    .replace('server 127.0.0.1:8082 ', `server 127.0.0.1:${centralinoPorts[1]} `);
+  const directives = servers.replace(/#.*$/gm, '');
+  if (/808[12]\b|listen 80;/.test(directives)) {
+    throw new Error(`${SEVERAL} changed: its ports are no longer where severalSample replaces them`);
+  }
+  return servers;
+}

@@ -25,6 +25,7 @@ import { migrationFromLegacy } from './0023_migration.ts';
 import { accountsAudit2fa } from './0024_accounts_audit_2fa.ts';
 import { backup } from './0025_backup.ts';
 import { cqr } from './0026_cqr.ts';
+import { processLeases } from './0027_process_leases.ts';
 import { callRecordSpool } from './0029_call_record_spool.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
@@ -55,5 +56,6 @@ export const migrations: Record<string, Migration> = {
   '0024_accounts_audit_2fa': accountsAudit2fa,
   '0025_backup': backup,
   '0026_cqr': cqr,
+  '0027_process_leases': processLeases,
   '0029_call_record_spool': callRecordSpool,
 };

@@ -16,11 +16,14 @@ export class AuthRepository {
     return Number(row?.n ?? 0);
   }
 
-  async insertAdmin(username: string, passwordHash: string, now: number) {
-    await this.db
+  /** False when the account exists already (another server process starting at the same time made it). */
+  async insertAdmin(username: string, passwordHash: string, now: number): Promise<boolean> {
+    const result = await this.db
       .insertInto('admins')
       .values({ username, password_hash: passwordHash, created_at: now, updated_at: now })
-      .execute();
+      .onConflict((oc) => oc.column('username').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
   }
 
   async insertSession(keyHash: string, username: string, now: number) {

@@ -95,7 +95,10 @@ export class AuthService {
   async ensureAdmin(configuredPassword: string | undefined): Promise<{ created: boolean; generatedPassword?: string }> {
     if ((await this.repo.countAdmins()) > 0) return { created: false };
     const password = configuredPassword ?? randomPassword(16);
-    await this.repo.insertAdmin(ADMIN_USERNAME, await hashPassword(password), this.now());
+    // Two processes starting together both count none: one inserts, the other's password is not the one in use.
+    if (!(await this.repo.insertAdmin(ADMIN_USERNAME, await hashPassword(password), this.now()))) {
+      return { created: false };
+    }
     return configuredPassword ? { created: true } : { created: true, generatedPassword: password };
   }
 

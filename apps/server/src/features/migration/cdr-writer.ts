@@ -29,9 +29,20 @@ export const CDR_COLUMNS = [
 
 export type CdrValues = (string | number)[];
 
-/** Writes one batch of records and the copy's new position in one transaction. */
+/** Where a batch takes the copy: from `from` to `lastId`, if the copy is still `owner`'s and still at `from`. */
+export interface CdrPosition {
+  owner: string;
+  from: number;
+  lastId: number;
+  copied: number;
+}
+
+/**
+ * Writes one batch of records and the copy's new position in one transaction. False, with nothing written, when the
+ * copy is no longer where this process left it (another process took it over: jobs/claim.ts).
+ */
 export interface CdrWriter {
-  write(rows: CdrValues[], lastId: number, copied: number): Promise<void>;
+  write(rows: CdrValues[], position: CdrPosition): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -39,22 +50,34 @@ export function cdrWriter(database: Pick<DatabaseHandle, 'db' | 'kind' | 'locati
   return database.kind === 'sqlite' ? new SqliteCdrWriter(database.location) : new KyselyCdrWriter(database.db);
 }
 
+class NotOurs extends Error {}
+
 /** PostgreSQL: the driver is asynchronous, so the request thread only builds the statement. */
 class KyselyCdrWriter implements CdrWriter {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async write(rows: CdrValues[], lastId: number, copied: number): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('cdr')
-        .values(rows.map((row) => Object.fromEntries(CDR_COLUMNS.map((c, i) => [c, row[i]]))) as never)
-        .execute();
-      await trx
-        .updateTable('migration_cdr')
-        .set({ last_id: lastId, copied, updated_at: Date.now() })
-        .where('id', '=', 1)
-        .execute();
-    });
+  async write(rows: CdrValues[], p: CdrPosition): Promise<boolean> {
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('cdr')
+          .values(rows.map((row) => Object.fromEntries(CDR_COLUMNS.map((c, i) => [c, row[i]]))) as never)
+          .execute();
+        const now = Date.now();
+        const moved = await trx
+          .updateTable('migration_cdr')
+          .set({ last_id: p.lastId, copied: p.copied, updated_at: now, heartbeat_at: now })
+          .where('id', '=', 1)
+          .where('owner', '=', p.owner)
+          .where('last_id', '=', p.from)
+          .executeTakeFirst();
+        if (Number(moved.numUpdatedRows) !== 1) throw new NotOurs();
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof NotOurs) return false;
+      throw error;
+    }
   }
 
   async close(): Promise<void> {}
@@ -75,17 +98,22 @@ db.pragma('busy_timeout = 5000');
 db.pragma('synchronous = NORMAL');
 const columns = workerData.columns;
 const insert = db.prepare('INSERT INTO cdr (' + columns.join(', ') + ') VALUES (' + columns.map(() => '?').join(', ') + ')');
-const position = db.prepare('UPDATE migration_cdr SET last_id = ?, copied = ?, updated_at = ? WHERE id = 1');
-const batch = db.transaction((rows, lastId, copied) => {
+const position = db.prepare(
+  'UPDATE migration_cdr SET last_id = ?, copied = ?, updated_at = ?, heartbeat_at = ? WHERE id = 1 AND owner = ? AND last_id = ?',
+);
+class NotOurs extends Error {}
+const batch = db.transaction((rows, p) => {
   for (const row of rows) insert.run(row);
-  position.run(lastId, copied, Date.now());
+  const now = Date.now();
+  if (position.run(p.lastId, p.copied, now, now, p.owner, p.from).changes !== 1) throw new NotOurs();
 });
 parentPort.on('message', (m) => {
   try {
-    batch.immediate(m.rows, m.lastId, m.copied);
-    parentPort.postMessage({ id: m.id });
+    batch.immediate(m.rows, m.position);
+    parentPort.postMessage({ id: m.id, moved: true });
   } catch (e) {
-    parentPort.postMessage({ id: m.id, error: String((e && e.message) || e) });
+    if (e instanceof NotOurs) parentPort.postMessage({ id: m.id, moved: false });
+    else parentPort.postMessage({ id: m.id, error: String((e && e.message) || e) });
   }
 });
 `;
@@ -95,7 +123,7 @@ const driver = createRequire(import.meta.url).resolve('better-sqlite3');
 class SqliteCdrWriter implements CdrWriter {
   private worker: Worker | undefined;
   private next = 0;
-  private readonly waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  private readonly waiting = new Map<number, { resolve: (moved: boolean) => void; reject: (e: Error) => void }>();
 
   constructor(private readonly file: string) {}
 
@@ -105,11 +133,11 @@ class SqliteCdrWriter implements CdrWriter {
       eval: true,
       workerData: { driver, file: this.file, columns: CDR_COLUMNS },
     });
-    worker.on('message', (m: { id: number; error?: string }) => {
+    worker.on('message', (m: { id: number; moved?: boolean; error?: string }) => {
       const w = this.waiting.get(m.id);
       this.waiting.delete(m.id);
       if (m.error) w?.reject(new Error(m.error));
-      else w?.resolve();
+      else w?.resolve(m.moved === true);
     });
     const fail = (error: Error) => {
       for (const w of this.waiting.values()) w.reject(error);
@@ -122,12 +150,12 @@ class SqliteCdrWriter implements CdrWriter {
     return worker;
   }
 
-  write(rows: CdrValues[], lastId: number, copied: number): Promise<void> {
+  write(rows: CdrValues[], position: CdrPosition): Promise<boolean> {
     const worker = this.thread();
     const id = ++this.next;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      worker.postMessage({ id, rows, lastId, copied });
+      worker.postMessage({ id, rows, position });
     });
   }
 

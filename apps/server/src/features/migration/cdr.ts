@@ -1,6 +1,7 @@
 import type { CdrProgress } from '@centralino/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { beat, claimAbandoned, HEARTBEAT_MS, isPostgres, newOwnerId, STALE_MS, SWEEP_MS } from '../../jobs/claim.ts';
 import type { CdrValues, CdrWriter } from './cdr-writer.ts';
 import type { LegacySource } from './source.ts';
 import { type MigrationState, StepLog } from './state.ts';
@@ -9,7 +10,7 @@ import { type MigrationState, StepLog } from './state.ts';
  * Old records read and written per transaction: large enough to be quick, small enough that a console write waiting
  * for SQLite's lock (the copy writes from its own thread) waits only a moment.
  */
-const BATCH = 1000;
+export const CDR_BATCH = 1000;
 
 /** Test hook: called after each committed batch (tests stop the copy there, as a kill would). */
 export const cdrCopyHooks = { afterBatch: async (_copied: number): Promise<void> => {} };
@@ -65,6 +66,9 @@ function values(r: OldCdr): CdrValues {
   ];
 }
 
+/** Another process owns the copy now (it took it over while this one was silent): this one stops. */
+class TakenOver extends Error {}
+
 /**
  * Copies the old call records into Centralino's `cdr` table in the background. The position (the old table's key)
  * is stored in the same transaction as each batch, so a copy stopped at any point — a kill, a restart — resumes
@@ -73,13 +77,16 @@ function values(r: OldCdr): CdrValues {
 export class CdrCopy {
   private running: Promise<void> | undefined;
   private stopping = false;
+  /** This process's name on the copy's row (jobs/claim.ts: several processes, one copy). */
+  private readonly owner = newOwnerId();
+  private sweeper: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly writer: CdrWriter,
     private readonly source: LegacySource,
     private readonly state: MigrationState,
-    private readonly log?: { error(obj: object, msg: string): void },
+    private readonly log?: { error(obj: object, msg: string): void; info(obj: object, msg: string): void },
   ) {}
 
   async count(): Promise<number> {
@@ -96,10 +103,28 @@ export class CdrCopy {
     const total = await this.count();
     const row = await this.db.selectFrom('migration_cdr').selectAll().where('id', '=', 1).executeTakeFirst();
     const now = Date.now();
+    // Another process that is alive is copying: it goes on, and this one answers with its progress.
+    if (
+      row?.state === 'running' &&
+      row.owner !== this.owner &&
+      isPostgres(this.db) &&
+      Number(row.heartbeat_at ?? 0) >= now - STALE_MS
+    )
+      return;
     if (!row) {
       await this.db
         .insertInto('migration_cdr')
-        .values({ id: 1, last_id: 0, copied: 0, total, state: 'running', error: null, updated_at: now })
+        .values({
+          id: 1,
+          last_id: 0,
+          copied: 0,
+          total,
+          state: 'running',
+          error: null,
+          updated_at: now,
+          owner: this.owner,
+          heartbeat_at: now,
+        })
         .execute();
     } else {
       await this.db
@@ -109,6 +134,8 @@ export class CdrCopy {
           error: null,
           total: Number(row.copied) + (await this.remaining(Number(row.last_id))),
           updated_at: now,
+          owner: this.owner,
+          heartbeat_at: now,
         })
         .where('id', '=', 1)
         .execute();
@@ -116,10 +143,28 @@ export class CdrCopy {
     this.launch();
   }
 
-  /** After a restart: a copy that was running goes on. */
+  /**
+   * After a restart, or when the process copying died (PostgreSQL, several processes: looked at every SWEEP_MS): a
+   * copy that was running goes on here, from the position its last batch committed.
+   */
   async resume(): Promise<void> {
-    const row = await this.db.selectFrom('migration_cdr').select('state').where('id', '=', 1).executeTakeFirst();
-    if (row?.state === 'running') this.launch();
+    await this.takeOver();
+    if (!isPostgres(this.db) || this.sweeper) return;
+    this.sweeper = setInterval(() => {
+      this.takeOver().catch((error) =>
+        this.log?.error({ err: error }, 'looking for a stopped call-record copy failed'),
+      );
+    }, SWEEP_MS);
+    this.sweeper.unref();
+  }
+
+  private async takeOver(): Promise<void> {
+    if (this.running || this.stopping) return;
+    const taken = await claimAbandoned(this.db, 'migration_cdr', this.owner);
+    if (taken.length > 0) {
+      this.log?.info({ from: taken[0]?.owner }, 'call-record copy taken over');
+      this.launch();
+    }
   }
 
   private async remaining(lastId: number): Promise<number> {
@@ -132,8 +177,16 @@ export class CdrCopy {
 
   private launch() {
     this.stopping = false;
+    const heartbeat = setInterval(() => {
+      beat(this.db, 'migration_cdr', this.owner, [1]).catch(() => {});
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
     this.running = this.copy()
       .catch(async (error) => {
+        if (error instanceof TakenOver) {
+          this.log?.info({}, 'call-record copy taken over by another server process; this one stops');
+          return;
+        }
         this.log?.error({ err: error }, 'call-record migration failed');
         const message = error instanceof Error ? error.message : String(error);
         await this.db
@@ -147,6 +200,7 @@ export class CdrCopy {
         await this.state.record('cdrmigration', log).catch(() => {});
       })
       .finally(() => {
+        clearInterval(heartbeat);
         this.running = undefined;
       });
   }
@@ -169,15 +223,20 @@ export class CdrCopy {
           .updateTable('migration_cdr')
           .set({ state: 'done', updated_at: Date.now() })
           .where('id', '=', 1)
+          .where('owner', '=', this.owner)
           .execute();
         return;
       }
+      const from = lastId;
       lastId = Number(rows[rows.length - 1]?.id);
       copied += rows.length;
       reading = this.read(lastId);
       // Not left unhandled if this write fails: the loop ends there.
       reading.catch(() => {});
-      await this.writer.write(rows.map(values), lastId, copied);
+      // Only from the position this copy reached, and only while the copy is still this process's: a process that
+      // took it over meanwhile has written these records, so this batch rolls back and this copy stops.
+      const moved = await this.writer.write(rows.map(values), { owner: this.owner, from, lastId, copied });
+      if (!moved) throw new TakenOver();
       await cdrCopyHooks.afterBatch(copied);
     }
   }
@@ -186,7 +245,7 @@ export class CdrCopy {
     return this.source.query<OldCdr>(
       `SELECT id, calldate, clid, src, dst, dcontext, channel, dstchannel, lastapp, lastdata, duration, billsec,
               disposition, amaflags, accountcode, uniqueid, userfield
-         FROM ${this.source.table('cdr', 'cdr')} WHERE id > ? ORDER BY id LIMIT ${BATCH}`,
+         FROM ${this.source.table('cdr', 'cdr')} WHERE id > ? ORDER BY id LIMIT ${CDR_BATCH}`,
       [after],
     );
   }
@@ -206,7 +265,17 @@ export class CdrCopy {
   /** Stops after the batch in progress (server shutdown; tests simulating a kill). */
   async stop(): Promise<void> {
     this.stopping = true;
+    clearInterval(this.sweeper);
+    this.sweeper = undefined;
     await this.running;
+    // A copy left by an orderly stop is free at once: the next process to start (or the next sweep) goes on with it.
+    await this.db
+      .updateTable('migration_cdr')
+      .set({ heartbeat_at: null })
+      .where('owner', '=', this.owner)
+      .where('state', '=', 'running')
+      .execute()
+      .catch(() => {});
     await this.writer.close();
   }
 }

@@ -27,7 +27,7 @@ export class MigrationService {
       gateways: GatewaysService;
       recordings: RecordingsService;
       changed: () => void;
-      log?: { error(obj: object, msg: string): void };
+      log?: { error(obj: object, msg: string): void; info(obj: object, msg: string): void };
     },
   ) {
     const db = database.db;

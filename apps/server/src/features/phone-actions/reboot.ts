@@ -12,6 +12,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { isPostgres, SWEEP_MS } from '../../jobs/claim.ts';
 import type { AmiClient } from '../../pbx/ami/client.ts';
 import { type NotifyResult, REBOOT_KIND_OF_VENDOR, sendNotify } from '../../pbx/notify.ts';
 
@@ -64,6 +65,9 @@ function timeValue(value: string | number | undefined, max: number): number | un
 export class RebootService {
   private readonly timers: Timers;
   private readonly armed = new Map<string, unknown>();
+  /** MAC → created_at of the stored reboot its timer is for (a newer time replaces it). */
+  private readonly armedRows = new Map<string, number>();
+  private sweeper: NodeJS.Timeout | undefined;
   private readonly now: () => Date;
 
   constructor(
@@ -166,14 +170,36 @@ export class RebootService {
     return out;
   }
 
-  /** Arms the timers of the reboots stored before a restart. */
+  /**
+   * Arms the timers of the reboots stored before a restart. With PostgreSQL, also those another server process
+   * stored since, every SWEEP_MS: every process arms every reboot, and the row's delete in `fire` lets one send it,
+   * so a reboot asked of a process that has died still happens.
+   */
   async start(): Promise<void> {
+    await this.armStored();
+    if (!isPostgres(this.db) || this.sweeper) return;
+    this.sweeper = setInterval(() => {
+      this.armStored().catch((error) => this.options.log?.error({ err: error }, 'reading delayed reboots failed'));
+    }, SWEEP_MS);
+    this.sweeper.unref();
+  }
+
+  private async armStored(): Promise<void> {
     for (const row of await this.db.selectFrom('phone_reboots').selectAll().execute()) {
-      this.arm({ ...row, hours: Number(row.hours), minutes: Number(row.minutes), created_at: Number(row.created_at) });
+      const stored = {
+        ...row,
+        hours: Number(row.hours),
+        minutes: Number(row.minutes),
+        created_at: Number(row.created_at),
+      };
+      const armed = this.armedRows.get(stored.mac);
+      if (armed !== stored.created_at) this.arm(stored);
     }
   }
 
   close(): void {
+    clearInterval(this.sweeper);
+    this.sweeper = undefined;
     for (const mac of [...this.armed.keys()]) this.disarm(mac);
   }
 
@@ -181,11 +207,13 @@ export class RebootService {
     const handle = this.armed.get(mac);
     if (handle !== undefined) this.timers.clear(handle);
     this.armed.delete(mac);
+    this.armedRows.delete(mac);
   }
 
   private arm(row: { mac: string; hours: number; minutes: number; created_at: number }): void {
     this.disarm(row.mac);
     const ms = delayUntil(this.now(), row.hours, row.minutes);
+    this.armedRows.set(row.mac, row.created_at);
     this.armed.set(
       row.mac,
       this.timers.set(() => void this.fire(row), ms),
@@ -195,6 +223,7 @@ export class RebootService {
   /** One-shot: the row goes first, so a reboot that fails is reported once and not repeated. */
   private async fire(row: { mac: string; created_at: number }): Promise<void> {
     this.armed.delete(row.mac);
+    this.armedRows.delete(row.mac);
     try {
       const deleted = await this.db
         .deleteFrom('phone_reboots')

@@ -17,6 +17,7 @@ import {
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, PhonebookSourcesTable } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { isPostgres } from '../../jobs/claim.ts';
 import { readCsv, readMysql, type SourceData, SourceError, type SourceRow, YIELD_EVERY } from './readers.ts';
 
 type SourceRowDb = Selectable<PhonebookSourcesTable>;
@@ -367,7 +368,31 @@ export class PhonebookService {
   /** One round of the scheduler: the extensions, then every due source in turn; a failing one is recorded. */
   async tick(): Promise<void> {
     await this.syncExtensions().catch(() => {});
-    for (const id of await this.due()) await this.sync(id).catch(() => {});
+    for (const id of await this.due()) {
+      if (await this.claimScheduled(id).catch(() => false)) await this.sync(id).catch(() => {});
+    }
+  }
+
+  /**
+   * Takes a due source's scheduled sync for this process (jobs/claim.ts): its row is locked, skipping it when another
+   * process holds it, and marked taken in the same transaction, so with several processes it runs once.
+   */
+  async claimScheduled(id: string): Promise<boolean> {
+    const now = this.now();
+    return this.db.transaction().execute(async (trx) => {
+      const query = trx
+        .selectFrom('phonebook_sources')
+        .select(['interval', 'last_sync_at', 'sync_claimed_at'])
+        .where('id', '=', id)
+        .where('enabled', '=', 1);
+      const row = await (isPostgres(trx) ? query.forUpdate().skipLocked() : query).executeTakeFirst();
+      if (!row) return false;
+      const every = Number(row.interval) * 60_000;
+      const since = (at: number | null) => (at === null ? Number.POSITIVE_INFINITY : now - Number(at));
+      if (since(row.last_sync_at) < every || since(row.sync_claimed_at) < every) return false;
+      await trx.updateTable('phonebook_sources').set({ sync_claimed_at: now }).where('id', '=', id).execute();
+      return true;
+    });
   }
 
   /** Checks once a minute for due sources, and fills the extensions at once. */
