@@ -26,6 +26,7 @@ import { accountsAudit2fa } from './0024_accounts_audit_2fa.ts';
 import { backup } from './0025_backup.ts';
 import { cqr } from './0026_cqr.ts';
 import { callRecordSpool } from './0029_call_record_spool.ts';
+import { migrationMessages } from './0030_migration_messages.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0025_backup': backup,
   '0026_cqr': cqr,
   '0029_call_record_spool': callRecordSpool,
+  '0030_migration_messages': migrationMessages,
 };

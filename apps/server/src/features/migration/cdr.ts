@@ -2,6 +2,7 @@ import type { CdrProgress } from '@centralino/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { CdrValues, CdrWriter } from './cdr-writer.ts';
+import { textMessage } from './messages.ts';
 import type { LegacySource } from './source.ts';
 import { type MigrationState, StepLog } from './state.ts';
 
@@ -143,7 +144,7 @@ export class CdrCopy {
           .execute()
           .catch(() => {});
         const log = new StepLog();
-        log.errors.push(message);
+        log.errors.push(textMessage(message));
         await this.state.record('cdrmigration', log).catch(() => {});
       })
       .finally(() => {
