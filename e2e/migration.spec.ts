@@ -137,7 +137,7 @@ test.describe('in Italian', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Continua' }).click();
     await expect(page.getByTestId('section-postmig').getByText('Completato')).toBeVisible({ timeout: 30_000 });
     // Every section with its lists shown: errors, warnings and information, labelled in Italian.
-    await expect(page.getByTestId('section-groups').getByText('Gruppi di chiamata')).toBeVisible();
+    await expect(page.getByTestId('section-groups').getByText('Gruppi di chiamata', { exact: true })).toBeVisible();
     // The steps' own lines are in Italian too.
     await expect(page.getByTestId('section-vtrunks').getByText('Fascio "Eutelia" migrato')).toBeVisible();
     await expect(
