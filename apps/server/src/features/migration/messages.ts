@@ -175,12 +175,12 @@ export const migrationMessages = {
   },
   announcement_migrated: { en: '{description} announcement migrated', it: 'Annuncio {description} migrato' },
 
-  daynight_empty: { en: 'DayNight empty', it: 'Nessun giorno/notte da migrare' },
+  daynight_empty: { en: 'DayNight empty', it: 'Nessun commutatore giorno/notte da migrare' },
   daynight_exists: {
     en: 'Day/night switch {code} already migrated',
     it: 'Commutatore giorno/notte {code} già migrato',
   },
-  daynight_migrated: { en: 'DayNight migrated', it: 'Giorno/notte migrato' },
+  daynight_migrated: { en: 'DayNight migrated', it: 'Commutatori giorno/notte migrati' },
 
   time_groups_none: { en: 'No time groups to migrate', it: 'Nessun gruppo orario da migrare' },
   time_group_exists: { en: 'Time group {name} already migrated', it: 'Gruppo orario {name} già migrato' },
