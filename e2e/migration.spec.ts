@@ -137,7 +137,12 @@ test.describe('in Italian', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Continua' }).click();
     await expect(page.getByTestId('section-postmig').getByText('Completato')).toBeVisible({ timeout: 30_000 });
     // Every section with its lists shown: errors, warnings and information, labelled in Italian.
-    await expect(page.getByTestId('section-groups').getByText('Gruppi di chiamata')).toBeVisible();
+    await expect(page.getByTestId('section-groups').getByText('Gruppi di chiamata', { exact: true })).toBeVisible();
+    // The steps' own lines are in Italian too.
+    await expect(page.getByTestId('section-vtrunks').getByText('Fascio "Eutelia" migrato')).toBeVisible();
+    await expect(
+      page.getByTestId('section-iax').getByText(/Fascio IAX "OldIaxLink" non migrato: Centralino non supporta IAX/),
+    ).toBeVisible();
     expect(await seriousViolations(page, ['main'])).toEqual([]);
     await page.getByRole('button', { name: 'Avanti' }).click();
 
@@ -151,9 +156,15 @@ test.describe('in Italian', () => {
 
     await expect(page).toHaveURL(/\/migration\/report$/);
     await expect(page.getByRole('heading', { name: 'Resoconto della migrazione' })).toBeVisible();
+    // The report's lines in Italian, the same rows the English walk saw.
     await expect(
-      page.getByTestId('report-iroutes').getByText('ext-meetme,600,1 destination not migrated'),
+      page.getByTestId('report-iroutes').getByText('Destinazione ext-meetme,600,1 non migrata').first(),
     ).toBeVisible();
+    await expect(page.getByTestId('report-profiles').getByText('Profilo "Base" già migrato').first()).toBeVisible();
+    await expect(page.getByText('destination not migrated')).toHaveCount(0);
     expect(await seriousViolations(page, ['main'])).toEqual([]);
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Salva resoconto PDF' }).click();
+    expect((await downloading).suggestedFilename()).toBe('migration_report.pdf');
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cdrCopyHooks } from '../src/features/migration/cdr.ts';
 import { memberExtension, rangeOf } from '../src/features/migration/flow-steps.ts';
+import { migrationMessages, placeholders } from '../src/features/migration/messages.ts';
 import { mainExtensionClash } from '../src/features/numbering/rules.ts';
 import { loadPbxModel } from '../src/pbx/load.ts';
 import { renderConfiguration } from '../src/pbx/render/index.ts';
@@ -33,6 +34,17 @@ describe('old queue members and time strings', () => {
     expect(rangeOf('*|*|1-6|JAN-jan')).toEqual({ hours: '*', weekdays: '*', mdays: '1-6', months: 'jan' });
     expect(rangeOf('25:00-26:00|*|*|*')).toBeNull();
     expect(rangeOf('08:00-12:00|mon')).toBeNull();
+  });
+});
+
+describe('the migration messages', () => {
+  // Texts that read the same in both languages: a bare parameter, or a name and a product word.
+  const same = new Set(['text', 'with_reason', 'gateway_label', 'gateway_exists', 'cqr_label']);
+  it.each(Object.entries(migrationMessages))('%s exists in English and Italian with the same parameters', (key, m) => {
+    expect(m.en.trim()).not.toBe('');
+    expect(m.it.trim()).not.toBe('');
+    expect(placeholders(m.it)).toEqual(placeholders(m.en));
+    if (!same.has(key)) expect(m.it).not.toBe(m.en);
   });
 });
 
@@ -532,6 +544,74 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     expect(refused).toHaveLength(imported.failures.length);
     expect(refused.length).toBeGreaterThan(0);
     expect(refused).toContainEqual(expect.stringMatching(/^anna\.colombo: .*Extension 281 cannot be used/));
+
+    // The same report read by an Italian console: every line in Italian, stored once.
+    const italian = { 'accept-language': 'it-IT,it;q=0.9,en;q=0.8' };
+    const it = (await call('GET', '/api/migration/report', undefined, italian)).json();
+    const english = (await get('/api/migration/report')).json();
+    expect(Object.keys(it).sort()).toEqual(Object.keys(english).sort());
+    for (const [section, lists] of Object.entries(english as Record<string, Record<string, string[]>>)) {
+      for (const [type, lines] of Object.entries(lists)) expect(it[section][type]).toHaveLength(lines.length);
+    }
+    expect(it.cloneOldCTIProfile.warnings).toContain('Profilo "Base" già migrato');
+    expect(it.getOldGateways.warnings).toContain(
+      'Gateway "Old Patton" non migrato: il modello Patton_SN4112_JO non è supportato',
+    );
+    expect(it.migrateIAX.warnings[0]).toMatch(/^Fascio IAX "OldIaxLink" non migrato: Centralino non supporta IAX/);
+    expect(it.migrateGroups.warnings).toContain(
+      "Gruppo di chiamata 600 - Sales: membro 999 non migrato, nessun utente ha quell'interno",
+    );
+    expect(it.migrateGroups.warnings).toContain(
+      'Gruppo di chiamata 601 - Support: la strategia hunt è diventata rrmemory',
+    );
+    expect(it.migrateQueues.warnings).toContain('Coda 802 Sales queue: il tempo di squillo di 0 s è diventato 15 s');
+    expect(it.migrateQueues.warnings).toContain('Coda 801 Support queue: migrazione già eseguita');
+    expect(it.migrateIVRs.warnings).toContain('Destinazione custom-ctx,s,1 non migrata');
+    expect(it.migrateCQRs.warnings).toContain(
+      'CQR "By customer code" non migrato: chiedeva un codice cliente, che il CQR di Centralino non gestisce',
+    );
+    expect(it.migrateRecordings.warnings).toEqual(
+      expect.arrayContaining([
+        'Registrazione "lost" non migrata: il suo audio custom/lost non è nella cartella dei suoni del vecchio sistema',
+        'Registrazione "broken" non migrata: il file non è audio WAV, MP3 o OGG',
+      ]),
+    );
+    expect(it.migrateTimegroups.warnings).toContain(
+      'Gruppo orario Holidays: intervallo bogus non migrato, non è leggibile',
+    );
+    expect(it.migrateTimeconditions.warnings).toContain(
+      'Condizione oraria Orphan non migrata: il suo gruppo orario non è stato migrato',
+    );
+    expect(it.migrateInboundRoutes.warnings).toEqual(['Destinazione ext-meetme,600,1 non migrata']);
+    expect(it.postMigration.warnings).toContain(
+      'Rubrica CTI: 50 contatti privati non migrati: la rubrica di Centralino è condivisa da tutti i telefoni',
+    );
+    expect(JSON.stringify(it)).not.toContain('already migrated');
+
+    // A step answers in the language it is asked in (run again: what is there stays, and says so).
+    const queuesIt = await call('POST', '/api/migration/queues', undefined, italian);
+    expect(queuesIt.statusCode, queuesIt.body).toBe(200);
+    expect(queuesIt.json().warnings).toContain('Coda 802 Sales queue: migrazione già eseguita');
+    expect(queuesIt.json().warnings).toContain(
+      'Gli agenti dinamici delle code non vengono migrati: il vecchio centralino li teneva fuori dal suo database; aggiungili nella pagina di ogni coda',
+    );
+    const postIt = await call('POST', '/api/migration/postmigration', undefined, italian);
+    expect(postIt.json().infos).toEqual(['Rubrica CTI: 150 contatti migrati']);
+    expect(postIt.json().warnings).toContain('Modello di scheda cliente crm già migrato');
+    const statusIt = await call('POST', '/api/migration/migrationstatus', { status: 'postmig' }, italian);
+    expect(statusIt.json().infos).toEqual(['Stato della migrazione aggiornato']);
+    // An unknown language falls back to English.
+    const german = await call('POST', '/api/migration/postmigration', undefined, { 'accept-language': 'de' });
+    expect(german.json().warnings).toContain('Customer-card template crm already migrated');
+
+    // A line stored before the catalogue existed (text only) still reads, as it was written.
+    await t.database.db
+      .insertInto('migration_report')
+      .values({ step: 'oldRows', type: 'errors', message: 'Old English line', created_at: Date.now() })
+      .execute();
+    const oldIt = (await call('GET', '/api/migration/report', undefined, italian)).json();
+    expect(oldIt.oldRows).toEqual({ errors: ['Old English line'] });
+    await t.database.db.deleteFrom('migration_report').where('step', '=', 'oldRows').execute();
   });
 
   it('renders the migrated system into a configuration the validator accepts', async () => {

@@ -681,7 +681,12 @@ export interface MigrationReportTable {
   id: Generated<number>;
   step: string;
   type: 'errors' | 'warnings';
+  /** The line in English, as first written. */
   message: string;
+  /** Catalogue key of the line (features/migration/messages.ts), null on rows older than migration 0030. */
+  message_key: string | null;
+  /** Its parameters as JSON, null when it has none. */
+  params: string | null;
   created_at: number;
 }
 

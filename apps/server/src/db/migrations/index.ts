@@ -27,6 +27,7 @@ import { backup } from './0025_backup.ts';
 import { cqr } from './0026_cqr.ts';
 import { processLeases } from './0027_process_leases.ts';
 import { callRecordSpool } from './0029_call_record_spool.ts';
+import { migrationMessages } from './0030_migration_messages.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '0026_cqr': cqr,
   '0027_process_leases': processLeases,
   '0029_call_record_spool': callRecordSpool,
+  '0030_migration_messages': migrationMessages,
 };

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { beat, claimAbandoned, HEARTBEAT_MS, isPostgres, newOwnerId, STALE_MS, SWEEP_MS } from '../../jobs/claim.ts';
 import type { CdrValues, CdrWriter } from './cdr-writer.ts';
+import { textMessage } from './messages.ts';
 import type { LegacySource } from './source.ts';
 import { type MigrationState, StepLog } from './state.ts';
 
@@ -196,7 +197,7 @@ export class CdrCopy {
           .execute()
           .catch(() => {});
         const log = new StepLog();
-        log.errors.push(message);
+        log.errors.push(textMessage(message));
         await this.state.record('cdrmigration', log).catch(() => {});
       })
       .finally(() => {

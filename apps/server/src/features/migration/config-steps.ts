@@ -1,9 +1,4 @@
-import {
-  gatewayCreateSchema,
-  gatewayModels,
-  type MigrationStatus,
-  type MigrationStepResult,
-} from '@centralino/contract';
+import { gatewayCreateSchema, gatewayModels, type MigrationStatus } from '@centralino/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { SettingsStore } from '../../db/settings-store.ts';
@@ -13,15 +8,17 @@ import { migrateCqrs } from './cqr-steps.ts';
 import { DestinationCheck, IDS_KEY, kindsAfter } from './destinations.ts';
 import { migrateQueues, migrateTimeConditions, migrateTimeGroups } from './flow-steps.ts';
 import { migrateRingGroups } from './group-steps.ts';
+import { describe, msg, textMessage } from './messages.ts';
 import { addPending, linkPending, type PendingLink } from './pending.ts';
 import { migrateCardTemplates, migrateCtiPhonebook } from './post-steps.ts';
 import { migrateRecordings } from './recording-steps.ts';
 import type { LegacySource } from './source.ts';
-import { type MigrationState, StepLog } from './state.ts';
+import { type MigrationState, type StepBody, StepLog } from './state.ts';
 
 export interface StepAnswer {
   code: 200 | 500;
-  body: MigrationStepResult;
+  /** Rendered in the language of the request (Accept-Language). */
+  body: StepBody;
 }
 
 type Trx = Kysely<Database>;
@@ -61,7 +58,7 @@ export class ConfigMigration {
         if (status) await this.state.setStatus(status, trx);
       });
     } catch (error) {
-      if (!(error instanceof RollBack)) log.errors.push(error instanceof Error ? error.message : String(error));
+      if (!(error instanceof RollBack)) log.errors.push(textMessage(describe(error)));
     }
     await this.state.record(reportName, log);
     if (log.errors.length === 0) this.changed();
@@ -83,7 +80,7 @@ export class ConfigMigration {
       await body(this.db, log);
       if (log.errors.length === 0) await this.state.setStatus(status);
     } catch (error) {
-      log.errors.push(error instanceof Error ? error.message : String(error));
+      log.errors.push(textMessage(describe(error)));
     }
     await this.state.record(reportName, log);
     this.changed();
@@ -105,14 +102,14 @@ export class ConfigMigration {
       for (const t of trunks) {
         const peer = settingsOf(sip, `tr-peer-${t.trunkid}`);
         if (peer.host === 'dynamic') {
-          log.infos.push(`Trunk "${t.name}" not migrated: it has no fixed address (dynamic)`);
+          log.infos.push(msg('trunk_dynamic', { name: t.name }));
           continue;
         }
         // Accounts such as 2001 are gateway ports: the gateway step recreates them.
         if (/^[2-9]0[0-9][0-9]$/.test(peer.username ?? '')) continue;
         const name = t.name.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 50) || `trunk${t.trunkid}`;
         if (names.has(name)) {
-          log.warnings.push(`Trunk "${name}" already migrated`);
+          log.warnings.push(msg('trunk_exists', { name }));
           continue;
         }
         const username = peer.username ?? peer.defaultuser ?? '';
@@ -149,7 +146,7 @@ export class ConfigMigration {
           })
           .execute();
         names.add(name);
-        log.infos.push(`Trunk "${name}" migrated`);
+        log.infos.push(msg('trunk_migrated', { name }));
       }
       return true;
     });
@@ -194,11 +191,11 @@ export class ConfigMigration {
           gatewayModels.find((m) => m.model === g.model) ??
           gatewayModels.find((m) => m.model === g.model.replace(/^Vega_50_/, 'Vega_60_'));
         if (!model) {
-          log.warnings.push(`Gateway "${g.name}" not migrated: model ${g.model} is not supported`);
+          log.warnings.push(msg('gateway_model', { name: g.name, model: g.model }));
           continue;
         }
         if (macs.has(g.mac.toUpperCase())) {
-          log.warnings.push(`Gateway "${g.name}" already migrated`);
+          log.warnings.push(msg('gateway_exists', { name: g.name }));
           continue;
         }
         const ports = <T>(n: number, make: (i: number) => T) => Array.from({ length: n }, (_, i) => make(i));
@@ -221,14 +218,21 @@ export class ConfigMigration {
           }),
         });
         if (!body.success) {
-          log.errors.push(`Gateway "${g.name}": ${body.error.issues.map((i) => i.message).join('; ')}`);
+          log.errors.push(
+            msg('with_reason', {
+              subject: msg('gateway_label', { name: g.name }),
+              reason: body.error.issues.map((i) => i.message).join('; '),
+            }),
+          );
           continue;
         }
         try {
           const id = await this.gateways.create(body.data);
-          log.infos.push(`Gateway "${id}" migrated`);
+          log.infos.push(msg('gateway_migrated', { name: id }));
         } catch (error) {
-          log.errors.push(`Gateway "${g.name}": ${error instanceof Error ? error.message : String(error)}`);
+          log.errors.push(
+            msg('with_reason', { subject: msg('gateway_label', { name: g.name }), reason: describe(error) }),
+          );
         }
       }
     });
@@ -244,11 +248,11 @@ export class ConfigMigration {
         `SELECT COUNT(DISTINCT id) AS n FROM ${this.source.table('pbx', 'iax')} WHERE id NOT LIKE 'tr-%'`,
       );
       for (const t of trunks) {
-        log.warnings.push(`IAX trunk "${t.name}" not migrated: Centralino has no IAX; create it again as a SIP trunk`);
+        log.warnings.push(msg('iax_trunk', { name: t.name }));
       }
       const n = Number(iaxExtensions[0]?.n ?? 0);
-      if (n > 0) log.warnings.push(`${n} IAX extensions not migrated: Centralino has no IAX`);
-      if (trunks.length === 0 && n === 0) log.infos.push('No IAX extensions to migrate');
+      if (n > 0) log.warnings.push(msg('iax_extensions', { count: n }));
+      if (trunks.length === 0 && n === 0) log.infos.push(msg('iax_none'));
       return true;
     });
   }
@@ -281,7 +285,7 @@ export class ConfigMigration {
       const now = Date.now();
       for (const r of routes) {
         if (names.has(r.name)) {
-          log.warnings.push(`Outbound route "${r.name}" already migrated`);
+          log.warnings.push(msg('outbound_exists', { name: r.name }));
           continue;
         }
         const row = await trx
@@ -313,7 +317,7 @@ export class ConfigMigration {
             .execute();
         }
         names.add(r.name);
-        log.infos.push(`Outbound route "${r.name}" migrated`);
+        log.infos.push(msg('outbound_migrated', { name: r.name }));
       }
       return true;
     });
@@ -352,7 +356,7 @@ export class ConfigMigration {
           .values({ route_id: routeId, trunk_id: trunkId, position })
           .execute();
         taken.add(`${routeId}/${trunkId}`);
-        log.infos.push(`${trunkId} used for route ${routeId}`);
+        log.infos.push(msg('route_trunk', { trunk: trunkId, route: routeId }));
       }
       return true;
     });
@@ -397,7 +401,7 @@ export class ConfigMigration {
       );
       const switches = [...new Set(rows.map((r) => r.ext))].filter((e) => /^\d$/.test(e));
       if (switches.length === 0) {
-        log.infos.push('DayNight empty');
+        log.infos.push(msg('daynight_empty'));
         return true;
       }
       const check = await DestinationCheck.load(trx);
@@ -412,7 +416,7 @@ export class ConfigMigration {
       for (const ext of switches) {
         const of = (mode: string) => rows.find((r) => r.ext === ext && r.dmode === mode)?.dest;
         if (existing.has(Number(ext))) {
-          log.warnings.push(`Day/night switch ${ext} already migrated`);
+          log.warnings.push(msg('daynight_exists', { code: ext }));
           continue;
         }
         await trx
@@ -426,7 +430,7 @@ export class ConfigMigration {
           .execute();
       }
       await addPending(trx, pending);
-      log.infos.push('DayNight migrated');
+      log.infos.push(msg('daynight_migrated'));
       await this.state.setStatus('daynight', trx);
       return true;
     });
@@ -463,7 +467,7 @@ export class ConfigMigration {
       for (const old of ivrs) {
         const name = (old.name || `IVR ${old.id}`).slice(0, 80);
         if (names.has(name)) {
-          log.warnings.push(`IVR ${name} already migrated`);
+          log.warnings.push(msg('ivr_exists', { name }));
           continue;
         }
         const links: Omit<PendingLink, 'id'>[] = [];
@@ -499,8 +503,8 @@ export class ConfigMigration {
         pending.push(...links.map((l) => ({ ...l, id })));
         // Its greeting (old.announcement, a recording) is linked by the recordings step, which comes next but one.
         names.add(name);
-        log.infos.push(`IVR ${name} migrated`);
-        if (own.length > 0) log.infos.push('IVR entry migrated');
+        log.infos.push(msg('ivr_migrated', { name }));
+        if (own.length > 0) log.infos.push(msg('ivr_entry_migrated'));
       }
       await settings.set(IDS_KEY, check.ids, trx);
       await addPending(trx, pending);
@@ -550,7 +554,7 @@ export class ConfigMigration {
         waiting = null;
         const description = (a.description || `Announcement ${a.announcement_id}`).slice(0, 80);
         if (names.has(description)) {
-          log.warnings.push(`${description} announcement already migrated`);
+          log.warnings.push(msg('announcement_exists', { description }));
           continue;
         }
         const row = await trx
@@ -581,10 +585,10 @@ export class ConfigMigration {
             old: waiting,
           });
         if (a.recording_id && check.ids.recording[String(a.recording_id)] === undefined) {
-          log.warnings.push(`${description}: its recording was not migrated, choose one`);
+          log.warnings.push(msg('announcement_no_recording', { description }));
         }
         names.add(description);
-        log.infos.push(`${description} announcement migrated`);
+        log.infos.push(msg('announcement_migrated', { description }));
       }
       await settings.set(IDS_KEY, check.ids, trx);
       await addPending(trx, pending);
@@ -602,9 +606,7 @@ export class ConfigMigration {
     return this.run('postMigration', 'postmig', async (trx, log) => {
       await migrateCtiPhonebook(trx, this.source, log);
       await migrateCardTemplates(trx, this.source.config.templatesDir, log);
-      log.warnings.push(
-        'The queue log, conferences, DISA, paging groups and custom contexts are not migrated by this version of Centralino: recreate them by hand',
-      );
+      log.warnings.push(msg('postmig_by_hand'));
       return true;
     });
   }
@@ -627,7 +629,7 @@ export class ConfigMigration {
         const cid = r.cidnum ?? '';
         const description = r.description || did || 'any';
         if (taken.has(`${did}/${cid}`)) {
-          log.warnings.push(`Inbound route "${description}" already migrated`);
+          log.warnings.push(msg('inbound_exists', { description }));
           continue;
         }
         await trx
@@ -635,7 +637,7 @@ export class ConfigMigration {
           .values({ did, cid, description, destination: check.check(r.destination, log) })
           .execute();
         taken.add(`${did}/${cid}`);
-        log.infos.push(`${description} inbound route migrated`);
+        log.infos.push(msg('inbound_migrated', { description }));
       }
       return true;
     });

@@ -11,7 +11,7 @@ import type { Database } from '../../db/schema.ts';
 import { SettingsStore } from '../../db/settings-store.ts';
 import { writeCqr } from '../flows/cqr.ts';
 import { DestinationCheck, IDS_KEY, kindsAfter } from './destinations.ts';
-import { describe } from './flow-steps.ts';
+import { describe, type Message, msg } from './messages.ts';
 import { addPending, linkPending, type PendingLink } from './pending.ts';
 import type { LegacySource } from './source.ts';
 import type { StepLog } from './state.ts';
@@ -54,7 +54,7 @@ interface OldCqr {
  */
 export async function migrateCqrs(trx: Trx, source: LegacySource, log: StepLog): Promise<void> {
   if (!(await source.hasTable('pbx', 'nethcqr_details'))) {
-    log.infos.push('No caller query routing to migrate');
+    log.infos.push(msg('cqr_none'));
     return;
   }
   const cqrs = await source.query<OldCqr>(
@@ -62,7 +62,7 @@ export async function migrateCqrs(trx: Trx, source: LegacySource, log: StepLog):
        FROM ${source.table('pbx', 'nethcqr_details')} ORDER BY id_cqr`,
   );
   if (cqrs.length === 0) {
-    log.infos.push('No caller query routing to migrate');
+    log.infos.push(msg('cqr_none'));
     return;
   }
   const entries = await source.query<{ id_cqr: number; position: number; condition: string; destination: string }>(
@@ -74,18 +74,18 @@ export async function migrateCqrs(trx: Trx, source: LegacySource, log: StepLog):
   const pending: PendingLink[] = [];
   for (const old of cqrs) {
     const name = (old.name || `CQR ${old.id_cqr}`).slice(0, 80);
-    const label = `CQR "${name}"`;
+    const label = msg('cqr_label', { name });
     if (names.has(name)) {
-      log.warnings.push(`${label} already migrated`);
+      log.warnings.push(msg('label_exists', { label }));
       continue;
     }
     if (Number(old.use_code) === 1) {
-      log.warnings.push(`${label} not migrated: it asked for a customer code, which Centralino's CQR does not do`);
+      log.warnings.push(msg('cqr_customer_code', { label }));
       continue;
     }
     const query = cqrQueryOf(old.query ?? '');
     if (!query || query.trim() === '') {
-      log.warnings.push(`${label} not migrated: its query uses values other than the caller's number`);
+      log.warnings.push(msg('cqr_query_values', { label }));
       continue;
     }
     const sourceId = await sourceFor(trx, old, label, log);
@@ -98,7 +98,7 @@ export async function migrateCqrs(trx: Trx, source: LegacySource, log: StepLog):
       });
     const own = entries.filter((e) => Number(e.id_cqr) === Number(old.id_cqr));
     const kept = own.filter((e) => (e.condition ?? '').trim() !== '');
-    if (kept.length < own.length) log.warnings.push(`${label}: an entry without a value was not migrated`);
+    if (kept.length < own.length) log.warnings.push(msg('cqr_empty_entry', { label }));
     const body = cqrWriteSchema.safeParse({
       name,
       source_id: sourceId,
@@ -111,7 +111,12 @@ export async function migrateCqrs(trx: Trx, source: LegacySource, log: StepLog):
       })),
     });
     if (!body.success) {
-      log.errors.push(`${label}: ${body.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      log.errors.push(
+        msg('with_reason', {
+          subject: label,
+          reason: body.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+        }),
+      );
       continue;
     }
     try {
@@ -119,12 +124,12 @@ export async function migrateCqrs(trx: Trx, source: LegacySource, log: StepLog):
       check.ids.cqr[String(old.id_cqr)] = id;
       pending.push(...waits.map((w) => ({ ...w, id })));
     } catch (error) {
-      log.errors.push(`${label}: ${describe(error)}`);
+      log.errors.push(msg('with_reason', { subject: label, reason: describe(error) }));
       continue;
     }
-    if (old.announcement) log.warnings.push(`${label}: the message it played first is not played here`);
+    if (old.announcement) log.warnings.push(msg('cqr_announcement', { label }));
     names.add(name);
-    log.infos.push(`${label} migrated`);
+    log.infos.push(msg('label_migrated', { label }));
   }
   await new SettingsStore(trx).set(IDS_KEY, check.ids, trx);
   await addPending(trx, pending);
@@ -133,10 +138,10 @@ export async function migrateCqrs(trx: Trx, source: LegacySource, log: StepLog):
 }
 
 /** The card source of an old CQR's database: an existing one with the same connection, or a new one. */
-async function sourceFor(trx: Trx, old: OldCqr, label: string, log: StepLog): Promise<number | null> {
+async function sourceFor(trx: Trx, old: OldCqr, label: Message, log: StepLog): Promise<number | null> {
   const type = SOURCE_TYPES[(old.db_type ?? 'mysql').trim()];
   if (!type) {
-    log.warnings.push(`${label} not migrated: database type ${old.db_type} is not supported`);
+    log.warnings.push(msg('cqr_db_type', { label, type: old.db_type ?? '' }));
     return null;
   }
   const [host = '', port] = (old.db_url ?? '').trim().split(':');
@@ -150,7 +155,7 @@ async function sourceFor(trx: Trx, old: OldCqr, label: string, log: StepLog): Pr
     name: old.db_name ?? '',
   });
   if (!parsed.success) {
-    log.warnings.push(`${label} not migrated: its database ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+    log.warnings.push(msg('cqr_db_invalid', { label, reason: parsed.error.issues.map((i) => i.message).join('; ') }));
     return null;
   }
   const s = parsed.data;
@@ -159,7 +164,7 @@ async function sourceFor(trx: Trx, old: OldCqr, label: string, log: StepLog): Pr
     if (same.type === s.type && same.host === s.host && Number(same.port) === s.port && same.user === s.user) {
       return Number(same.id);
     }
-    log.warnings.push(`${label} not migrated: a card source named ${s.name} with another connection exists`);
+    log.warnings.push(msg('cqr_source_clash', { label, name: s.name }));
     return null;
   }
   const row = await trx
@@ -176,11 +181,9 @@ async function sourceFor(trx: Trx, old: OldCqr, label: string, log: StepLog): Pr
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  log.warnings.push(
-    `${label}: its database ${s.name} on ${s.host} (${CARD_SOURCE_TYPES[s.type]}) is now a card source; check that it answers from here`,
-  );
+  log.warnings.push(msg('cqr_source_created', { label, name: s.name, host: s.host, type: CARD_SOURCE_TYPES[s.type] }));
   if (['localhost', '127.0.0.1', '::1'].includes(s.host)) {
-    log.warnings.push(`${label}: its database was on the old server itself (${s.host}); point the card source at it`);
+    log.warnings.push(msg('cqr_source_local', { label, host: s.host }));
   }
   return Number(row.id);
 }

@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { SettingsStore } from '../../db/settings-store.ts';
 import { HANGUP_DESTINATION } from '../destinations/catalogue.ts';
+import { msg } from './messages.ts';
 import type { StepLog } from './state.ts';
 
 /**
@@ -111,7 +112,7 @@ export class DestinationCheck {
       wait.later(dest);
       return HANGUP_DESTINATION;
     }
-    log.warnings.push(`${dest} destination not migrated`);
+    log.warnings.push(msg('destination_not_migrated', { destination: dest }));
     return HANGUP_DESTINATION;
   }
 }

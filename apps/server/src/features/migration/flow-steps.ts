@@ -8,25 +8,15 @@ import {
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { SettingsStore } from '../../db/settings-store.ts';
-import { AppError } from '../../errors.ts';
 import { QueuesService } from '../flows/queues.ts';
 import { TimeConditionsService } from '../flows/time-conditions.ts';
 import { DestinationCheck, IDS_KEY, kindsAfter } from './destinations.ts';
+import { describe, msg } from './messages.ts';
 import { addPending, linkPending, type PendingLink } from './pending.ts';
 import type { LegacySource } from './source.ts';
 import type { StepLog } from './state.ts';
 
 type Trx = Kysely<Database>;
-
-/** A service's refusal in words for the report: its detail and the fields it names. */
-export function describe(error: unknown): string {
-  if (error instanceof AppError) {
-    const fields = typeof error.fields === 'function' ? error.fields('en') : error.fields;
-    const parts = Object.entries(fields ?? {}).map(([field, message]) => `${field}: ${message}`);
-    return [error.message, ...parts].join('; ');
-  }
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** Old strategies Asterisk had that Centralino does not offer, and the nearest it does. */
 const NEAREST_STRATEGY: Record<string, (typeof QUEUE_STRATEGIES)[number]> = {
@@ -61,7 +51,7 @@ export async function migrateQueues(trx: Trx, source: LegacySource, log: StepLog
        ORDER BY CAST(extension AS UNSIGNED), extension`,
   );
   if (queues.length === 0) {
-    log.infos.push('No queues to migrate');
+    log.infos.push(msg('queues_none'));
     return;
   }
   const details = await source.query<{ id: string; keyword: string; data: string }>(
@@ -77,9 +67,11 @@ export async function migrateQueues(trx: Trx, source: LegacySource, log: StepLog
   const service = new QueuesService(trx);
   const pending: PendingLink[] = [];
   for (const q of queues) {
-    const label = `Queue ${q.extension} ${q.descr ?? ''}`.trim();
+    const label = (q.descr ?? '').trim()
+      ? msg('queue_label', { number: q.extension, description: (q.descr ?? '').trim() })
+      : msg('queue_label_bare', { number: q.extension });
     if (existing.has(q.extension)) {
-      log.warnings.push(`${label} already migrated`);
+      log.warnings.push(msg('label_exists', { label }));
       continue;
     }
     const own = details.filter((d) => d.id === q.extension);
@@ -90,27 +82,28 @@ export async function migrateQueues(trx: Trx, source: LegacySource, log: StepLog
       if (ext && users.has(ext)) {
         if (!members.includes(ext)) members.push(ext);
       } else {
-        log.warnings.push(`${label}: member ${ext ?? d.data} not migrated, no user has that extension`);
+        log.warnings.push(msg('member_missing', { label, member: ext ?? d.data }));
       }
     }
     const oldStrategy = (one('strategy') ?? 'ringall').trim();
     const strategy = (QUEUE_STRATEGIES as readonly string[]).includes(oldStrategy)
       ? (oldStrategy as QueueWrite['strategy'])
       : (NEAREST_STRATEGY[oldStrategy] ?? 'ringall');
-    if (strategy !== oldStrategy) log.warnings.push(`${label}: strategy ${oldStrategy} became ${strategy}`);
+    if (strategy !== oldStrategy)
+      log.warnings.push(msg('strategy_changed', { label, old: oldStrategy, new: String(strategy) }));
     // 0 rang without limit on the old system; here a member rings at most two minutes before the next one.
     const timeout = Number.parseInt(one('timeout') ?? '', 10);
     const ringTime = Number.isFinite(timeout) && timeout > 0 ? Math.min(120, timeout) : 15;
     if (Number.isFinite(timeout) && (timeout <= 0 || timeout > 120)) {
-      log.warnings.push(`${label}: ring time ${timeout} s became ${ringTime} s`);
+      log.warnings.push(msg('ring_time_changed', { label, old: timeout, new: ringTime }));
     }
     // Centralino's queues do not put a prefix before the caller's name.
-    if ((q.grppre ?? '').trim()) log.warnings.push(`${label}: caller name prefix ${q.grppre.trim()} is not kept`);
+    if ((q.grppre ?? '').trim()) log.warnings.push(msg('prefix_dropped', { label, prefix: q.grppre.trim() }));
     const maxWait = Math.min(86_400, Math.max(0, Number.parseInt(q.maxwait ?? '', 10) || 0));
     const moh = (one('music') ?? 'default').trim();
     const music: QueueWrite['music'] = Number(q.ringing) === 1 ? 'ringing' : 'default';
     if (music === 'default' && moh !== '' && moh !== 'default' && moh !== 'inherit') {
-      log.warnings.push(`${label}: music class ${moh} is not here, the default music on hold is used`);
+      log.warnings.push(msg('music_missing', { label, music: moh }));
     }
     let waiting: string | null = null;
     const body = queueWriteSchema.safeParse({
@@ -132,7 +125,12 @@ export async function migrateQueues(trx: Trx, source: LegacySource, log: StepLog
       announce_position: (one('announce-position') ?? 'no') === 'yes',
     });
     if (!body.success) {
-      log.errors.push(`${label}: ${body.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      log.errors.push(
+        msg('with_reason', {
+          subject: label,
+          reason: body.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+        }),
+      );
       continue;
     }
     try {
@@ -140,17 +138,15 @@ export async function migrateQueues(trx: Trx, source: LegacySource, log: StepLog
       if (waiting) pending.push({ table: 'queues', id, selection: null, column: 'failover_dest', old: waiting });
     } catch (error) {
       // The step rolls back as a whole: the report says which queue and why.
-      log.errors.push(`${label}: ${describe(error)}`);
+      log.errors.push(msg('with_reason', { subject: label, reason: describe(error) }));
       continue;
     }
     check.addQueue(q.extension, q.extension);
     existing.add(q.extension);
-    log.infos.push(`${label} migrated`);
+    log.infos.push(msg('label_migrated', { label }));
   }
   // FreePBX kept the dynamic members (agents logging in with a code) in Asterisk's AstDB, not in these databases.
-  log.warnings.push(
-    "Dynamic queue agents are not migrated: the old PBX kept them outside its database; add them on each queue's page",
-  );
+  log.warnings.push(msg('dynamic_agents'));
   await new SettingsStore(trx).set(IDS_KEY, check.ids, trx);
   await addPending(trx, pending);
   await linkPending(trx, log, kindsAfter('queue'));
@@ -184,7 +180,7 @@ export async function migrateTimeGroups(trx: Trx, source: LegacySource, log: Ste
     `SELECT id, description FROM ${source.table('pbx', 'timegroups_groups')} ORDER BY id`,
   );
   if (groups.length === 0) {
-    log.infos.push('No time groups to migrate');
+    log.infos.push(msg('time_groups_none'));
     return;
   }
   const details = await source.query<{ timegroupid: number; time: string }>(
@@ -200,26 +196,26 @@ export async function migrateTimeGroups(trx: Trx, source: LegacySource, log: Ste
     const had = names.get(name);
     if (had !== undefined) {
       check.ids.timegroup[String(g.id)] = had;
-      log.warnings.push(`Time group ${name} already migrated`);
+      log.warnings.push(msg('time_group_exists', { name }));
       continue;
     }
     const ranges: TimeRange[] = [];
     for (const d of details.filter((x) => Number(x.timegroupid) === Number(g.id))) {
       const range = rangeOf(d.time ?? '');
       if (range) ranges.push(range);
-      else log.warnings.push(`Time group ${name}: range ${d.time} not migrated, it cannot be read`);
+      else log.warnings.push(msg('time_group_range', { name, range: d.time }));
     }
     if (ranges.length === 0) {
-      log.warnings.push(`Time group ${name} not migrated: it has no range`);
+      log.warnings.push(msg('time_group_empty', { name }));
       continue;
     }
     try {
       const id = await service.createGroupIn(trx, { name, ranges: ranges.slice(0, 50) });
       check.ids.timegroup[String(g.id)] = id;
       names.set(name, id);
-      log.infos.push(`Time group ${name} migrated`);
+      log.infos.push(msg('time_group_migrated', { name }));
     } catch (error) {
-      log.errors.push(`Time group ${name}: ${describe(error)}`);
+      log.errors.push(msg('with_reason', { subject: msg('time_group_label', { name }), reason: describe(error) }));
     }
   }
   await new SettingsStore(trx).set(IDS_KEY, check.ids, trx);
@@ -241,7 +237,7 @@ export async function migrateTimeConditions(trx: Trx, source: LegacySource, log:
        FROM ${source.table('pbx', 'timeconditions')} ORDER BY timeconditions_id`,
   );
   if (rows.length === 0) {
-    log.infos.push('No time conditions to migrate');
+    log.infos.push(msg('time_conditions_none'));
     return;
   }
   const check = await DestinationCheck.load(trx);
@@ -251,12 +247,12 @@ export async function migrateTimeConditions(trx: Trx, source: LegacySource, log:
   for (const c of rows) {
     const name = (c.displayname || `Time condition ${c.timeconditions_id}`).slice(0, 50);
     if (names.has(name)) {
-      log.warnings.push(`Time condition ${name} already migrated`);
+      log.warnings.push(msg('time_condition_exists', { name }));
       continue;
     }
     const group = check.ids.timegroup[String(c.time ?? '')];
     if (group === undefined) {
-      log.warnings.push(`Time condition ${name} not migrated: its time group was not migrated`);
+      log.warnings.push(msg('time_condition_no_group', { name }));
       continue;
     }
     try {
@@ -273,9 +269,9 @@ export async function migrateTimeConditions(trx: Trx, source: LegacySource, log:
       tcWaits.push(...waits.map(([column, old]) => ({ id, column, old })));
       check.ids.timecondition[String(c.timeconditions_id)] = id;
       names.add(name);
-      log.infos.push(`Time condition ${name} migrated`);
+      log.infos.push(msg('time_condition_migrated', { name }));
     } catch (error) {
-      log.errors.push(`Time condition ${name}: ${describe(error)}`);
+      log.errors.push(msg('with_reason', { subject: msg('time_condition_label', { name }), reason: describe(error) }));
     }
   }
   await new SettingsStore(trx).set(IDS_KEY, check.ids, trx);

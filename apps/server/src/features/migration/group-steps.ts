@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import { SettingsStore } from '../../db/settings-store.ts';
 import { QueuesService } from '../flows/queues.ts';
 import { DestinationCheck, IDS_KEY, kindsAfter } from './destinations.ts';
-import { describe } from './flow-steps.ts';
+import { describe, msg } from './messages.ts';
 import { addPending, type PendingLink } from './pending.ts';
 import type { LegacySource } from './source.ts';
 import type { StepLog } from './state.ts';
@@ -47,7 +47,7 @@ export async function migrateRingGroups(trx: Trx, source: LegacySource, log: Ste
        FROM ${source.table('pbx', 'ringgroups')} ORDER BY CAST(grpnum AS UNSIGNED), grpnum`,
   );
   if (groups.length === 0) {
-    log.infos.push('No ring groups to migrate');
+    log.infos.push(msg('ring_groups_none'));
     return;
   }
   const check = await DestinationCheck.load(trx);
@@ -60,10 +60,10 @@ export async function migrateRingGroups(trx: Trx, source: LegacySource, log: Ste
   const service = new QueuesService(trx);
   const pending: PendingLink[] = [];
   for (const g of groups) {
-    const label = `Ring group ${g.grpnum} - ${g.description || g.grpnum}`;
+    const label = msg('ring_group_label', { number: g.grpnum, description: g.description || g.grpnum });
     if (existing.has(g.grpnum)) {
-      if (check.ids.ringgroup[g.grpnum] === g.grpnum) log.warnings.push(`${label} already migrated`);
-      else log.errors.push(`${label} not migrated: queue ${g.grpnum} already exists`);
+      if (check.ids.ringgroup[g.grpnum] === g.grpnum) log.warnings.push(msg('label_exists', { label }));
+      else log.errors.push(msg('ring_group_queue_taken', { label, number: g.grpnum }));
       continue;
     }
     const members: string[] = [];
@@ -73,14 +73,15 @@ export async function migrateRingGroups(trx: Trx, source: LegacySource, log: Ste
       if (users.has(raw)) {
         if (!members.includes(raw)) members.push(raw);
       } else {
-        log.warnings.push(`${label}: member ${raw} not migrated, no user has that extension`);
+        log.warnings.push(msg('member_missing', { label, member: raw }));
       }
     }
     const oldStrategy = (g.strategy ?? 'ringall').trim();
     const strategy = GROUP_STRATEGY[oldStrategy] ?? 'ringall';
-    if (strategy !== oldStrategy) log.warnings.push(`${label}: strategy ${oldStrategy} became ${strategy}`);
+    if (strategy !== oldStrategy)
+      log.warnings.push(msg('strategy_changed', { label, old: oldStrategy, new: strategy }));
     // The queue it becomes does not put a prefix before the caller's name.
-    if ((g.grppre ?? '').trim()) log.warnings.push(`${label}: caller name prefix ${g.grppre.trim()} is not kept`);
+    if ((g.grppre ?? '').trim()) log.warnings.push(msg('prefix_dropped', { label, prefix: g.grppre.trim() }));
     const time = Math.min(120, Math.max(1, Number(g.grptime) || 20));
     let waiting: string | null = null;
     const body = queueWriteSchema.safeParse({
@@ -102,22 +103,25 @@ export async function migrateRingGroups(trx: Trx, source: LegacySource, log: Ste
       announce_position: false,
     });
     if (!body.success) {
-      log.errors.push(`${label}: ${body.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      log.errors.push(
+        msg('with_reason', {
+          subject: label,
+          reason: body.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+        }),
+      );
       continue;
     }
     try {
       const id = await service.createIn(trx, body.data);
       if (waiting) pending.push({ table: 'queues', id, column: 'failover_dest', selection: null, old: waiting });
     } catch (error) {
-      log.errors.push(`${label}: ${describe(error)}`);
+      log.errors.push(msg('with_reason', { subject: label, reason: describe(error) }));
       continue;
     }
     check.addQueue(g.grpnum, g.grpnum);
     check.ids.ringgroup[g.grpnum] = g.grpnum;
     existing.add(g.grpnum);
-    log.infos.push(
-      `${label} migrated as queue ${g.grpnum} (${strategy}, static members): Centralino has no numbered ring groups`,
-    );
+    log.infos.push(msg('ring_group_migrated', { label, number: g.grpnum, strategy }));
   }
   await new SettingsStore(trx).set(IDS_KEY, check.ids, trx);
   await addPending(trx, pending);

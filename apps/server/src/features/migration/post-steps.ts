@@ -3,8 +3,8 @@ import path from 'node:path';
 import { cardTemplateName } from '@centralino/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { AppError } from '../../errors.ts';
 import { convertEjsTemplate } from '../custcards/ejs.ts';
+import { describe, msg } from './messages.ts';
 import type { LegacySource } from './source.ts';
 import type { StepLog } from './state.ts';
 
@@ -41,7 +41,7 @@ const CHUNK = 400;
  */
 export async function migrateCtiPhonebook(trx: Trx, source: LegacySource, log: StepLog): Promise<void> {
   if (!(await source.hasTable('cti', 'cti_phonebook'))) {
-    log.infos.push('No CTI phonebook to migrate');
+    log.infos.push(msg('phonebook_none'));
     return;
   }
   const rows = await source.query<Record<(typeof CONTACT_COLUMNS)[number], string | null>>(
@@ -62,12 +62,10 @@ export async function migrateCtiPhonebook(trx: Trx, source: LegacySource, log: S
       )
       .execute();
   }
-  log.infos.push(`CTI phonebook: ${shared.length} contacts migrated`);
+  log.infos.push(msg('phonebook_migrated', { count: shared.length }));
   const personal = rows.length - shared.length;
   if (personal > 0) {
-    log.warnings.push(
-      `CTI phonebook: ${personal} private contacts not migrated: Centralino's phonebook is shared by every phone`,
-    );
+    log.warnings.push(msg('phonebook_private', { count: personal }));
   }
 }
 
@@ -78,7 +76,7 @@ export async function migrateCtiPhonebook(trx: Trx, source: LegacySource, log: S
  */
 export async function migrateCardTemplates(trx: Trx, dir: string | undefined, log: StepLog): Promise<void> {
   if (!dir) {
-    log.infos.push('Customer-card templates: MIGRATION_CTI_TEMPLATES_DIR is not set, none migrated');
+    log.infos.push(msg('templates_no_dir'));
     return;
   }
   const files = (await fs.readdir(dir, { withFileTypes: true }).catch(() => []))
@@ -86,7 +84,7 @@ export async function migrateCardTemplates(trx: Trx, dir: string | undefined, lo
     .map((f) => f.name)
     .sort();
   if (files.length === 0) {
-    log.infos.push('No customer-card templates to migrate');
+    log.infos.push(msg('templates_none'));
     return;
   }
   const taken = new Set((await trx.selectFrom('card_templates').select('name').execute()).map((t) => t.name));
@@ -95,19 +93,18 @@ export async function migrateCardTemplates(trx: Trx, dir: string | undefined, lo
     // NethCTI named its card templates decorator_cc_<name>.ejs.
     const name = cardTemplateName(file.replace(/\.ejs$/, '').replace(/^decorator_cc_/, ''));
     if (!name) {
-      log.warnings.push(`Customer-card template ${file} not migrated: its name has no letters or digits`);
+      log.warnings.push(msg('template_bad_name', { file }));
       continue;
     }
     if (taken.has(name)) {
-      log.warnings.push(`Customer-card template ${name} already migrated`);
+      log.warnings.push(msg('template_exists', { name }));
       continue;
     }
     let html: string;
     try {
       html = convertEjsTemplate(await fs.readFile(path.join(dir, file), 'utf8'));
     } catch (error) {
-      const why = error instanceof AppError ? error.message : String(error);
-      log.warnings.push(`Customer-card template ${name} not migrated: ${why}`);
+      log.warnings.push(msg('template_failed', { name, reason: describe(error) }));
       continue;
     }
     await trx
@@ -115,6 +112,6 @@ export async function migrateCardTemplates(trx: Trx, dir: string | undefined, lo
       .values({ name, custom: 1, builtin: 0, html, created_at: now, updated_at: now })
       .execute();
     taken.add(name);
-    log.infos.push(`Customer-card template ${name} migrated`);
+    log.infos.push(msg('template_migrated', { name }));
   }
 }

@@ -7,7 +7,7 @@ import { SettingsStore } from '../../db/settings-store.ts';
 import { AppError } from '../../errors.ts';
 import type { RecordingsService } from '../flows/service.ts';
 import { DestinationCheck, IDS_KEY } from './destinations.ts';
-import { describe } from './flow-steps.ts';
+import { describe, type Localized, type Message, msg } from './messages.ts';
 import type { LegacySource } from './source.ts';
 import type { StepLog } from './state.ts';
 
@@ -53,12 +53,10 @@ export async function findOldAudio(
 }
 
 /** Why the upload conversion refused a file, in the report's words. */
-function refusal(error: unknown): string {
-  if (error instanceof AppError && error.code === 'audio_converter_missing') {
-    return 'the audio converter (sox) is missing on this server';
-  }
+function refusal(error: unknown): Message | Localized {
+  if (error instanceof AppError && error.code === 'audio_converter_missing') return msg('sox_missing');
   if (error instanceof AppError && error.code === 'audio_invalid') {
-    return error.detail ? error.message : 'its file is not WAV, MP3 or OGG audio';
+    return error.detail ? describe(error) : msg('not_audio');
   }
   return describe(error);
 }
@@ -80,7 +78,7 @@ export async function migrateRecordings(
     `SELECT id, displayname, filename, description FROM ${source.table('pbx', 'recordings')} ORDER BY id`,
   );
   if (rows.length === 0) {
-    log.infos.push('No recordings to migrate');
+    log.infos.push(msg('recordings_none'));
     return;
   }
   const check = await DestinationCheck.load(db);
@@ -95,7 +93,7 @@ export async function migrateRecordings(
     const had = names.get(name);
     if (had !== undefined) {
       check.ids.recording[String(r.id)] = had;
-      log.warnings.push(`Recording "${name}" already migrated`);
+      log.warnings.push(msg('recording_exists', { name }));
       continue;
     }
     // One recording may chain several files (`custom/a&custom/b`): the first is what callers heard first.
@@ -104,20 +102,16 @@ export async function migrateRecordings(
       .filter((f) => f.trim() !== '');
     const first = files[0]?.trim();
     if (!soundsDir || !first) {
-      log.warnings.push(
-        `Recording "${name}" not migrated: ${soundsDir ? 'it has no file' : 'MIGRATION_SOUNDS_DIR is not set'}, upload it again`,
-      );
+      log.warnings.push(msg(soundsDir ? 'recording_no_file' : 'recording_no_dir', { name }));
       continue;
     }
     const found = await findOldAudio(soundsDir, first);
     if (!found) {
-      log.warnings.push(`Recording "${name}" not migrated: its audio ${first} is not in the old sounds folder`);
+      log.warnings.push(msg('recording_audio_missing', { name, file: first }));
       continue;
     }
     if ('other' in found) {
-      log.warnings.push(
-        `Recording "${name}" not migrated: its audio is ${found.other}, which is not converted here; upload it as WAV, MP3 or OGG`,
-      );
+      log.warnings.push(msg('recording_audio_other', { name, format: found.other }));
       continue;
     }
     const meta = recordingPatchSchema.safeParse({
@@ -125,17 +119,17 @@ export async function migrateRecordings(
       description: (r.description ?? '').slice(0, 200),
     });
     if (!meta.success) {
-      log.warnings.push(`Recording "${name}" not migrated: ${meta.error.issues.map((i) => i.message).join('; ')}`);
+      log.warnings.push(msg('recording_failed', { name, reason: meta.error.issues.map((i) => i.message).join('; ') }));
       continue;
     }
     try {
       const id = await recordings.create(meta.data, await fs.readFile(found.file));
       check.ids.recording[String(r.id)] = id;
       names.set(name, id);
-      if (files.length > 1) log.warnings.push(`Recording "${name}": only its first part ${first} was migrated`);
-      log.infos.push(`Recording "${name}" migrated`);
+      if (files.length > 1) log.warnings.push(msg('recording_first_part', { name, file: first }));
+      log.infos.push(msg('recording_migrated', { name }));
     } catch (error) {
-      log.warnings.push(`Recording "${name}" not migrated: ${refusal(error)}`);
+      log.warnings.push(msg('recording_failed', { name, reason: refusal(error) }));
     }
   }
   await new SettingsStore(db).set(IDS_KEY, check.ids);
@@ -157,7 +151,7 @@ async function linkIvrGreetings(
     if (ivr === undefined) continue;
     const recording = check.ids.recording[String(m.announcement)];
     if (recording === undefined) {
-      log.warnings.push(`IVR ${m.name}: its greeting was not migrated, choose a recording`);
+      log.warnings.push(msg('ivr_greeting', { name: m.name }));
       continue;
     }
     await db

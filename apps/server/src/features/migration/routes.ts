@@ -8,26 +8,33 @@ import {
   migrationStatusSchema,
   migrationStepResultSchema,
   oldUserListSchema,
+  pickUiLanguage,
+  type UiLanguage,
 } from '@centralino/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import type { StepAnswer } from './config-steps.ts';
+import { msg, renderMessage } from './messages.ts';
 import type { MigrationService } from './service.ts';
 
 const tags = ['migration'];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 409: errorBodySchema, 422: errorBodySchema };
 const step = { 200: migrationStepResultSchema, 500: migrationStepResultSchema, ...errors };
 const done = (infos: string[]) => ({ status: true, errors: [], warnings: [], infos });
+/** The language the migration's lines are answered in: the request's (Accept-Language), English by default. */
+const langOf = (request: { headers: { 'accept-language'?: string } }): UiLanguage =>
+  pickUiLanguage(request.headers['accept-language']);
+const statusChanged = (lang: UiLanguage) => done([renderMessage(msg('status_changed'), lang)]);
 
 export const migrationRoutes =
   (migration: MigrationService): FastifyPluginAsyncZod =>
   async (app) => {
     /** A configuration step: HTTP 200 when it succeeded, 500 with its lists when it failed (contract §11.1). */
     const stepRoute = (url: string, summary: string, run: () => Promise<StepAnswer>) =>
-      app.post(url, { schema: { tags, summary, response: step } }, async (_request, reply) => {
+      app.post(url, { schema: { tags, summary, response: step } }, async (request, reply) => {
         const answer = await run();
-        return reply.code(answer.code).send(answer.body);
+        return reply.code(answer.code).send(answer.body(langOf(request)));
       });
 
     app.get(
@@ -71,7 +78,7 @@ export const migrationRoutes =
       },
       async (request) => {
         await migration.setStatus(request.body.status);
-        return done(['migration_status changed']);
+        return statusChanged(langOf(request));
       },
     );
 
@@ -84,9 +91,9 @@ export const migrationRoutes =
           response: { 200: migrationStepResultSchema, ...errors },
         },
       },
-      async () => {
+      async (request) => {
         await migration.setStatus('done');
-        return done(['migration_status changed']);
+        return statusChanged(langOf(request));
       },
     );
 
@@ -118,9 +125,13 @@ export const migrationRoutes =
         const names = new Set<string>();
         for (const u of request.body) {
           if (names.has(u.username)) {
-            throw new AppError(400, 'validation', `Username already used: ${u.username}`, {
-              username: 'Username already used',
-            });
+            const name = u.username;
+            throw new AppError(
+              400,
+              'validation',
+              (lang) => (lang === 'it' ? `Nome utente già usato: ${name}` : `Username already used: ${name}`),
+              (lang) => ({ username: lang === 'it' ? 'Nome utente già usato' : 'Username already used' }),
+            );
           }
           names.add(u.username);
         }
@@ -203,6 +214,6 @@ export const migrationRoutes =
           response: { 200: migrationReportSchema, ...errors },
         },
       },
-      () => migration.state.report(),
+      (request) => migration.state.report(langOf(request)),
     );
   };

@@ -1,18 +1,35 @@
-import type { MigrationReport, MigrationStatus, MigrationStepResult } from '@centralino/contract';
+import type { MigrationReport, MigrationStatus, MigrationStepResult, UiLanguage } from '@centralino/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { SettingsStore } from '../../db/settings-store.ts';
+import { type Message, msg, renderMessage } from './messages.ts';
 
 const STATUS_KEY = 'migration_status';
 
-/** What a step found, in the three lists every step answers with. */
-export class StepLog {
-  readonly errors: string[] = [];
-  readonly warnings: string[] = [];
-  readonly infos: string[] = [];
+/** A step's answer, rendered in the language of the request that receives it. */
+export type StepBody = (lang: UiLanguage) => MigrationStepResult;
 
-  result(status: boolean | null = this.errors.length === 0): MigrationStepResult {
-    return { status, errors: this.errors, warnings: this.warnings, infos: this.infos };
+/** What a step found, in the three lists every step answers with (catalogue keys: messages.ts). */
+export class StepLog {
+  readonly errors: Message[] = [];
+  readonly warnings: Message[] = [];
+  readonly infos: Message[] = [];
+
+  result(status: boolean | null = this.errors.length === 0): StepBody {
+    return (lang) => {
+      const render = (list: Message[]) => list.map((m) => renderMessage(m, lang));
+      return { status, errors: render(this.errors), warnings: render(this.warnings), infos: render(this.infos) };
+    };
+  }
+}
+
+/** A stored report row's line: its key and parameters, or (a row older than migration 0030) its English text. */
+function storedMessage(row: { message: string; message_key: string | null; params: string | null }): Message {
+  if (!row.message_key) return msg('text', { text: row.message });
+  try {
+    return { key: row.message_key, params: row.params ? JSON.parse(row.params) : undefined } as Message;
+  } catch {
+    return msg('text', { text: row.message });
   }
 }
 
@@ -35,20 +52,16 @@ export class MigrationState {
   /** Stores a step's errors and warnings under its name (infos are answered, not stored: contract §11.3). */
   async record(step: string, log: StepLog, db: Kysely<Database> = this.db): Promise<void> {
     const now = Date.now();
-    const rows = [
-      ...log.errors.map((message) => ({
-        step,
-        type: 'errors' as const,
-        message: message.slice(0, 1000),
-        created_at: now,
-      })),
-      ...log.warnings.map((message) => ({
-        step,
-        type: 'warnings' as const,
-        message: message.slice(0, 1000),
-        created_at: now,
-      })),
-    ];
+    // The English text stays in `message` (what an older reader shows); the key and parameters are what is rendered.
+    const row = (type: 'errors' | 'warnings') => (m: Message) => ({
+      step,
+      type,
+      message: renderMessage(m, 'en').slice(0, 1000),
+      message_key: m.key,
+      params: m.params ? JSON.stringify(m.params) : null,
+      created_at: now,
+    });
+    const rows = [...log.errors.map(row('errors')), ...log.warnings.map(row('warnings'))];
     for (let i = 0; i < rows.length; i += 200) {
       await db
         .insertInto('migration_report')
@@ -57,16 +70,17 @@ export class MigrationState {
     }
   }
 
-  async report(): Promise<MigrationReport> {
+  /** The report in the reader's language (English for rows written before the catalogue). */
+  async report(lang: UiLanguage = 'en'): Promise<MigrationReport> {
     const rows = await this.db
       .selectFrom('migration_report')
-      .select(['step', 'type', 'message'])
+      .select(['step', 'type', 'message', 'message_key', 'params'])
       .orderBy('id')
       .execute();
     const out: MigrationReport = {};
     for (const r of rows) {
       const entry = out[r.step] ?? {};
-      entry[r.type] = [...(entry[r.type] ?? []), r.message];
+      entry[r.type] = [...(entry[r.type] ?? []), renderMessage(storedMessage(r), lang)];
       out[r.step] = entry;
     }
     return out;

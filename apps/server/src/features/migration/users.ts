@@ -1,8 +1,10 @@
-import type { ImportOldUser, MigrationStepResult, OldUser } from '@centralino/contract';
+import type { ImportOldUser, OldUser } from '@centralino/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { CsvService } from '../csv/service.ts';
 import type { CtiService } from '../cti/service.ts';
+import type { StepAnswer } from './config-steps.ts';
+import { describe, type Localized, msg, textMessage } from './messages.ts';
 import type { LegacySource } from './source.ts';
 import { type MigrationState, StepLog } from './state.ts';
 
@@ -79,7 +81,7 @@ export class UsersMigration {
     }));
   }
 
-  async importProfiles(): Promise<{ code: 200 | 500; body: MigrationStepResult }> {
+  async importProfiles(): Promise<StepAnswer> {
     const log = new StepLog();
     if (!(await this.source.hasTable('pbx', 'nethcti_profiles'))) {
       await this.state.setStatus('profiles');
@@ -94,7 +96,7 @@ export class UsersMigration {
     const existing = new Set((await this.cti.profiles()).map((p) => p.name));
     for (const profile of profiles) {
       if (existing.has(profile.name)) {
-        log.warnings.push(`Profile "${profile.name}" already migrated`);
+        log.warnings.push(msg('profile_exists', { name: profile.name }));
         continue;
       }
       const old = permissions.filter((p) => p.profile_id === profile.id).map((p) => p.permission);
@@ -124,9 +126,11 @@ export class UsersMigration {
           name: profile.name,
           macro_permissions: template as Parameters<CtiService['createProfile']>[0]['macro_permissions'],
         });
-        log.infos.push(`Profile "${profile.name}" migrated`);
+        log.infos.push(msg('profile_migrated', { name: profile.name }));
       } catch (error) {
-        log.errors.push(`Profile "${profile.name}": ${error instanceof Error ? error.message : String(error)}`);
+        log.errors.push(
+          msg('with_reason', { subject: msg('profile_label', { name: profile.name }), reason: describe(error) }),
+        );
       }
     }
     await this.state.record('cloneOldCTIProfile', log);
@@ -210,8 +214,13 @@ export class UsersMigration {
         await new Promise((resolve) => setTimeout(resolve, 500));
         const status = await this.csv.status('en');
         if (status.result >= 0 && status.result < 100) continue;
+        // The same failures as the Italian reader gets them (the import's own lines are in the language it ran in).
+        const italian = (await this.csv.status('it')).failures;
         const log = new StepLog();
-        for (const f of status.failures) log.errors.push(f.username ? `${f.username}: ${f.message}` : f.message);
+        status.failures.forEach((f, i) => {
+          const reason: Localized = { en: f.message, it: italian[i]?.message ?? f.message };
+          log.errors.push(f.username ? msg('with_reason', { subject: f.username, reason }) : textMessage(reason));
+        });
         await this.state.record('csvimport', log);
         return;
       }

@@ -10,10 +10,11 @@ import { reportRows } from './migrationPdf.ts';
 
 /** /migration/report: what each area could not migrate; Save PDF report; Exit ends the migration. */
 export function MigrationReportPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const report = useQuery({ queryKey: ['migration', 'report'], queryFn: migrationApi.report });
+  // The server writes the lines in the request's language: another language is another answer (and another PDF).
+  const report = useQuery({ queryKey: ['migration', 'report', i18n.language], queryFn: migrationApi.report });
   const sections = report.data ? reportRows(report.data) : [];
 
   const savePdf = async () => {
