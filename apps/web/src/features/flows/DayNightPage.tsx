@@ -20,6 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { DeleteButton } from '../../components/DeleteButton.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { WriteButton } from '../../components/WriteControls.tsx';
 import { DestinationSelect, destinationOptions } from './DestinationSelect.tsx';
 import { flowsApi } from './flowsApi.ts';
 
@@ -150,9 +151,13 @@ export function DayNightPage() {
       </Title>
       <Text c="dimmed">{t('flows.daynight.intro')}</Text>
       <Group>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')} disabled={taken.length >= 10}>
+        <WriteButton
+          leftSection={<IconPlus size={16} />}
+          onClick={() => setEditing('new')}
+          disabled={taken.length >= 10}
+        >
           {t('flows.daynight.create')}
-        </Button>
+        </WriteButton>
       </Group>
       {!list.data ? (
         <Center>
@@ -191,7 +196,7 @@ export function DayNightPage() {
                   <Table.Td>{destinationLabel(d.night_dest)}</Table.Td>
                   <Table.Td>
                     <Group gap="xs" wrap="nowrap">
-                      <Button
+                      <WriteButton
                         variant="light"
                         size="xs"
                         disabled={d.state === 'unknown'}
@@ -199,15 +204,15 @@ export function DayNightPage() {
                         onClick={() => flip.mutate(d)}
                       >
                         {d.state === 'night' ? t('flows.daynight.toDay') : t('flows.daynight.toNight')}
-                      </Button>
-                      <Button
+                      </WriteButton>
+                      <WriteButton
                         variant="default"
                         size="xs"
                         leftSection={<IconPencil size={14} />}
                         onClick={() => setEditing(d)}
                       >
                         {t('flows.edit')}
-                      </Button>
+                      </WriteButton>
                       <DeleteButton
                         label={t('flows.delete')}
                         title={t('flows.deleteTitle')}

@@ -24,6 +24,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DeleteButton } from '../../components/DeleteButton.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { WriteButton, WriteFieldset } from '../../components/WriteControls.tsx';
 import { flowsApi } from './flowsApi.ts';
 
 export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -57,46 +58,48 @@ function UploadCard({ onUploaded }: { onUploaded: () => void }) {
           if (file && !tooLarge && nameOk) upload.mutate();
         }}
       >
-        <Stack>
-          <Title order={2} size="h4">
-            {t('flows.recordings.upload')}
-          </Title>
-          <FileInput
-            label={t('flows.recordings.file')}
-            description={t('flows.recordings.fileHelp', { mb: RECORDING_UPLOAD_MAX_BYTES / 1024 / 1024 })}
-            accept=".wav,.mp3,.ogg,audio/wav,audio/mpeg,audio/ogg"
-            value={file}
-            clearable
-            onChange={(f) => {
-              setFile(f);
-              if (f && !name) setName(f.name.replace(/\.[^.]*$/, '').slice(0, 80));
-            }}
-            error={
-              tooLarge
-                ? t('flows.recordings.tooLarge', { mb: RECORDING_UPLOAD_MAX_BYTES / 1024 / 1024 })
-                : touched && !file
-                  ? t('flows.recordings.chooseFile')
-                  : undefined
-            }
-            data-testid="recording-file"
-          />
-          <TextInput
-            label={t('flows.name')}
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            error={touched && !nameOk ? t('flows.nameError') : undefined}
-          />
-          <TextInput
-            label={t('flows.description')}
-            value={description}
-            onChange={(e) => setDescription(e.currentTarget.value)}
-          />
-          <Group>
-            <Button type="submit" leftSection={<IconUpload size={16} />} loading={upload.isPending}>
-              {t('flows.recordings.uploadButton')}
-            </Button>
-          </Group>
-        </Stack>
+        <WriteFieldset>
+          <Stack>
+            <Title order={2} size="h4">
+              {t('flows.recordings.upload')}
+            </Title>
+            <FileInput
+              label={t('flows.recordings.file')}
+              description={t('flows.recordings.fileHelp', { mb: RECORDING_UPLOAD_MAX_BYTES / 1024 / 1024 })}
+              accept=".wav,.mp3,.ogg,audio/wav,audio/mpeg,audio/ogg"
+              value={file}
+              clearable
+              onChange={(f) => {
+                setFile(f);
+                if (f && !name) setName(f.name.replace(/\.[^.]*$/, '').slice(0, 80));
+              }}
+              error={
+                tooLarge
+                  ? t('flows.recordings.tooLarge', { mb: RECORDING_UPLOAD_MAX_BYTES / 1024 / 1024 })
+                  : touched && !file
+                    ? t('flows.recordings.chooseFile')
+                    : undefined
+              }
+              data-testid="recording-file"
+            />
+            <TextInput
+              label={t('flows.name')}
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              error={touched && !nameOk ? t('flows.nameError') : undefined}
+            />
+            <TextInput
+              label={t('flows.description')}
+              value={description}
+              onChange={(e) => setDescription(e.currentTarget.value)}
+            />
+            <Group>
+              <Button type="submit" leftSection={<IconUpload size={16} />} loading={upload.isPending}>
+                {t('flows.recordings.uploadButton')}
+              </Button>
+            </Group>
+          </Stack>
+        </WriteFieldset>
       </form>
     </Card>
   );
@@ -251,14 +254,14 @@ export function RecordingsPage() {
                   </Table.Td>
                   <Table.Td>
                     <Group gap="xs" wrap="nowrap">
-                      <Button
+                      <WriteButton
                         variant="default"
                         size="xs"
                         leftSection={<IconPencil size={14} />}
                         onClick={() => setRenaming(r)}
                       >
                         {t('flows.rename')}
-                      </Button>
+                      </WriteButton>
                       <DeleteButton
                         label={t('flows.delete')}
                         title={t('flows.deleteTitle')}

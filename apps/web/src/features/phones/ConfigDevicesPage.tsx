@@ -19,6 +19,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { WriteButton } from '../../components/WriteControls.tsx';
 import { StepScreen } from '../wizard/StepScreen.tsx';
 import { deviceConfigApi } from './deviceConfigApi.ts';
 import { displayMac, type ModelSummary, modelDisplayName } from './macs.ts';
@@ -236,9 +237,9 @@ export function ConfigDevicesPage() {
       <Stack gap="sm">
         <Group justify="space-between">
           <Title order={3}>{t('deviceConfig.phonesTitle')}</Title>
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
+          <WriteButton leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
             {t('deviceConfig.addPhone')}
-          </Button>
+          </WriteButton>
         </Group>
         {rows.length === 0 ? (
           <Card withBorder radius="md" p="lg" data-testid="config-phones-empty">
