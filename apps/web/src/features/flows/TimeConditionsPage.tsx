@@ -11,6 +11,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { WriteFieldset } from '../../components/WriteControls.tsx';
 import { DestinationSelect } from './DestinationSelect.tsx';
 import { FlowListPage, useDestinationLabel } from './FlowListPage.tsx';
 import { flowsApi } from './flowsApi.ts';
@@ -123,20 +124,22 @@ function OverrideSelect({ condition }: { condition: TimeCondition }) {
   });
   const options = [...TIME_CONDITION_OVERRIDES, ...(condition.override === 'unknown' ? ['unknown' as const] : [])];
   return (
-    <Select
-      aria-label={t('flows.timeConditions.setOverride', { name: condition.name })}
-      data={options.map((o) => ({
-        value: o,
-        label: t(`flows.timeConditions.overrides.${o}`),
-        disabled: o === 'unknown',
-      }))}
-      value={condition.override}
-      onChange={(v) => v && v !== 'unknown' && change.mutate(v as 'auto' | 'inside' | 'outside')}
-      allowDeselect={false}
-      size="xs"
-      w={200}
-      comboboxProps={{ withinPortal: true }}
-    />
+    <WriteFieldset>
+      <Select
+        aria-label={t('flows.timeConditions.setOverride', { name: condition.name })}
+        data={options.map((o) => ({
+          value: o,
+          label: t(`flows.timeConditions.overrides.${o}`),
+          disabled: o === 'unknown',
+        }))}
+        value={condition.override}
+        onChange={(v) => v && v !== 'unknown' && change.mutate(v as 'auto' | 'inside' | 'outside')}
+        allowDeselect={false}
+        size="xs"
+        w={200}
+        comboboxProps={{ withinPortal: true }}
+      />
+    </WriteFieldset>
   );
 }
 

@@ -19,7 +19,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
-import { WriteButton } from '../../components/WriteControls.tsx';
+import { WriteButton, WriteFieldset } from '../../components/WriteControls.tsx';
 import { StepScreen } from '../wizard/StepScreen.tsx';
 import { deviceConfigApi } from './deviceConfigApi.ts';
 import { displayMac, type ModelSummary, modelDisplayName } from './macs.ts';
@@ -98,16 +98,18 @@ function PhoneModelSelect({
     onError: (e) => notifyError(t('phones.modelFailed'), e),
   });
   return (
-    <Select
-      aria-label={t('phones.modelOf', { mac })}
-      placeholder={data.length === 0 ? t('deviceConfig.noModels') : t('deviceConfig.chooseModel')}
-      data={data}
-      value={phone.model}
-      onChange={(value) => value && save.mutate(value)}
-      disabled={save.isPending || data.length === 0}
-      searchable
-      w={240}
-    />
+    <WriteFieldset>
+      <Select
+        aria-label={t('phones.modelOf', { mac })}
+        placeholder={data.length === 0 ? t('deviceConfig.noModels') : t('deviceConfig.chooseModel')}
+        data={data}
+        value={phone.model}
+        onChange={(value) => value && save.mutate(value)}
+        disabled={save.isPending || data.length === 0}
+        searchable
+        w={240}
+      />
+    </WriteFieldset>
   );
 }
 
