@@ -4,20 +4,7 @@ import {
   type Recording,
   recordingPatchSchema,
 } from '@centralino/contract';
-import {
-  Button,
-  Card,
-  Center,
-  FileInput,
-  Group,
-  Loader,
-  Modal,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Button, Card, Center, FileInput, Group, Loader, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconPencil, IconPlayerPlay, IconUpload } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -25,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { DeleteButton } from '../../components/DeleteButton.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { WriteButton, WriteFieldset } from '../../components/WriteControls.tsx';
+import { FlowFormModal } from './FlowFormModal.tsx';
 import { flowsApi } from './flowsApi.ts';
 
 export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -124,37 +112,25 @@ function RenameModal({
     onError: (e) => notifyError(t('flows.saveFailed'), e),
   });
   return (
-    <Modal opened onClose={onClose} title={t('flows.recordings.renameTitle')}>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (parsed.success) save.mutate();
-        }}
-      >
-        <Stack>
-          <TextInput
-            label={t('flows.name')}
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            error={parsed.success ? undefined : t('flows.nameError')}
-            data-autofocus
-          />
-          <TextInput
-            label={t('flows.description')}
-            value={description}
-            onChange={(e) => setDescription(e.currentTarget.value)}
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('flows.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {t('flows.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FlowFormModal
+      title={t('flows.recordings.renameTitle')}
+      onClose={onClose}
+      onSubmit={() => parsed.success && save.mutate()}
+      saving={save.isPending}
+    >
+      <TextInput
+        label={t('flows.name')}
+        value={name}
+        onChange={(e) => setName(e.currentTarget.value)}
+        error={parsed.success ? undefined : t('flows.nameError')}
+        data-autofocus
+      />
+      <TextInput
+        label={t('flows.description')}
+        value={description}
+        onChange={(e) => setDescription(e.currentTarget.value)}
+      />
+    </FlowFormModal>
   );
 }
 

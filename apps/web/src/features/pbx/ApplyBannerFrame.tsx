@@ -1,4 +1,4 @@
-import { Box, Button, Group, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Box, Group, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
