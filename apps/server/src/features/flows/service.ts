@@ -24,7 +24,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { AmiClient } from '../../pbx/ami/client.ts';
-import { family } from '../../pbx/live-state.ts';
+import { familyIfConnected } from '../../pbx/live-state.ts';
 import { recordingSoundPath } from '../../pbx/load.ts';
 import { ensureReadableDir, writeAtomically } from '../../pbx/write-files.ts';
 import { describeReferences, destinationList, referencesTo } from '../destinations/catalogue.ts';
@@ -569,20 +569,11 @@ export class FlowsService {
 
   // ---- day/night switches
 
-  /** The modes Asterisk holds (AstDB DAYNIGHT/C<n>); null when it cannot be asked. */
-  private async modes(): Promise<Map<string, string> | null> {
-    if (this.ami?.state !== 'connected') return null;
-    try {
-      return await family(this.ami, 'DAYNIGHT');
-    } catch {
-      return null;
-    }
-  }
-
   async listDayNight(): Promise<DayNight[]> {
     const [rows, modes] = await Promise.all([
       this.db.selectFrom('daynight').selectAll().orderBy('ext').execute(),
-      this.modes(),
+      // The modes Asterisk holds (AstDB DAYNIGHT/...); null when it cannot be asked.
+      familyIfConnected(this.ami, 'DAYNIGHT'),
     ]);
     return rows.map((r) => ({
       ext: Number(r.ext),

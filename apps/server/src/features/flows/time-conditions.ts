@@ -12,7 +12,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { AmiClient } from '../../pbx/ami/client.ts';
-import { family } from '../../pbx/live-state.ts';
+import { familyIfConnected } from '../../pbx/live-state.ts';
 import { describeReferences, referencesTo } from '../destinations/catalogue.ts';
 import { isUniqueViolation } from '../users/service.ts';
 import { checkFlowWrite, inUse, nameTaken } from './service.ts';
@@ -112,20 +112,11 @@ export class TimeConditionsService {
 
   // ---- time conditions
 
-  /** The overrides Asterisk holds (AstDB TC/<id>); null when it cannot be asked. */
-  private async overrides(): Promise<Map<string, string> | null> {
-    if (this.ami?.state !== 'connected') return null;
-    try {
-      return await family(this.ami, 'TC');
-    } catch {
-      return null;
-    }
-  }
-
   async listConditions(): Promise<TimeCondition[]> {
     const [rows, overrides] = await Promise.all([
       this.db.selectFrom('time_conditions').selectAll().orderBy('name').execute(),
-      this.overrides(),
+      // The overrides Asterisk holds (AstDB TC/...); null when it cannot be asked.
+      familyIfConnected(this.ami, 'TC'),
     ]);
     return rows.map((r) => {
       const held = overrides?.get(String(r.id));
