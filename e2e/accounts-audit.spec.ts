@@ -23,7 +23,7 @@ async function signInAs(page: Page, username: string, password: string) {
   });
 }
 
-test('accounts: add a read-only account; it sees screens without write controls and the 403 explained', async ({
+test('accounts: add a read-only account; it sees screens with their write controls disabled or hidden, and the server refuses its writes', async ({
   page,
 }) => {
   await signIn(page);
