@@ -174,3 +174,30 @@ test('read-only account in Italian: the disabled controls explain themselves in 
   await expect(create).toHaveAccessibleDescription('Account in sola lettura: le modifiche non sono consentite');
   expect(await seriousViolations(page, ['main'])).toEqual([]);
 });
+
+test('read-only account during the wizard: it may look at the step, not choose a directory or move on', async ({
+  page,
+}) => {
+  await signIn(page);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  expect(
+    (
+      await apiAs(page, 'POST', '/api/admin/accounts', {
+        username: 'early',
+        password: 'early-pass-1',
+        role: 'readonly',
+      })
+    ).status,
+  ).toBe(201);
+  await signInAs(page, 'early', 'early-pass-1');
+  await page.goto('/users');
+  await expect(page.getByTestId('step-bar')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('read-only-banner')).toBeVisible();
+  for (const name of ['Local directory', 'Configure Provider', 'Previous', 'Next']) {
+    await expect(page.getByRole('button', { name, exact: true })).toBeDisabled();
+  }
+  await expect(page.getByRole('button', { name: 'Next', exact: true })).toHaveAccessibleDescription(
+    'Read-only account: changes are not allowed',
+  );
+  expect(await seriousViolations(page, ['body'])).toEqual([]);
+});
