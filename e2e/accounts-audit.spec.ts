@@ -1,27 +1,13 @@
 import { createHmac } from 'node:crypto';
-import { STORED_CREDENTIALS_KEY } from '@centralino/contract/constants';
-import type { Page } from '@playwright/test';
-import { apiAs, expect, seriousViolations, signIn, test } from './fixtures.ts';
+import { apiAs, expect, seriousViolations, signIn, signInAs, test } from './fixtures.ts';
 import { ADMIN_PASSWORD } from './server.ts';
 
 /*
  * Console accounts (/admin/accounts), the read-only role and the audit log (/admin/audit) against the real server:
- * the administrator adds a read-only account; that account sees the screens without their write controls and,
- * where it still tries a change, the server's refusal in its own words; the audit log shows who did what.
+ * the administrator adds a read-only account; that account sees the screens with their write controls disabled or
+ * hidden, and a write it still sends is refused by the server; the audit log shows who did what.
  */
 test.setTimeout(120_000);
-
-/** Signs in as another account the way signIn does for admin: key from the API, console opened with it. */
-async function signInAs(page: Page, username: string, password: string) {
-  const answer = await page.request.post('/api/login', { data: { username, password } });
-  expect(answer.status()).toBe(200);
-  const session = await answer.json();
-  await page.goto('/api/health');
-  await page.evaluate(({ key, value }) => localStorage.setItem(key, value), {
-    key: STORED_CREDENTIALS_KEY,
-    value: JSON.stringify({ user: session.user, secretkey: session.secretkey }),
-  });
-}
 
 test('accounts: add a read-only account; it sees screens with their write controls disabled or hidden, and the server refuses its writes', async ({
   page,

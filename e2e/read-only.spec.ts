@@ -1,6 +1,5 @@
-import { STORED_CREDENTIALS_KEY } from '@centralino/contract/constants';
 import type { Page } from '@playwright/test';
-import { apiAs, expect, seriousViolations, signIn, test } from './fixtures.ts';
+import { apiAs, expect, seriousViolations, signIn, signInAs, test } from './fixtures.ts';
 
 /*
  * Issue 28 item 5: a read-only account "can see every screen and download reports but whose every write answers
@@ -93,15 +92,13 @@ async function seed(page: Page) {
   await call('POST', '/api/configuration/wizard', { status: 'false', step: 13 });
 }
 
-async function signInAs(page: Page, username: string, password: string) {
-  const answer = await page.request.post('/api/login', { data: { username, password } });
-  expect(answer.status()).toBe(200);
-  const session = await answer.json();
-  await page.goto('/api/health');
-  await page.evaluate(({ key, value }) => localStorage.setItem(key, value), {
-    key: STORED_CREDENTIALS_KEY,
-    value: JSON.stringify({ user: session.user, secretkey: session.secretkey }),
-  });
+/** On a fresh server: the administrator adds a read-only account, then the page signs in with it. */
+async function signInAsNewReadOnly(page: Page, username: string) {
+  await signIn(page);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  const password = `${username}-pass-1`;
+  expect((await apiAs(page, 'POST', '/api/admin/accounts', { username, password, role: 'readonly' })).status).toBe(201);
+  await signInAs(page, username, password);
 }
 
 /** Writes a read-only account may make: they touch only its own account (its password, its second factor). */
@@ -155,18 +152,7 @@ test('read-only account: every screen shows its write controls disabled or hidde
 });
 
 test('read-only account in Italian: the disabled controls explain themselves in Italian', async ({ page }) => {
-  await signIn(page);
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  expect(
-    (
-      await apiAs(page, 'POST', '/api/admin/accounts', {
-        username: 'guarda',
-        password: 'guarda-pass-1',
-        role: 'readonly',
-      })
-    ).status,
-  ).toBe(201);
-  await signInAs(page, 'guarda', 'guarda-pass-1');
+  await signInAsNewReadOnly(page, 'guarda');
   await page.evaluate(() => localStorage.setItem('preferredLanguage', 'it'));
   await page.goto('/apps/phonebook');
   const create = page.getByRole('button', { name: 'Nuova sorgente' });
@@ -178,18 +164,7 @@ test('read-only account in Italian: the disabled controls explain themselves in 
 test('read-only account during the wizard: it may look at the step, not choose a directory or move on', async ({
   page,
 }) => {
-  await signIn(page);
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  expect(
-    (
-      await apiAs(page, 'POST', '/api/admin/accounts', {
-        username: 'early',
-        password: 'early-pass-1',
-        role: 'readonly',
-      })
-    ).status,
-  ).toBe(201);
-  await signInAs(page, 'early', 'early-pass-1');
+  await signInAsNewReadOnly(page, 'early');
   await page.goto('/users');
   await expect(page.getByTestId('step-bar')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('read-only-banner')).toBeVisible();

@@ -5,11 +5,11 @@ import {
   announcementWriteSchema,
   IVR_SELECTIONS,
 } from '@centralino/contract';
-import { Checkbox, Select, TextInput } from '@mantine/core';
+import { Checkbox, Select } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { DestinationSelect } from './DestinationSelect.tsx';
-import { FlowFormModal, useFlowForm } from './FlowFormModal.tsx';
+import { FlowFormModal, FlowNameInput, useFlowForm } from './FlowFormModal.tsx';
 import { FlowListPage, useDestinationLabel } from './FlowListPage.tsx';
 import { flowsApi } from './flowsApi.ts';
 
@@ -60,26 +60,24 @@ function AnnouncementModal({
   onSaved: () => void;
 }) {
   const { t } = useTranslation();
-  const { form, set, invalid, serverFields, submit, saving } = useFlowForm({
+  const { form, set, invalid, serverFields, modal } = useFlowForm({
     initial: announcement ?? EMPTY,
     schema: announcementWriteSchema,
     write: (body) =>
       announcement ? flowsApi.updateAnnouncement(announcement.id, body) : flowsApi.createAnnouncement(body),
     onSaved,
+    onClose,
   });
   return (
     <FlowFormModal
       title={announcement ? t('flows.announcements.editTitle') : t('flows.announcements.create')}
-      onClose={onClose}
-      onSubmit={submit}
-      saving={saving}
+      {...modal}
     >
-      <TextInput
-        label={t('flows.name')}
+      <FlowNameInput
         value={form.description}
-        onChange={(e) => set({ description: e.currentTarget.value })}
-        error={invalid('description') ? t('flows.nameError') : serverFields.name}
-        data-autofocus
+        onChange={(name) => set({ description: name })}
+        invalid={invalid('description')}
+        serverError={serverFields.name}
       />
       <RecordingSelect
         label={t('flows.announcements.recording')}

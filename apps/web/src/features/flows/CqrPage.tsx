@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { cardsApi } from '../cards/cardsApi.ts';
 import { DestinationSelect } from './DestinationSelect.tsx';
-import { FlowFormModal, useFlowForm } from './FlowFormModal.tsx';
+import { FlowFormModal, FlowNameInput, useFlowForm } from './FlowFormModal.tsx';
 import { FlowListPage, useDestinationLabel } from './FlowListPage.tsx';
 import { flowsApi } from './flowsApi.ts';
 
@@ -14,7 +14,7 @@ const EMPTY: CqrWrite = { name: '', source_id: 0, query: '', timeout: 3, entries
 function CqrModal({ cqr, onClose, onSaved }: { cqr: Cqr | null; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation();
   const sources = useQuery({ queryKey: ['cardsources'], queryFn: cardsApi.sources });
-  const { form, set, invalid, serverFields, submit, saving } = useFlowForm({
+  const { form, set, invalid, serverFields, modal, nameInput } = useFlowForm({
     initial: cqr
       ? {
           name: cqr.name,
@@ -28,26 +28,15 @@ function CqrModal({ cqr, onClose, onSaved }: { cqr: Cqr | null; onClose: () => v
     schema: cqrWriteSchema,
     write: (body) => (cqr ? flowsApi.updateCqr(cqr.id, body) : flowsApi.createCqr(body)),
     onSaved,
+    onClose,
   });
   const setEntry = (index: number, patch: Partial<CqrWrite['entries'][number]>) =>
     set({ entries: form.entries.map((e, i) => (i === index ? { ...e, ...patch } : e)) });
   // A CQR may not send calls to itself.
   const exclude = cqr ? cqrDestination(cqr.id) : undefined;
   return (
-    <FlowFormModal
-      title={cqr ? t('flows.cqr.editTitle') : t('flows.cqr.create')}
-      size="lg"
-      onClose={onClose}
-      onSubmit={submit}
-      saving={saving}
-    >
-      <TextInput
-        label={t('flows.name')}
-        value={form.name}
-        onChange={(e) => set({ name: e.currentTarget.value })}
-        error={invalid('name') ? t('flows.nameError') : serverFields.name}
-        data-autofocus
-      />
+    <FlowFormModal title={cqr ? t('flows.cqr.editTitle') : t('flows.cqr.create')} size="lg" {...modal}>
+      <FlowNameInput {...nameInput('name')} />
       <Select
         label={t('flows.cqr.source')}
         data={(sources.data ?? []).map((s) => ({ value: String(s.id), label: s.name }))}

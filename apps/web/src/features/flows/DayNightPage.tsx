@@ -1,5 +1,5 @@
 import { DAYNIGHT_FEATURE_CODE, type DayNight, dayNightWriteSchema } from '@centralino/contract';
-import { Badge, Center, Group, Loader, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Center, Group, Loader, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { IconMoon, IconPencil, IconPlus, IconSun } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -8,7 +8,7 @@ import { DeleteButton } from '../../components/DeleteButton.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { WriteButton } from '../../components/WriteControls.tsx';
 import { DestinationSelect, destinationOptions } from './DestinationSelect.tsx';
-import { FlowFormModal, useFlowForm } from './FlowFormModal.tsx';
+import { FlowFormModal, FlowNameInput, useFlowForm } from './FlowFormModal.tsx';
 import { flowsApi } from './flowsApi.ts';
 
 const DIGITS = Array.from({ length: 10 }, (_, i) => i);
@@ -26,26 +26,16 @@ function DayNightModal({
 }) {
   const { t } = useTranslation();
   const free = DIGITS.filter((d) => d === current?.ext || !taken.includes(d));
-  const { form, set, invalid, serverFields, submit, saving } = useFlowForm({
+  const { form, set, invalid, serverFields, modal, nameInput } = useFlowForm({
     initial: current ?? { ext: free[0] ?? 0, name: '', day_dest: '', night_dest: '' },
     schema: dayNightWriteSchema,
     write: (body) => (current ? flowsApi.updateDayNight(current.ext, body) : flowsApi.createDayNight(body)),
     onSaved,
+    onClose,
   });
   return (
-    <FlowFormModal
-      title={current ? t('flows.daynight.editTitle') : t('flows.daynight.create')}
-      onClose={onClose}
-      onSubmit={submit}
-      saving={saving}
-    >
-      <TextInput
-        label={t('flows.name')}
-        value={form.name}
-        onChange={(e) => set({ name: e.currentTarget.value })}
-        error={invalid('name') ? t('flows.nameError') : serverFields.name}
-        data-autofocus
-      />
+    <FlowFormModal title={current ? t('flows.daynight.editTitle') : t('flows.daynight.create')} {...modal}>
+      <FlowNameInput {...nameInput('name')} />
       <Select
         label={t('flows.daynight.code')}
         description={t('flows.daynight.codeHelp')}

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, type ModalProps, Stack } from '@mantine/core';
+import { Button, Group, Modal, type ModalProps, Stack, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,20 +9,24 @@ import { WriteButton } from '../../components/WriteControls.tsx';
 
 /**
  * The state every call-flow create/edit form shares: the draft, checked against the contract's schema as the
- * server will check it; field errors shown once a save was tried (`invalid`, `issue`), the server's own field
- * errors kept until the field changes (`serverFields`), and the save itself (`write` gets the parsed body; `onSaved` on success).
+ * server will check it; field errors shown once a save was tried (`invalid`, `issue`); the server's own field
+ * errors, kept until the field changes (`serverFields`); the save itself (`write` gets the parsed body, `onSaved`
+ * follows a success); and the props of the frame (`modal`) and of the name field (`nameInput`).
  */
 export function useFlowForm<W extends object, B>({
   initial,
   schema,
   write,
   onSaved,
+  onClose,
 }: {
   initial: W | (() => W);
   /** The contract's schema of the body; the draft `W` may hold more (e.g. an IVR's empty rows) until it parses. */
   schema: z.ZodType<B>;
   write: (body: B) => Promise<unknown>;
   onSaved: () => void;
+  /** Closes the modal (Cancel, Escape). */
+  onClose: () => void;
 }) {
   const { t } = useTranslation();
   const [form, setForm] = useState<W>(initial);
@@ -40,25 +44,34 @@ export function useFlowForm<W extends object, B>({
       notifyError(t('flows.saveFailed'), e);
     },
   });
+  const invalid = (path: string) => issues.some((i) => i.path.join('.') === path);
+  const set = (patch: Partial<W>) => {
+    setForm((f) => ({ ...f, ...patch }));
+    setServerFields((fields) => Object.fromEntries(Object.entries(fields).filter(([k]) => !(k in patch))));
+  };
+  const submit = () => {
+    setTouched(true);
+    if (parsed.success) save.mutate();
+  };
   return {
     form,
     setForm,
     /** Changes some fields of the draft; what the server said about them no longer holds. */
-    set: (patch: Partial<W>) => {
-      setForm((f) => ({ ...f, ...patch }));
-      setServerFields((fields) => Object.fromEntries(Object.entries(fields).filter(([k]) => !(k in patch))));
-    },
+    set,
     /** The schema refuses the field at exactly this dotted path ('name', 'entries.0.value'). */
-    invalid: (path: string) => issues.some((i) => i.path.join('.') === path),
+    invalid,
     /** The schema's message for the first problem at or under this path (`issue('entries', 2)`). */
     issue: (...path: (string | number)[]) => issues.find((i) => path.every((p, n) => i.path[n] === p))?.message,
     serverFields,
-    /** Shows the field errors from now on and saves when the draft is valid. */
-    submit: () => {
-      setTouched(true);
-      if (parsed.success) save.mutate();
-    },
-    saving: save.isPending,
+    /** Props of the FlowNameInput bound to a text field of the draft (its name; an announcement's description). */
+    nameInput: (field: keyof W & string) => ({
+      value: String(form[field] ?? ''),
+      onChange: (value: string) => set({ [field]: value } as Partial<W>),
+      invalid: invalid(field),
+      serverError: serverFields[field],
+    }),
+    /** Props of the FlowFormModal: closing, saving (shows the field errors from now on, saves a valid draft). */
+    modal: { onClose, onSubmit: submit, saving: save.isPending },
   };
 }
 
@@ -103,5 +116,31 @@ export function FlowFormModal({
         </Stack>
       </form>
     </Modal>
+  );
+}
+
+/** The object's name, the first field of a call-flow form, focused when the modal opens. */
+export function FlowNameInput({
+  value,
+  onChange,
+  invalid,
+  serverError,
+}: {
+  value: string;
+  onChange: (name: string) => void;
+  /** The schema refuses it (once a save was tried). */
+  invalid: boolean;
+  /** What the server said of it (a name taken). */
+  serverError?: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <TextInput
+      label={t('flows.name')}
+      value={value}
+      onChange={(e) => onChange(e.currentTarget.value)}
+      error={invalid ? t('flows.nameError') : serverError}
+      data-autofocus
+    />
   );
 }

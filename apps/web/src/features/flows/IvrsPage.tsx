@@ -16,7 +16,7 @@ import { IconPlus, IconX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { RecordingSelect } from './AnnouncementsPage.tsx';
 import { DestinationSelect } from './DestinationSelect.tsx';
-import { FlowFormModal, useFlowForm } from './FlowFormModal.tsx';
+import { FlowFormModal, FlowNameInput, useFlowForm } from './FlowFormModal.tsx';
 import { FlowListPage } from './FlowListPage.tsx';
 import { flowsApi } from './flowsApi.ts';
 
@@ -37,31 +37,20 @@ const EMPTY: Form = {
 
 function IvrModal({ ivr, onClose, onSaved }: { ivr: Ivr | null; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation();
-  const { form, set, issue, serverFields, submit, saving } = useFlowForm({
+  const { form, set, issue, serverFields, modal, nameInput } = useFlowForm({
     initial: (): Form => (ivr ? { ...ivr } : EMPTY),
     schema: ivrWriteSchema,
     write: (body) => (ivr ? flowsApi.updateIvr(ivr.id, body) : flowsApi.createIvr(body)),
     onSaved,
+    onClose,
   });
   const setEntry = (index: number, patch: Partial<Form['entries'][number]>) =>
     set({ entries: form.entries.map((e, i) => (i === index ? { ...e, ...patch } : e)) });
   const free = IVR_SELECTIONS.filter((k) => !form.entries.some((e) => e.selection === k));
   return (
-    <FlowFormModal
-      title={ivr ? t('flows.ivrs.editTitle') : t('flows.ivrs.create')}
-      size="xl"
-      onClose={onClose}
-      onSubmit={submit}
-      saving={saving}
-    >
+    <FlowFormModal title={ivr ? t('flows.ivrs.editTitle') : t('flows.ivrs.create')} size="xl" {...modal}>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextInput
-          label={t('flows.name')}
-          value={form.name}
-          onChange={(e) => set({ name: e.currentTarget.value })}
-          error={issue('name') ? t('flows.nameError') : serverFields.name}
-          data-autofocus
-        />
+        <FlowNameInput {...nameInput('name')} />
         <TextInput
           label={t('flows.description')}
           value={form.description}

@@ -37,21 +37,16 @@ function useUserOptions() {
 function QueueModal({ queue, onClose, onSaved }: { queue: Queue | null; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation();
   const users = useUserOptions();
-  const { form, set, issue, serverFields, submit, saving } = useFlowForm({
+  const { form, set, issue, serverFields, modal } = useFlowForm({
     initial: queue ?? EMPTY,
     schema: queueWriteSchema,
     write: (body) => (queue ? flowsApi.updateQueue(queue.id, body) : flowsApi.createQueue(body)),
     onSaved,
+    onClose,
   });
   const seconds = (v: string | number) => (typeof v === 'number' ? v : Number.parseInt(v, 10) || 0);
   return (
-    <FlowFormModal
-      title={queue ? t('flows.queues.editTitle') : t('flows.queues.create')}
-      size="lg"
-      onClose={onClose}
-      onSubmit={submit}
-      saving={saving}
-    >
+    <FlowFormModal title={queue ? t('flows.queues.editTitle') : t('flows.queues.create')} size="lg" {...modal}>
       <Group grow align="flex-start">
         <TextInput
           label={t('flows.queues.extension')}

@@ -12,7 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { DeleteButton } from '../../components/DeleteButton.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { WriteButton, WriteFieldset } from '../../components/WriteControls.tsx';
-import { FlowFormModal } from './FlowFormModal.tsx';
+import { FlowFormModal, FlowNameInput } from './FlowFormModal.tsx';
 import { flowsApi } from './flowsApi.ts';
 
 export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -118,13 +118,7 @@ function RenameModal({
       onSubmit={() => parsed.success && save.mutate()}
       saving={save.isPending}
     >
-      <TextInput
-        label={t('flows.name')}
-        value={name}
-        onChange={(e) => setName(e.currentTarget.value)}
-        error={parsed.success ? undefined : t('flows.nameError')}
-        data-autofocus
-      />
+      <FlowNameInput value={name} onChange={setName} invalid={!parsed.success} />
       <TextInput
         label={t('flows.description')}
         value={description}

@@ -5,13 +5,13 @@ import {
   timeConditionDestination,
   timeConditionWriteSchema,
 } from '@centralino/contract';
-import { Select, TextInput } from '@mantine/core';
+import { Select } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { WriteFieldset } from '../../components/WriteControls.tsx';
 import { DestinationSelect } from './DestinationSelect.tsx';
-import { FlowFormModal, useFlowForm } from './FlowFormModal.tsx';
+import { FlowFormModal, FlowNameInput, useFlowForm } from './FlowFormModal.tsx';
 import { FlowListPage, useDestinationLabel } from './FlowListPage.tsx';
 import { flowsApi } from './flowsApi.ts';
 
@@ -28,28 +28,21 @@ function TimeConditionModal({
 }) {
   const { t } = useTranslation();
   const groups = useQuery({ queryKey: ['timegroups'], queryFn: flowsApi.timeGroups });
-  const { form, set, invalid, serverFields, submit, saving } = useFlowForm({
+  const { form, set, invalid, serverFields, modal, nameInput } = useFlowForm({
     initial: condition ?? EMPTY,
     schema: timeConditionWriteSchema,
     write: (body) =>
       condition ? flowsApi.updateTimeCondition(condition.id, body) : flowsApi.createTimeCondition(body),
     onSaved,
+    onClose,
   });
   const exclude = condition ? timeConditionDestination(condition.id) : undefined;
   return (
     <FlowFormModal
       title={condition ? t('flows.timeConditions.editTitle') : t('flows.timeConditions.create')}
-      onClose={onClose}
-      onSubmit={submit}
-      saving={saving}
+      {...modal}
     >
-      <TextInput
-        label={t('flows.name')}
-        value={form.name}
-        onChange={(e) => set({ name: e.currentTarget.value })}
-        error={invalid('name') ? t('flows.nameError') : serverFields.name}
-        data-autofocus
-      />
+      <FlowNameInput {...nameInput('name')} />
       <Select
         label={t('flows.timeConditions.group')}
         data={(groups.data ?? []).map((g) => ({ value: String(g.id), label: g.name }))}

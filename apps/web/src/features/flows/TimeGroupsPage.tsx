@@ -2,7 +2,7 @@ import { type TimeGroup, type TimeRange, timeGroupWriteSchema } from '@centralin
 import { ActionIcon, Button, Fieldset, Group, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { FlowFormModal, useFlowForm } from './FlowFormModal.tsx';
+import { FlowFormModal, FlowNameInput, useFlowForm } from './FlowFormModal.tsx';
 import { FlowListPage } from './FlowListPage.tsx';
 import { flowsApi } from './flowsApi.ts';
 
@@ -25,30 +25,19 @@ function TimeGroupModal({
   onSaved: () => void;
 }) {
   const { t } = useTranslation();
-  const { form, setForm, invalid, serverFields, submit, saving } = useFlowForm({
+  const { form, setForm, invalid, serverFields, modal, nameInput } = useFlowForm({
     initial: group ? { name: group.name, ranges: group.ranges } : { name: '', ranges: [{ ...ANY }] },
     schema: timeGroupWriteSchema,
     write: (body) => (group ? flowsApi.updateTimeGroup(group.id, body) : flowsApi.createTimeGroup(body)),
     onSaved,
+    onClose,
   });
   const ranges = form.ranges as TimeRange[];
   const setRange = (index: number, patch: Partial<TimeRange>) =>
     setForm((f) => ({ ...f, ranges: (f.ranges as TimeRange[]).map((r, i) => (i === index ? { ...r, ...patch } : r)) }));
   return (
-    <FlowFormModal
-      title={group ? t('flows.timeGroups.editTitle') : t('flows.timeGroups.create')}
-      size="xl"
-      onClose={onClose}
-      onSubmit={submit}
-      saving={saving}
-    >
-      <TextInput
-        label={t('flows.name')}
-        value={form.name}
-        onChange={(e) => setForm((f) => ({ ...f, name: e.currentTarget.value }))}
-        error={invalid('name') ? t('flows.nameError') : serverFields.name}
-        data-autofocus
-      />
+    <FlowFormModal title={group ? t('flows.timeGroups.editTitle') : t('flows.timeGroups.create')} size="xl" {...modal}>
+      <FlowNameInput {...nameInput('name')} />
       <Text fw={500} size="sm">
         {t('flows.timeGroups.ranges')}
       </Text>
