@@ -13,9 +13,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { AmiClient } from '../../pbx/ami/client.ts';
 import { familyIfConnected } from '../../pbx/live-state.ts';
-import { describeReferences, referencesTo } from '../destinations/catalogue.ts';
-import { isUniqueViolation } from '../users/service.ts';
-import { checkFlowWrite, inUse, nameTaken } from './service.ts';
+import { checkFlowWrite, inUse, namedWrite, refuseWhileUsed } from './service.ts';
 
 type Db = Kysely<Database>;
 
@@ -29,15 +27,6 @@ export class TimeConditionsService {
     private readonly db: Db,
     private readonly ami?: AmiClient,
   ) {}
-
-  private async guard<T>(name: string, run: (trx: Db) => Promise<T>): Promise<T> {
-    try {
-      return await this.db.transaction().execute(run);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw nameTaken(name);
-      throw error;
-    }
-  }
 
   // ---- time groups
 
@@ -83,11 +72,11 @@ export class TimeConditionsService {
   }
 
   createGroup(input: TimeGroupWrite): Promise<number> {
-    return this.guard(input.name, (trx) => this.writeGroup(trx, null, input));
+    return namedWrite(this.db, input.name, (trx) => this.writeGroup(trx, null, input));
   }
 
   async updateGroup(id: number, input: TimeGroupWrite): Promise<void> {
-    await this.guard(input.name, (trx) => this.writeGroup(trx, id, input));
+    await namedWrite(this.db, input.name, (trx) => this.writeGroup(trx, id, input));
   }
 
   async removeGroup(id: number): Promise<void> {
@@ -164,25 +153,23 @@ export class TimeConditionsService {
   }
 
   createCondition(input: TimeConditionWrite): Promise<number> {
-    return this.guard(input.name, (trx) => this.writeCondition(trx, null, input));
+    return namedWrite(this.db, input.name, (trx) => this.writeCondition(trx, null, input));
   }
 
   async updateCondition(id: number, input: TimeConditionWrite): Promise<void> {
-    await this.guard(input.name, (trx) => this.writeCondition(trx, id, input));
+    await namedWrite(this.db, input.name, (trx) => this.writeCondition(trx, id, input));
   }
 
   async removeCondition(id: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('time_conditions').select('name').where('id', '=', id).executeTakeFirst();
       if (!row) throw new AppError(404, 'not_found');
-      const refs = (await referencesTo(trx, [timeConditionDestination(id)])).filter(
-        (r) => !(r.kind === 'timecondition' && r.label === row.name),
+      await refuseWhileUsed(
+        trx,
+        timeConditionDestination(id),
+        { kind: 'timecondition', name: row.name },
+        { en: `Time condition ${row.name}`, it: `La condizione oraria ${row.name}` },
       );
-      if (refs.length > 0) {
-        throw inUse({ en: `Time condition ${row.name}`, it: `La condizione oraria ${row.name}` }, (lang) =>
-          describeReferences(refs, lang),
-        );
-      }
       await trx.deleteFrom('time_conditions').where('id', '=', id).execute();
     });
   }
