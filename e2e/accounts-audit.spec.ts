@@ -1,29 +1,15 @@
 import { createHmac } from 'node:crypto';
-import { STORED_CREDENTIALS_KEY } from '@centralino/contract/constants';
-import type { Page } from '@playwright/test';
-import { apiAs, expect, seriousViolations, signIn, test } from './fixtures.ts';
+import { apiAs, expect, seriousViolations, signIn, signInAs, test } from './fixtures.ts';
 import { ADMIN_PASSWORD } from './server.ts';
 
 /*
  * Console accounts (/admin/accounts), the read-only role and the audit log (/admin/audit) against the real server:
- * the administrator adds a read-only account; that account sees the screens without their write controls and,
- * where it still tries a change, the server's refusal in its own words; the audit log shows who did what.
+ * the administrator adds a read-only account; that account sees the screens with their write controls disabled or
+ * hidden, and a write it still sends is refused by the server; the audit log shows who did what.
  */
 test.setTimeout(120_000);
 
-/** Signs in as another account the way signIn does for admin: key from the API, console opened with it. */
-async function signInAs(page: Page, username: string, password: string) {
-  const answer = await page.request.post('/api/login', { data: { username, password } });
-  expect(answer.status()).toBe(200);
-  const session = await answer.json();
-  await page.goto('/api/health');
-  await page.evaluate(({ key, value }) => localStorage.setItem(key, value), {
-    key: STORED_CREDENTIALS_KEY,
-    value: JSON.stringify({ user: session.user, secretkey: session.secretkey }),
-  });
-}
-
-test('accounts: add a read-only account; it sees screens without write controls and the 403 explained', async ({
+test('accounts: add a read-only account; it sees screens with their write controls disabled or hidden, and the server refuses its writes', async ({
   page,
 }) => {
   await signIn(page);
@@ -50,20 +36,15 @@ test('accounts: add a read-only account; it sees screens without write controls 
   await expect(page.getByTestId('read-only-banner')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Add account' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Remove admin' })).toBeDisabled();
-  // A screen whose controls stay: the change is refused by the server, in its words (Italian here).
+  // A settings screen: its field and its Save are disabled and say why (Italian here); the server would refuse anyway.
   await page.evaluate(() => localStorage.setItem('preferredLanguage', 'it'));
   await page.goto('/admin/languages');
   const select = page.getByRole('combobox', { name: 'Lingua di sistema' });
   await expect(select).toHaveValue(/Inglese/);
-  await select.click();
-  await page
-    .getByRole('listbox')
-    .getByRole('option', { name: /^Italiano/ })
-    .click();
-  await page.getByRole('button', { name: 'Salva' }).click();
-  await expect(
-    page.getByText('Questo account può consultare ma non modificare: chiedi a un amministratore di fare la modifica.'),
-  ).toBeVisible();
+  await expect(select).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Salva' })).toBeDisabled();
+  const refused = await apiAs(page, 'POST', '/api/settings/defaultlanguage', { lang: 'it' });
+  expect([refused.status, refused.body?.code]).toEqual([403, 'read_only']);
   expect(await seriousViolations(page, ['main'])).toEqual([]);
 });
 

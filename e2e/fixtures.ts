@@ -46,6 +46,21 @@ export async function signIn(page: Page, password = ADMIN_PASSWORD) {
   await page.waitForURL((url) => !url.pathname.endsWith('/login'), { timeout: 30_000 });
 }
 
+/**
+ * Signs in as another console account the way signIn does for admin: its key from the API, stored for the console;
+ * the next page.goto opens the console with it.
+ */
+export async function signInAs(page: Page, username: string, password: string) {
+  const answer = await page.request.post('/api/login', { data: { username, password } });
+  expect(answer.status()).toBe(200);
+  const session = await answer.json();
+  await page.goto('/api/health');
+  await page.evaluate(({ key, value }) => localStorage.setItem(key, value), {
+    key: STORED_CREDENTIALS_KEY,
+    value: JSON.stringify({ user: session.user, secretkey: session.secretkey }),
+  });
+}
+
 export async function signInWithForm(page: Page, password = ADMIN_PASSWORD) {
   await page.goto('/login');
   await page.getByLabel('User').fill('admin');

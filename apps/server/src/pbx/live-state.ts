@@ -116,6 +116,22 @@ export async function family(ami: AmiClient, name: string): Promise<Map<string, 
   return out;
 }
 
+/**
+ * An AstDB family when Asterisk can be asked, null when it cannot (no AMI connection, or the command failed): the
+ * call-flow lists then show the current mode or override as unknown rather than fail.
+ */
+export async function familyIfConnected(
+  ami: AmiClient | null | undefined,
+  name: string,
+): Promise<Map<string, string> | null> {
+  if (ami?.state !== 'connected') return null;
+  try {
+    return await family(ami, name);
+  } catch {
+    return null;
+  }
+}
+
 /** What a dialplan step tells of an AstDB write (contract asterisk §5.3: the two idioms the feature codes keep). */
 const DB_SET = /^DB\((DND|CF|CFB|CFU)\/([^)]+)\)=(.*)$/;
 const DB_DELETE = /^Deleting: (DND|CF|CFB|CFU)\/(\S+)/;

@@ -54,6 +54,7 @@ import {
 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
+import { ReadOnlyHint } from '../components/WriteControls.tsx';
 import { ApplyFailureBanner } from '../features/pbx/ApplyFailureBanner.tsx';
 import { ApplyIndicator } from '../features/pbx/ApplyIndicator.tsx';
 import { ApplyWarningsBanner } from '../features/pbx/ApplyWarningsBanner.tsx';
@@ -233,6 +234,8 @@ export function AppLayout() {
               {t('readOnly.banner')}
             </Alert>
           )}
+          {/* What every disabled write control points to (components/WriteControls.tsx). */}
+          {auth.readOnly && <ReadOnlyHint />}
           <ApplyFailureBanner />
           <ApplyWarningsBanner />
           <Outlet />

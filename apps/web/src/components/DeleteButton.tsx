@@ -1,7 +1,7 @@
 import { Button } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
-import { useCanWrite } from '../app/auth.tsx';
 import { confirmAction } from './confirm.tsx';
+import { useWriteGuard } from './WriteControls.tsx';
 
 /**
  * A red Delete button that asks first (title, message) and runs `onConfirm` only when confirmed; disabled for a
@@ -20,14 +20,14 @@ export function DeleteButton({
   loading?: boolean;
   onConfirm: () => void;
 }) {
-  const canWrite = useCanWrite();
+  const guard = useWriteGuard();
   return (
     <Button
       color="red"
       variant="light"
       leftSection={<IconTrash size={16} />}
       loading={loading}
-      disabled={!canWrite}
+      {...guard}
       onClick={async () => {
         if (await confirmAction({ title, message, confirmLabel: label, danger: true })) onConfirm();
       }}

@@ -6,62 +6,28 @@ import { dialplanTarget } from '../../pbx/render/dialplan.ts';
 import { asteriskCallAuth } from '../cloud-speech/routes.ts';
 import type { VoicemailSttToken } from '../cloud-speech/token.ts';
 import type { CqrService } from './cqr.ts';
-
-const idParams = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
-const created = z.object({ id: z.number().int() });
+import { crudRoutes, idParams } from './crud-routes.ts';
 
 /** Caller query routing (issue 26): the console's CRUD, and the dialplan's call-time lookup. */
 export const cqrRoutes =
   (service: CqrService, token: VoicemailSttToken): FastifyPluginAsyncZod =>
   async (app) => {
     const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
-    const tags = ['cqr'];
-    app.get('/api/cqr', { schema: { tags, summary: 'Caller query routings', response: { 200: cqrListSchema } } }, () =>
-      service.list(),
-    );
-    app.post(
-      '/api/cqr',
-      {
-        schema: {
-          tags,
-          summary: 'Creates a caller query routing',
-          body: cqrWriteSchema,
-          response: { 200: created, ...errors },
-        },
+    crudRoutes(app, {
+      path: '/api/cqr',
+      tags: ['cqr'],
+      errors,
+      list: cqrListSchema,
+      write: cqrWriteSchema,
+      summaries: {
+        list: 'Caller query routings',
+        create: 'Creates a caller query routing',
+        update: 'Changes a caller query routing',
+        remove: 'Deletes a caller query routing; refused while something uses it',
       },
-      async (request) => ({ id: await service.create(request.body) }),
-    );
-    app.put(
-      '/api/cqr/:id',
-      {
-        schema: {
-          tags,
-          summary: 'Changes a caller query routing',
-          params: idParams,
-          body: cqrWriteSchema,
-          response: { 204: z.null(), ...errors },
-        },
-      },
-      async (request, reply) => {
-        await service.update(request.params.id, request.body);
-        return reply.code(204).send(null);
-      },
-    );
-    app.delete(
-      '/api/cqr/:id',
-      {
-        schema: {
-          tags,
-          summary: 'Deletes a caller query routing; refused while something uses it',
-          params: idParams,
-          response: { 204: z.null(), ...errors },
-        },
-      },
-      async (request, reply) => {
-        await service.remove(request.params.id);
-        return reply.code(204).send(null);
-      },
-    );
+      // The service's own list, create, update and remove, called as its methods.
+      ops: service,
+    });
     // Asterisk's CURL() at call time: a GET with the caller in the query string, answered with the destination as
     // plain text ('context,exten,priority'), which the dialplan Goto()s. Authenticated like the voicemail mail command.
     app.get(

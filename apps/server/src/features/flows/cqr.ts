@@ -3,9 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { QueryResult } from '../custcards/run-query.ts';
-import { describeReferences, referencesTo } from '../destinations/catalogue.ts';
-import { isUniqueViolation } from '../users/service.ts';
-import { checkFlowWrite, inUse, nameTaken } from './service.ts';
+import { checkFlowWrite, namedWrite, refuseWhileUsed } from './service.ts';
 
 type Db = Kysely<Database>;
 
@@ -88,36 +86,24 @@ export class CqrService {
     }));
   }
 
-  private async guard<T>(name: string, run: (trx: Db) => Promise<T>): Promise<T> {
-    try {
-      return await this.db.transaction().execute(run);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw nameTaken(name);
-      throw error;
-    }
-  }
-
   create(input: CqrWrite): Promise<number> {
-    return this.guard(input.name, (trx) => writeCqr(trx, null, input));
+    return namedWrite(this.db, input.name, (trx) => writeCqr(trx, null, input));
   }
 
   async update(id: number, input: CqrWrite): Promise<void> {
-    await this.guard(input.name, (trx) => writeCqr(trx, id, input));
+    await namedWrite(this.db, input.name, (trx) => writeCqr(trx, id, input));
   }
 
   async remove(id: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('cqrs').select('name').where('id', '=', id).executeTakeFirst();
       if (!row) throw new AppError(404, 'not_found');
-      const refs = (await referencesTo(trx, [cqrDestination(id)])).filter(
-        (r) => !(r.kind === 'cqr' && r.label === row.name),
+      await refuseWhileUsed(
+        trx,
+        cqrDestination(id),
+        { kind: 'cqr', name: row.name },
+        { en: `Caller query routing ${row.name}`, it: `L'instradamento per chiamante ${row.name}` },
       );
-      if (refs.length > 0) {
-        throw inUse(
-          { en: `Caller query routing ${row.name}`, it: `L'instradamento per chiamante ${row.name}` },
-          (lang) => describeReferences(refs, lang),
-        );
-      }
       await trx.deleteFrom('cqr_entries').where('cqr_id', '=', id).execute();
       await trx.deleteFrom('cqrs').where('id', '=', id).execute();
     });

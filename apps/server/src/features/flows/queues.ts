@@ -11,8 +11,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { describeReferences, referencesTo } from '../destinations/catalogue.ts';
 import { assertQueueNumberFree } from '../numbering/allocate.ts';
-import { isUniqueViolation } from '../users/service.ts';
-import { checkFlowWrite, inUse, nameTaken } from './service.ts';
+import { checkFlowWrite, inUse, namedWrite } from './service.ts';
 
 type Db = Kysely<Database>;
 
@@ -110,26 +109,17 @@ export class QueuesService {
     return queueId;
   }
 
-  private async guard<T>(name: string, run: (trx: Db) => Promise<T>): Promise<T> {
-    try {
-      return await this.db.transaction().execute(run);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw nameTaken(name);
-      throw error;
-    }
-  }
-
   /** Inside a caller's transaction (the migration's step): the same checks, committed or rolled back with it. */
   createIn(trx: Db, input: QueueWrite): Promise<number> {
     return this.write(trx, null, input);
   }
 
   create(input: QueueWrite): Promise<number> {
-    return this.guard(input.name, (trx) => this.write(trx, null, input));
+    return namedWrite(this.db, input.name, (trx) => this.write(trx, null, input));
   }
 
   async update(id: number, input: QueueWrite): Promise<void> {
-    await this.guard(input.name, (trx) => this.write(trx, id, input));
+    await namedWrite(this.db, input.name, (trx) => this.write(trx, id, input));
   }
 
   /** Refuses while routes, flows or users send calls to the queue (its own failover back to it does not count). */

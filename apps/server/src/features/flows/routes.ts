@@ -15,9 +15,9 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
+import { crudRoutes, idParams } from './crud-routes.ts';
 import type { FlowsService, RecordingsService } from './service.ts';
 
-const idParams = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
 const created = z.object({ id: z.number().int() });
 
 /** Call flows (issue 26): recordings, announcements, IVRs. */
@@ -137,106 +137,48 @@ export const flowsRoutes =
     );
 
     // ---- announcements
-    tags = ['announcements'];
-    app.get(
-      '/api/announcements',
-      { schema: { tags, summary: 'Announcements', response: { 200: announcementListSchema, ...errors } } },
-      () => flows.listAnnouncements(),
-    );
-    app.post(
-      '/api/announcements',
-      {
-        schema: {
-          tags,
-          summary: 'Creates an announcement: a recording, then a destination',
-          body: announcementWriteSchema,
-          response: { 200: created, ...errors },
-        },
+    crudRoutes(app, {
+      path: '/api/announcements',
+      tags: ['announcements'],
+      errors,
+      list: announcementListSchema,
+      write: announcementWriteSchema,
+      summaries: {
+        list: 'Announcements',
+        create: 'Creates an announcement: a recording, then a destination',
+        update: 'Changes an announcement',
+        remove: 'Deletes an announcement; refused while routes or flows send calls to it',
       },
-      async (request) => ({ id: await flows.createAnnouncement(request.body) }),
-    );
-    app.put(
-      '/api/announcements/:id',
-      {
-        schema: {
-          tags,
-          summary: 'Changes an announcement',
-          params: idParams,
-          body: announcementWriteSchema,
-          response: { 204: z.null(), ...errors },
-        },
+      ops: {
+        list: () => flows.listAnnouncements(),
+        create: (body) => flows.createAnnouncement(body),
+        update: (id, body) => flows.updateAnnouncement(id, body),
+        remove: (id) => flows.removeAnnouncement(id),
       },
-      async (request, reply) => {
-        await flows.updateAnnouncement(request.params.id, request.body);
-        return reply.code(204).send(null);
-      },
-    );
-    app.delete(
-      '/api/announcements/:id',
-      {
-        schema: {
-          tags,
-          summary: 'Deletes an announcement; refused while routes or flows send calls to it',
-          params: idParams,
-          response: { 204: z.null(), ...errors },
-        },
-      },
-      async (request, reply) => {
-        await flows.removeAnnouncement(request.params.id);
-        return reply.code(204).send(null);
-      },
-    );
+    });
 
     // ---- IVRs
-    tags = ['ivr'];
-    app.get('/api/ivrs', { schema: { tags, summary: 'IVR menus', response: { 200: ivrListSchema, ...errors } } }, () =>
-      flows.listIvrs(),
-    );
-    app.post(
-      '/api/ivrs',
-      {
-        schema: {
-          tags,
-          summary: 'Creates an IVR menu',
-          body: ivrWriteSchema,
-          response: { 200: created, ...errors },
-        },
+    crudRoutes(app, {
+      path: '/api/ivrs',
+      tags: ['ivr'],
+      errors,
+      list: ivrListSchema,
+      write: ivrWriteSchema,
+      summaries: {
+        list: 'IVR menus',
+        create: 'Creates an IVR menu',
+        update: 'Changes an IVR menu (its entries are replaced)',
+        remove: 'Deletes an IVR menu; refused while routes or flows send calls to it',
       },
-      async (request) => ({ id: await flows.createIvr(request.body) }),
-    );
-    app.put(
-      '/api/ivrs/:id',
-      {
-        schema: {
-          tags,
-          summary: 'Changes an IVR menu (its entries are replaced)',
-          params: idParams,
-          body: ivrWriteSchema,
-          response: { 204: z.null(), ...errors },
-        },
+      ops: {
+        list: () => flows.listIvrs(),
+        create: (body) => flows.createIvr(body),
+        update: (id, body) => flows.updateIvr(id, body),
+        remove: (id) => flows.removeIvr(id),
       },
-      async (request, reply) => {
-        await flows.updateIvr(request.params.id, request.body);
-        return reply.code(204).send(null);
-      },
-    );
-    app.delete(
-      '/api/ivrs/:id',
-      {
-        schema: {
-          tags,
-          summary: 'Deletes an IVR menu; refused while routes or flows send calls to it',
-          params: idParams,
-          response: { 204: z.null(), ...errors },
-        },
-      },
-      async (request, reply) => {
-        await flows.removeIvr(request.params.id);
-        return reply.code(204).send(null);
-      },
-    );
+    });
 
-    // ---- day/night switches
+    // ---- day/night switches (kept by their digit, not an id)
     tags = ['daynight'];
     const extParams = z.object({ ext: z.coerce.number().int().min(0).max(9) });
     app.get(

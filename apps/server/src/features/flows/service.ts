@@ -24,10 +24,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { AmiClient } from '../../pbx/ami/client.ts';
-import { family } from '../../pbx/live-state.ts';
+import { familyIfConnected } from '../../pbx/live-state.ts';
 import { recordingSoundPath } from '../../pbx/load.ts';
 import { ensureReadableDir, writeAtomically } from '../../pbx/write-files.ts';
-import { describeReferences, destinationList, referencesTo } from '../destinations/catalogue.ts';
+import { describeReferences, destinationList, type Reference, referencesTo } from '../destinations/catalogue.ts';
 import { isUniqueViolation } from '../users/service.ts';
 import { convertAudio } from './audio.ts';
 
@@ -49,6 +49,30 @@ export function inUse(what: Record<UiLanguage, string>, users: (lang: UiLanguage
       ? `${what.it} è usato da: ${users(lang)}. Assegna loro prima qualcos'altro.`
       : `${what.en} is used by: ${users(lang)}. Give them something else first.`,
   );
+}
+
+/** Runs a create or update in one transaction; a name another object of its kind holds answers 409 flow_exists. */
+export async function namedWrite<T>(db: Db, name: string, run: (trx: Db) => Promise<T>): Promise<T> {
+  try {
+    return await db.transaction().execute(run);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken(name);
+    throw error;
+  }
+}
+
+/**
+ * Refuses (409 flow_in_use, naming who) to remove the object behind `destination` while routes, users or flows send
+ * calls to it; the object's own entries pointing back at it (`self`: its kind and name) do not keep it alive.
+ */
+export async function refuseWhileUsed(
+  trx: Db,
+  destination: string,
+  self: { kind: Reference['kind']; name: string },
+  what: Record<UiLanguage, string>,
+): Promise<void> {
+  const refs = (await referencesTo(trx, [destination])).filter((r) => !(r.kind === self.kind && r.label === self.name));
+  if (refs.length > 0) throw inUse(what, (lang) => describeReferences(refs, lang));
 }
 
 interface RecordingUser {
@@ -405,15 +429,6 @@ export class FlowsService {
     }
   }
 
-  private async guard<T>(name: string, run: (trx: Db) => Promise<T>): Promise<T> {
-    try {
-      return await this.db.transaction().execute(run);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw nameTaken(name);
-      throw error;
-    }
-  }
-
   // ---- announcements
 
   async listAnnouncements(): Promise<Announcement[]> {
@@ -449,7 +464,7 @@ export class FlowsService {
 
   async createAnnouncement(input: AnnouncementWrite): Promise<number> {
     const { parsed, row } = this.announcementRow(input);
-    return this.guard(parsed.description, async (trx) => {
+    return namedWrite(this.db, parsed.description, async (trx) => {
       await this.assertRecording(trx, parsed.recording_id, 'recording_id');
       const created = await trx.insertInto('announcements').values(row).returning('id').executeTakeFirstOrThrow();
       await checkFlowWrite(trx, [['post_dest', parsed.post_dest]]);
@@ -459,7 +474,7 @@ export class FlowsService {
 
   async updateAnnouncement(id: number, input: AnnouncementWrite): Promise<void> {
     const { parsed, row } = this.announcementRow(input);
-    await this.guard(parsed.description, async (trx) => {
+    await namedWrite(this.db, parsed.description, async (trx) => {
       await this.assertRecording(trx, parsed.recording_id, 'recording_id');
       const result = await trx.updateTable('announcements').set(row).where('id', '=', id).executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) throw new AppError(404, 'not_found');
@@ -544,11 +559,11 @@ export class FlowsService {
   }
 
   createIvr(input: IvrWrite): Promise<number> {
-    return this.guard(input.name, (trx) => this.writeIvr(trx, null, input));
+    return namedWrite(this.db, input.name, (trx) => this.writeIvr(trx, null, input));
   }
 
   async updateIvr(id: number, input: IvrWrite): Promise<void> {
-    await this.guard(input.name, (trx) => this.writeIvr(trx, id, input));
+    await namedWrite(this.db, input.name, (trx) => this.writeIvr(trx, id, input));
   }
 
   async removeIvr(id: number): Promise<void> {
@@ -556,12 +571,12 @@ export class FlowsService {
       const row = await trx.selectFrom('ivrs').select('name').where('id', '=', id).executeTakeFirst();
       if (!row) throw new AppError(404, 'not_found');
       // The IVR's own keys pointing back at it do not keep it alive.
-      const refs = (await referencesTo(trx, [ivrDestination(id)])).filter(
-        (r) => !(r.kind === 'ivr' && r.label === row.name),
+      await refuseWhileUsed(
+        trx,
+        ivrDestination(id),
+        { kind: 'ivr', name: row.name },
+        { en: `IVR ${row.name}`, it: `L'IVR ${row.name}` },
       );
-      if (refs.length > 0) {
-        throw inUse({ en: `IVR ${row.name}`, it: `L'IVR ${row.name}` }, (lang) => describeReferences(refs, lang));
-      }
       await trx.deleteFrom('ivr_entries').where('ivr_id', '=', id).execute();
       await trx.deleteFrom('ivrs').where('id', '=', id).execute();
     });
@@ -569,20 +584,11 @@ export class FlowsService {
 
   // ---- day/night switches
 
-  /** The modes Asterisk holds (AstDB DAYNIGHT/C<n>); null when it cannot be asked. */
-  private async modes(): Promise<Map<string, string> | null> {
-    if (this.ami?.state !== 'connected') return null;
-    try {
-      return await family(this.ami, 'DAYNIGHT');
-    } catch {
-      return null;
-    }
-  }
-
   async listDayNight(): Promise<DayNight[]> {
     const [rows, modes] = await Promise.all([
       this.db.selectFrom('daynight').selectAll().orderBy('ext').execute(),
-      this.modes(),
+      // The modes Asterisk holds (AstDB DAYNIGHT/...); null when it cannot be asked.
+      familyIfConnected(this.ami, 'DAYNIGHT'),
     ]);
     return rows.map((r) => ({
       ext: Number(r.ext),
@@ -597,7 +603,7 @@ export class FlowsService {
 
   async createDayNight(input: DayNightWrite): Promise<void> {
     const v = dayNightWriteSchema.parse(input);
-    await this.guard(v.name, async (trx) => {
+    await namedWrite(this.db, v.name, async (trx) => {
       if (await trx.selectFrom('daynight').select('ext').where('ext', '=', v.ext).executeTakeFirst()) {
         throw new AppError(
           409,
@@ -622,7 +628,7 @@ export class FlowsService {
 
   async updateDayNight(ext: number, input: DayNightWrite): Promise<void> {
     const v = dayNightWriteSchema.parse({ ...input, ext });
-    await this.guard(v.name, async (trx) => {
+    await namedWrite(this.db, v.name, async (trx) => {
       const result = await trx
         .updateTable('daynight')
         .set({ name: v.name, day_dest: v.day_dest, night_dest: v.night_dest })
@@ -640,14 +646,12 @@ export class FlowsService {
     await this.db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('daynight').select('name').where('ext', '=', ext).executeTakeFirst();
       if (!row) throw new AppError(404, 'not_found');
-      const refs = (await referencesTo(trx, [dayNightDestination(ext)])).filter(
-        (r) => !(r.kind === 'daynight' && r.label === row.name),
+      await refuseWhileUsed(
+        trx,
+        dayNightDestination(ext),
+        { kind: 'daynight', name: row.name },
+        { en: `Day/night switch ${row.name}`, it: `Il commutatore giorno/notte ${row.name}` },
       );
-      if (refs.length > 0) {
-        throw inUse({ en: `Day/night switch ${row.name}`, it: `Il commutatore giorno/notte ${row.name}` }, (lang) =>
-          describeReferences(refs, lang),
-        );
-      }
       await trx.deleteFrom('daynight').where('ext', '=', ext).execute();
     });
   }

@@ -12,10 +12,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { AmiClient } from '../../pbx/ami/client.ts';
-import { family } from '../../pbx/live-state.ts';
-import { describeReferences, referencesTo } from '../destinations/catalogue.ts';
-import { isUniqueViolation } from '../users/service.ts';
-import { checkFlowWrite, inUse, nameTaken } from './service.ts';
+import { familyIfConnected } from '../../pbx/live-state.ts';
+import { checkFlowWrite, inUse, namedWrite, refuseWhileUsed } from './service.ts';
 
 type Db = Kysely<Database>;
 
@@ -29,15 +27,6 @@ export class TimeConditionsService {
     private readonly db: Db,
     private readonly ami?: AmiClient,
   ) {}
-
-  private async guard<T>(name: string, run: (trx: Db) => Promise<T>): Promise<T> {
-    try {
-      return await this.db.transaction().execute(run);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw nameTaken(name);
-      throw error;
-    }
-  }
 
   // ---- time groups
 
@@ -83,11 +72,11 @@ export class TimeConditionsService {
   }
 
   createGroup(input: TimeGroupWrite): Promise<number> {
-    return this.guard(input.name, (trx) => this.writeGroup(trx, null, input));
+    return namedWrite(this.db, input.name, (trx) => this.writeGroup(trx, null, input));
   }
 
   async updateGroup(id: number, input: TimeGroupWrite): Promise<void> {
-    await this.guard(input.name, (trx) => this.writeGroup(trx, id, input));
+    await namedWrite(this.db, input.name, (trx) => this.writeGroup(trx, id, input));
   }
 
   async removeGroup(id: number): Promise<void> {
@@ -112,20 +101,11 @@ export class TimeConditionsService {
 
   // ---- time conditions
 
-  /** The overrides Asterisk holds (AstDB TC/<id>); null when it cannot be asked. */
-  private async overrides(): Promise<Map<string, string> | null> {
-    if (this.ami?.state !== 'connected') return null;
-    try {
-      return await family(this.ami, 'TC');
-    } catch {
-      return null;
-    }
-  }
-
   async listConditions(): Promise<TimeCondition[]> {
     const [rows, overrides] = await Promise.all([
       this.db.selectFrom('time_conditions').selectAll().orderBy('name').execute(),
-      this.overrides(),
+      // The overrides Asterisk holds (AstDB TC/...); null when it cannot be asked.
+      familyIfConnected(this.ami, 'TC'),
     ]);
     return rows.map((r) => {
       const held = overrides?.get(String(r.id));
@@ -173,25 +153,23 @@ export class TimeConditionsService {
   }
 
   createCondition(input: TimeConditionWrite): Promise<number> {
-    return this.guard(input.name, (trx) => this.writeCondition(trx, null, input));
+    return namedWrite(this.db, input.name, (trx) => this.writeCondition(trx, null, input));
   }
 
   async updateCondition(id: number, input: TimeConditionWrite): Promise<void> {
-    await this.guard(input.name, (trx) => this.writeCondition(trx, id, input));
+    await namedWrite(this.db, input.name, (trx) => this.writeCondition(trx, id, input));
   }
 
   async removeCondition(id: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('time_conditions').select('name').where('id', '=', id).executeTakeFirst();
       if (!row) throw new AppError(404, 'not_found');
-      const refs = (await referencesTo(trx, [timeConditionDestination(id)])).filter(
-        (r) => !(r.kind === 'timecondition' && r.label === row.name),
+      await refuseWhileUsed(
+        trx,
+        timeConditionDestination(id),
+        { kind: 'timecondition', name: row.name },
+        { en: `Time condition ${row.name}`, it: `La condizione oraria ${row.name}` },
       );
-      if (refs.length > 0) {
-        throw inUse({ en: `Time condition ${row.name}`, it: `La condizione oraria ${row.name}` }, (lang) =>
-          describeReferences(refs, lang),
-        );
-      }
       await trx.deleteFrom('time_conditions').where('id', '=', id).execute();
     });
   }

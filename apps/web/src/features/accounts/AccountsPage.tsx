@@ -23,15 +23,16 @@ import { modals } from '@mantine/modals';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAuth } from '../../app/auth.tsx';
+import { useCanWrite } from '../../app/auth.tsx';
 import { confirmAction } from '../../components/confirm.tsx';
 import { notifyError, notifySuccess, reported } from '../../components/notify.ts';
+import { WriteButton, WriteFieldset } from '../../components/WriteControls.tsx';
 import { accountsApi } from './api.ts';
 import { TwoFactorCard } from './TwoFactorCard.tsx';
 
 const KEY = ['admin-accounts'];
 
-function AddAccount({ disabled }: { disabled: boolean }) {
+function AddAccount() {
   const { t } = useTranslation();
   const client = useQueryClient();
   const [username, setUsername] = useState('');
@@ -65,7 +66,6 @@ function AddAccount({ disabled }: { disabled: boolean }) {
             value={username}
             onChange={(e) => setUsername(e.currentTarget.value)}
             error={touched && issues.includes('username') ? t('accounts.badName') : undefined}
-            disabled={disabled}
             required
           />
           <PasswordInput
@@ -78,7 +78,6 @@ function AddAccount({ disabled }: { disabled: boolean }) {
                 ? t('accounts.tooShort', { min: ADMIN_PASSWORD_MIN_LENGTH })
                 : undefined
             }
-            disabled={disabled}
             required
           />
           <Select
@@ -87,9 +86,8 @@ function AddAccount({ disabled }: { disabled: boolean }) {
             onChange={(value) => setRole((value as AccountRole | null) ?? 'readonly')}
             data={(['admin', 'readonly'] as const).map((r) => ({ value: r, label: t(`accounts.roles.${r}`) }))}
             allowDeselect={false}
-            disabled={disabled}
           />
-          <Button type="submit" loading={add.isPending} disabled={disabled}>
+          <Button type="submit" loading={add.isPending}>
             {t('accounts.add')}
           </Button>
         </Group>
@@ -139,7 +137,7 @@ function ResetPasswordForm({ account, onDone }: { account: string; onDone: () =>
   );
 }
 
-function AccountRow({ account, readOnly }: { account: Account; readOnly: boolean }) {
+function AccountRow({ account }: { account: Account }) {
   const { t, i18n } = useTranslation();
   const client = useQueryClient();
   const refresh = () => client.invalidateQueries({ queryKey: KEY });
@@ -196,15 +194,16 @@ function AccountRow({ account, readOnly }: { account: Account; readOnly: boolean
     <Table.Tr>
       <Table.Td>{account.username}</Table.Td>
       <Table.Td>
-        <Select
-          aria-label={t('accounts.changeRole', { name: account.username })}
-          value={account.role}
-          onChange={(value) => value && value !== account.role && setRole.mutate(value as AccountRole)}
-          data={(['admin', 'readonly'] as const).map((r) => ({ value: r, label: t(`accounts.roles.${r}`) }))}
-          allowDeselect={false}
-          disabled={readOnly}
-          w={180}
-        />
+        <WriteFieldset>
+          <Select
+            aria-label={t('accounts.changeRole', { name: account.username })}
+            value={account.role}
+            onChange={(value) => value && value !== account.role && setRole.mutate(value as AccountRole)}
+            data={(['admin', 'readonly'] as const).map((r) => ({ value: r, label: t(`accounts.roles.${r}`) }))}
+            allowDeselect={false}
+            w={180}
+          />
+        </WriteFieldset>
       </Table.Td>
       <Table.Td>
         <Badge variant="light" color={account.two_factor ? 'teal' : 'gray'}>
@@ -214,27 +213,20 @@ function AccountRow({ account, readOnly }: { account: Account; readOnly: boolean
       <Table.Td>{new Date(account.created_at).toLocaleDateString(i18n.language)}</Table.Td>
       <Table.Td>
         <Group gap="xs" wrap="nowrap">
-          <Button size="xs" variant="light" onClick={openReset} disabled={readOnly}>
+          <WriteButton size="xs" variant="light" onClick={openReset}>
             {t('accounts.reset')}
             <VisuallyHidden> {account.username}</VisuallyHidden>
-          </Button>
+          </WriteButton>
           {account.two_factor && (
-            <Button size="xs" variant="light" onClick={askResetTwoFactor} disabled={readOnly}>
+            <WriteButton size="xs" variant="light" onClick={askResetTwoFactor}>
               {t('twoFactor.reset')}
               <VisuallyHidden> {account.username}</VisuallyHidden>
-            </Button>
+            </WriteButton>
           )}
-          <Button
-            size="xs"
-            variant="light"
-            color="red"
-            onClick={askRemove}
-            disabled={readOnly}
-            loading={remove.isPending}
-          >
+          <WriteButton size="xs" variant="light" color="red" onClick={askRemove} loading={remove.isPending}>
             {t('accounts.remove')}
             <VisuallyHidden> {account.username}</VisuallyHidden>
-          </Button>
+          </WriteButton>
         </Group>
       </Table.Td>
     </Table.Tr>
@@ -244,7 +236,8 @@ function AccountRow({ account, readOnly }: { account: Account; readOnly: boolean
 /** /admin/accounts: console accounts and their roles. */
 export function AccountsPage() {
   const { t } = useTranslation();
-  const { readOnly } = useAuth();
+  // A read-only account sees the list; the add form is left out rather than shown disabled.
+  const canWrite = useCanWrite();
   const accounts = useQuery({ queryKey: KEY, queryFn: reported(t('accounts.loadFailed'), accountsApi.list) });
   return (
     <Stack gap="lg" maw={960}>
@@ -253,7 +246,7 @@ export function AccountsPage() {
       </Title>
       <Text c="dimmed">{t('accounts.intro')}</Text>
       <TwoFactorCard />
-      {!readOnly && <AddAccount disabled={readOnly} />}
+      {canWrite && <AddAccount />}
       <Table striped withTableBorder>
         <Table.Thead>
           <Table.Tr>
@@ -266,7 +259,7 @@ export function AccountsPage() {
         </Table.Thead>
         <Table.Tbody>
           {accounts.data?.map((account) => (
-            <AccountRow key={account.username} account={account} readOnly={readOnly} />
+            <AccountRow key={account.username} account={account} />
           ))}
         </Table.Tbody>
       </Table>

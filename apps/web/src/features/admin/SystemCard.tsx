@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { api } from '../../api/endpoints.ts';
 import { confirmAction } from '../../components/confirm.tsx';
 import { notifyError } from '../../components/notify.ts';
+import { WriteButton } from '../../components/WriteControls.tsx';
 import { useEngine, useWizardMove } from '../wizard/useWizard.ts';
 
 /** The system's language and the way back into the setup wizard (once on the home page, now the dashboard's). */
@@ -38,9 +39,14 @@ export function SystemCard() {
           </Group>
         </Group>
         <Group>
-          <Button variant="light" leftSection={<IconRefresh size={16} />} onClick={restart} loading={move.isPending}>
+          <WriteButton
+            variant="light"
+            leftSection={<IconRefresh size={16} />}
+            onClick={restart}
+            loading={move.isPending}
+          >
             {t('admin.restartWizard')}
-          </Button>
+          </WriteButton>
         </Group>
       </Stack>
     </Card>

@@ -1,11 +1,12 @@
 import { looksLikeJsonFile } from '@centralino/contract';
-import { Alert, Button, Card, FileButton, Group, Loader, Stack, Switch, Text, Title } from '@mantine/core';
+import { Alert, Card, FileButton, Group, Loader, Stack, Switch, Text, Title } from '@mantine/core';
 import { IconUpload } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { WriteButton, WriteFieldset } from '../../components/WriteControls.tsx';
 import { appsApi } from './appsApi.ts';
 
 function readAsDataUrl(file: File): Promise<string> {
@@ -51,9 +52,9 @@ function SpeechToText() {
   const uploadButton = (label: string, variant: 'filled' | 'subtle') => (
     <FileButton onChange={pick} accept="application/json,.json">
       {(props) => (
-        <Button {...props} variant={variant} leftSection={<IconUpload size={16} />} loading={upload.isPending}>
+        <WriteButton {...props} variant={variant} leftSection={<IconUpload size={16} />} loading={upload.isPending}>
           {label}
-        </Button>
+        </WriteButton>
       )}
     </FileButton>
   );
@@ -81,13 +82,15 @@ function SpeechToText() {
           </Alert>
         )}
         {exists.data && (
-          <Switch
-            label={t('apps.cloud.stt.switch')}
-            description={t('apps.cloud.stt.switchHelp')}
-            disabled={stt.isPending || toggle.isPending}
-            checked={(toggle.isPending ? toggle.variables : stt.data === 'enabled') ?? false}
-            onChange={(e) => toggle.mutate(e.currentTarget.checked)}
-          />
+          <WriteFieldset>
+            <Switch
+              label={t('apps.cloud.stt.switch')}
+              description={t('apps.cloud.stt.switchHelp')}
+              disabled={stt.isPending || toggle.isPending}
+              checked={(toggle.isPending ? toggle.variables : stt.data === 'enabled') ?? false}
+              onChange={(e) => toggle.mutate(e.currentTarget.checked)}
+            />
+          </WriteFieldset>
         )}
       </Stack>
     </Card>

@@ -31,6 +31,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DeleteButton } from '../../components/DeleteButton.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { WriteButton } from '../../components/WriteControls.tsx';
 import { ctiApi } from '../cti/ctiApi.ts';
 import { appsApi } from './appsApi.ts';
 import { CopyUrlButton } from './CopyUrlButton.tsx';
@@ -169,9 +170,9 @@ function ParamUrlItem({ item, profiles, onModify }: { item: ParamUrl; profiles: 
           {t('apps.paramurl.onlyQueues')}: {item.only_queues ? t('apps.yes') : t('apps.no')}
         </Text>
         <Group gap="xs">
-          <Button variant="default" size="xs" onClick={onModify}>
+          <WriteButton variant="default" size="xs" onClick={onModify}>
             {t('apps.modify')}
-          </Button>
+          </WriteButton>
           <DeleteButton
             label={t('apps.delete')}
             title={t('apps.paramurl.deleteTitle')}
@@ -198,13 +199,13 @@ export function ParamUrlsPage() {
         <Title order={1} size="h2">
           {t('apps.paramurl.title')}
         </Title>
-        <Button
+        <WriteButton
           leftSection={<IconPlus size={16} />}
           disabled={!urls.data || !profiles.data}
           onClick={() => setOpen({})}
         >
           {t('apps.paramurl.create')}
-        </Button>
+        </WriteButton>
       </Group>
       <Text c="dimmed">{t('apps.paramurl.intro')}</Text>
       {urls.isPending || profiles.isPending ? (

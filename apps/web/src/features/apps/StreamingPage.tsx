@@ -30,6 +30,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { DeleteButton } from '../../components/DeleteButton.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { WriteButton } from '../../components/WriteControls.tsx';
 import { ctiApi } from '../cti/ctiApi.ts';
 import { usersApi } from '../users/usersApi.ts';
 import { appsApi } from './appsApi.ts';
@@ -291,9 +292,9 @@ function StreamingItem({
           )}
         </Box>
         <Group gap="xs">
-          <Button variant="default" size="xs" onClick={onModify}>
+          <WriteButton variant="default" size="xs" onClick={onModify}>
             {t('apps.modify')}
-          </Button>
+          </WriteButton>
           <DeleteButton
             label={t('apps.delete')}
             title={t('apps.streaming.deleteTitle', { name: source.descr })}
@@ -320,9 +321,9 @@ export function StreamingPage() {
         <Title order={1} size="h2">
           {t('apps.streaming.title')}
         </Title>
-        <Button leftSection={<IconPlus size={16} />} disabled={!profiles.data} onClick={() => setOpen({})}>
+        <WriteButton leftSection={<IconPlus size={16} />} disabled={!profiles.data} onClick={() => setOpen({})}>
           {t('apps.streaming.create')}
-        </Button>
+        </WriteButton>
       </Group>
       <Text c="dimmed">{t('apps.streaming.intro')}</Text>
       {sources.isPending || profiles.isPending ? (

@@ -17,8 +17,8 @@ import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { readCredentials } from '../../api/credentials.ts';
-import { useAuth } from '../../app/auth.tsx';
 import { notifyError, notifySuccess, reported } from '../../components/notify.ts';
+import { WriteFieldset } from '../../components/WriteControls.tsx';
 import i18n from '../../i18n/index.ts';
 import { auditApi, auditSearch } from '../accounts/api.ts';
 
@@ -64,7 +64,6 @@ function Changes({ entry }: { entry: AuditEntry }) {
 
 function Retention() {
   const { t } = useTranslation();
-  const { readOnly } = useAuth();
   const settings = useQuery({ queryKey: ['audit-settings'], queryFn: auditApi.settings });
   const [days, setDays] = useState<number | string>('');
   useEffect(() => {
@@ -77,22 +76,14 @@ function Retention() {
   });
   const valid = auditSettingsSchema.safeParse({ retention_days: Number(days) }).success;
   return (
-    <Group align="flex-end">
-      <NumberInput
-        label={t('audit.retention')}
-        value={days}
-        onChange={setDays}
-        min={1}
-        max={3650}
-        w={220}
-        disabled={readOnly}
-      />
-      {!readOnly && (
+    <WriteFieldset>
+      <Group align="flex-end">
+        <NumberInput label={t('audit.retention')} value={days} onChange={setDays} min={1} max={3650} w={220} />
         <Button variant="light" onClick={() => save.mutate()} disabled={!valid} loading={save.isPending}>
           {t('audit.retentionSave')}
         </Button>
-      )}
-    </Group>
+      </Group>
+    </WriteFieldset>
   );
 }
 

@@ -29,6 +29,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { confirmAction } from '../../components/confirm.tsx';
 import { notifyError, notifySuccess, reported } from '../../components/notify.ts';
+import { WriteButton, WriteFieldset } from '../../components/WriteControls.tsx';
 import { backupApi } from './backupApi.ts';
 
 function bytes(n: number, lang: string): string {
@@ -160,9 +161,9 @@ function Summary({ summary, onDone }: { summary: BackupSummary; onDone: () => vo
         <Button variant="default" onClick={() => discard.mutate()} disabled={restore.isPending}>
           {t('common.cancel')}
         </Button>
-        <Button color="red" onClick={confirm} loading={restore.isPending}>
+        <WriteButton color="red" onClick={confirm} loading={restore.isPending}>
           {t('backup.restore')}
-        </Button>
+        </WriteButton>
       </Group>
     </Stack>
   );
@@ -197,23 +198,25 @@ function RestoreCard() {
           />
         ) : (
           <form onSubmit={submit} noValidate>
-            <Stack gap="sm">
-              <Text size="sm">{t('backup.restoreHelp')}</Text>
-              <FileInput
-                label={t('backup.file')}
-                description={t('backup.fileHelp', { gb: BACKUP_UPLOAD_MAX_BYTES / 1024 ** 3 })}
-                accept=".tar.gz,.tgz,application/gzip"
-                value={file}
-                clearable
-                onChange={setFile}
-                data-testid="backup-file"
-              />
-              <Group>
-                <Button type="submit" disabled={!file} loading={upload.isPending}>
-                  {t('backup.check')}
-                </Button>
-              </Group>
-            </Stack>
+            <WriteFieldset>
+              <Stack gap="sm">
+                <Text size="sm">{t('backup.restoreHelp')}</Text>
+                <FileInput
+                  label={t('backup.file')}
+                  description={t('backup.fileHelp', { gb: BACKUP_UPLOAD_MAX_BYTES / 1024 ** 3 })}
+                  accept=".tar.gz,.tgz,application/gzip"
+                  value={file}
+                  clearable
+                  onChange={setFile}
+                  data-testid="backup-file"
+                />
+                <Group>
+                  <Button type="submit" disabled={!file} loading={upload.isPending}>
+                    {t('backup.check')}
+                  </Button>
+                </Group>
+              </Stack>
+            </WriteFieldset>
           </form>
         )}
       </Stack>
@@ -259,41 +262,43 @@ function ScheduleForm({ status }: { status: BackupStatus }) {
           <Text size="sm">{t('backup.folder', { folder: status.folder })}</Text>
         )}
         <form onSubmit={submit} noValidate>
-          <Stack gap="sm">
-            <Switch
-              label={t('backup.enabled')}
-              checked={draft.enabled}
-              disabled={off}
-              onChange={(e) => setDraft({ ...draft, enabled: e.currentTarget.checked })}
-            />
-            <Group align="flex-start">
-              <TextInput
-                label={t('backup.time')}
-                description={t('backup.timeHelp')}
-                value={draft.time}
+          <WriteFieldset>
+            <Stack gap="sm">
+              <Switch
+                label={t('backup.enabled')}
+                checked={draft.enabled}
                 disabled={off}
-                onChange={(e) => setDraft({ ...draft, time: e.currentTarget.value })}
-                error={problem('time')}
-                w={200}
+                onChange={(e) => setDraft({ ...draft, enabled: e.currentTarget.checked })}
               />
-              <NumberInput
-                label={t('backup.keep')}
-                description={t('backup.keepHelp')}
-                value={draft.keep}
-                min={1}
-                max={365}
-                disabled={off}
-                onChange={(v) => setDraft({ ...draft, keep: typeof v === 'number' ? v : Number.NaN })}
-                error={problem('keep')}
-                w={200}
-              />
-            </Group>
-            <Group>
-              <Button type="submit" disabled={off} loading={save.isPending}>
-                {t('backup.saveSchedule')}
-              </Button>
-            </Group>
-          </Stack>
+              <Group align="flex-start">
+                <TextInput
+                  label={t('backup.time')}
+                  description={t('backup.timeHelp')}
+                  value={draft.time}
+                  disabled={off}
+                  onChange={(e) => setDraft({ ...draft, time: e.currentTarget.value })}
+                  error={problem('time')}
+                  w={200}
+                />
+                <NumberInput
+                  label={t('backup.keep')}
+                  description={t('backup.keepHelp')}
+                  value={draft.keep}
+                  min={1}
+                  max={365}
+                  disabled={off}
+                  onChange={(v) => setDraft({ ...draft, keep: typeof v === 'number' ? v : Number.NaN })}
+                  error={problem('keep')}
+                  w={200}
+                />
+              </Group>
+              <Group>
+                <Button type="submit" disabled={off} loading={save.isPending}>
+                  {t('backup.saveSchedule')}
+                </Button>
+              </Group>
+            </Stack>
+          </WriteFieldset>
         </form>
         {status.lastRun && (
           <Text size="sm" data-testid="backup-last-run">

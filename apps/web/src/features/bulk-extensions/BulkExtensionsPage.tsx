@@ -21,6 +21,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { notifyError, reported } from '../../components/notify.ts';
 import { PagedList } from '../../components/PagedList.tsx';
+import { WriteButton, WriteFieldset } from '../../components/WriteControls.tsx';
 import { ctiApi } from '../cti/ctiApi.ts';
 import { usersApi } from '../users/usersApi.ts';
 import { BulkEditModal } from './BulkEditModal.tsx';
@@ -50,22 +51,24 @@ function AddMainExtension({ user, onAdded }: { user: User; onAdded: () => void }
         : undefined;
   return (
     <Group gap="xs" align="flex-start" wrap="nowrap">
-      <TextInput
-        size="xs"
-        w={150}
-        placeholder={t('extensions.extension')}
-        aria-label={t('extensions.extensionOf', { name: user.displayname })}
-        value={value}
-        onChange={(e) => setValue(e.currentTarget.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter' && value.trim() && !malformed) add.mutate();
-        }}
-        error={error}
-      />
-      <Button size="xs" disabled={!value.trim() || malformed} loading={add.isPending} onClick={() => add.mutate()}>
+      <WriteFieldset>
+        <TextInput
+          size="xs"
+          w={150}
+          placeholder={t('extensions.extension')}
+          aria-label={t('extensions.extensionOf', { name: user.displayname })}
+          value={value}
+          onChange={(e) => setValue(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && value.trim() && !malformed) add.mutate();
+          }}
+          error={error}
+        />
+      </WriteFieldset>
+      <WriteButton size="xs" disabled={!value.trim() || malformed} loading={add.isPending} onClick={() => add.mutate()}>
         {t('extensions.add')}
         <VisuallyHidden> {user.displayname}</VisuallyHidden>
-      </Button>
+      </WriteButton>
     </Group>
   );
 }
@@ -175,13 +178,13 @@ export function BulkExtensionsPage() {
             <Text role="status" fw={600}>
               {t('bulkExt.selected', { count: selected.size })}
             </Text>
-            <Button
+            <WriteButton
               leftSection={<IconEdit size={16} />}
               disabled={selected.size === 0}
               onClick={() => setEditing(true)}
             >
               {t('bulkExt.edit')}
-            </Button>
+            </WriteButton>
           </Group>
         </Stack>
       </Paper>

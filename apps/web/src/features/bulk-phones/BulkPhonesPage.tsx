@@ -22,6 +22,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
 import { ShowMore } from '../../components/listParts.tsx';
 import { reported } from '../../components/notify.ts';
+import { WriteButton } from '../../components/WriteControls.tsx';
 import { bulkPhonesApi } from './bulkPhonesApi.ts';
 import { ReconfigureModal } from './ReconfigureModal.tsx';
 import { SetModelModal } from './SetModelModal.tsx';
@@ -197,20 +198,20 @@ export function BulkPhonesPage() {
         <Text size="sm" data-testid="bulk-selected" role="status">
           {t('bulkPhones.selected', { count: summary.count })}
         </Text>
-        <Button
+        <WriteButton
           leftSection={<IconDeviceDesktopCog size={16} />}
           disabled={summary.count === 0 || !oneVendor}
           onClick={() => setDialog('model')}
         >
           {t('bulkPhones.setModel.button')}
-        </Button>
-        <Button
+        </WriteButton>
+        <WriteButton
           leftSection={<IconRefresh size={16} />}
           disabled={summary.count === 0 || summary.registered === 0}
           onClick={() => setDialog('reconfigure')}
         >
           {t('bulkPhones.reconfigure.button')}
-        </Button>
+        </WriteButton>
       </Group>
       {hint && (
         <Text size="sm" c="dimmed" data-testid="bulk-hint">

@@ -1,5 +1,5 @@
 import type { CardSource } from '@centralino/contract';
-import { Alert, Badge, Button, Card, Center, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Card, Center, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { confirmAction } from '../../components/confirm.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { WriteButton } from '../../components/WriteControls.tsx';
 import { ctiApi } from '../cti/ctiApi.ts';
 import { CardModal } from './CardModal.tsx';
 import { type Card as CustomerCard, cardsApi, refreshLists, type Template } from './cardsApi.ts';
@@ -80,12 +81,12 @@ function SourceItem({
         )}
         {!source.builtin && (
           <Group gap="xs">
-            <Button variant="default" size="xs" onClick={onModify}>
+            <WriteButton variant="default" size="xs" onClick={onModify}>
               {t('cards.modify')}
-            </Button>
-            <Button variant="default" size="xs" color="red" onClick={onDelete}>
+            </WriteButton>
+            <WriteButton variant="default" size="xs" color="red" onClick={onDelete}>
               {t('cards.delete')}
-            </Button>
+            </WriteButton>
           </Group>
         )}
       </Stack>
@@ -112,9 +113,9 @@ function Section({
         <Title order={2} size="h3">
           {title}
         </Title>
-        <Button leftSection={<IconPlus size={16} />} onClick={onAction}>
+        <WriteButton leftSection={<IconPlus size={16} />} onClick={onAction}>
           {action}
-        </Button>
+        </WriteButton>
       </Group>
       {children}
     </Stack>
@@ -265,21 +266,21 @@ export function CardsPage() {
                       {color ? t(`cards.colors.${color}`) : t('cards.templates.noColor')}
                     </Text>
                     <Group gap="xs">
-                      <Button variant="default" size="xs" onClick={() => setOpen({ kind: 'template', template })}>
+                      <WriteButton variant="default" size="xs" onClick={() => setOpen({ kind: 'template', template })}>
                         {t('cards.modify')}
-                      </Button>
-                      <Button variant="default" size="xs" onClick={() => setOpen({ kind: 'duplicate', template })}>
+                      </WriteButton>
+                      <WriteButton variant="default" size="xs" onClick={() => setOpen({ kind: 'duplicate', template })}>
                         {t('cards.templates.duplicate.button')}
-                      </Button>
+                      </WriteButton>
                       {!template.builtin && (
-                        <Button
+                        <WriteButton
                           variant="default"
                           size="xs"
                           color="red"
                           onClick={() => setOpen({ kind: 'deleteTemplate', template })}
                         >
                           {t('cards.delete')}
-                        </Button>
+                        </WriteButton>
                       )}
                     </Group>
                   </Stack>
@@ -320,12 +321,12 @@ export function CardsPage() {
                       : card.profiles.map(profileName).join(', ')}
                   </Text>
                   <Group gap="xs">
-                    <Button variant="default" size="xs" onClick={() => setOpen({ kind: 'card', card })}>
+                    <WriteButton variant="default" size="xs" onClick={() => setOpen({ kind: 'card', card })}>
                       {t('cards.modify')}
-                    </Button>
-                    <Button variant="default" size="xs" color="red" onClick={() => void removeCard(card)}>
+                    </WriteButton>
+                    <WriteButton variant="default" size="xs" color="red" onClick={() => void removeCard(card)}>
                       {t('cards.delete')}
-                    </Button>
+                    </WriteButton>
                   </Group>
                 </Stack>
               </Card>

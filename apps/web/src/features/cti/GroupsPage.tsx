@@ -1,17 +1,5 @@
 import { ctiGroupNameSchema, groupPermissionName } from '@centralino/contract';
-import {
-  ActionIcon,
-  Button,
-  Card,
-  Center,
-  Group,
-  Loader,
-  Modal,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Button, Card, Center, Group, Loader, Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconTrash, IconUsersGroup } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -19,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { confirmAction } from '../../components/confirm.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { WriteActionIcon, WriteButton } from '../../components/WriteControls.tsx';
 import { StepScreen } from '../wizard/StepScreen.tsx';
 import { ctiApi } from './ctiApi.ts';
 
@@ -128,9 +117,9 @@ export function GroupsPage() {
   const body = (
     <Stack gap="md">
       <Group>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+        <WriteButton leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
           {t('cti.groups.create')}
-        </Button>
+        </WriteButton>
       </Group>
       {groups.data.length === 0 ? (
         <Text c="dimmed">{t('cti.groups.empty')}</Text>
@@ -143,7 +132,7 @@ export function GroupsPage() {
                   <IconUsersGroup size={20} />
                   <Text fw={600}>{group.name}</Text>
                 </Group>
-                <ActionIcon
+                <WriteActionIcon
                   variant="subtle"
                   color="red"
                   aria-label={t('cti.groups.delete', { name: group.name })}
@@ -159,7 +148,7 @@ export function GroupsPage() {
                   }}
                 >
                   <IconTrash size={18} />
-                </ActionIcon>
+                </WriteActionIcon>
               </Group>
             </Card>
           ))}

@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { WriteButton } from '../../components/WriteControls.tsx';
 import { StepScreen } from '../wizard/StepScreen.tsx';
 import { useEngine, useWizardState } from '../wizard/useWizard.ts';
 import { ctiApi } from './ctiApi.ts';
@@ -128,9 +129,9 @@ export function ProfilesPage() {
         </Alert>
       )}
       <Group>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+        <WriteButton leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
           {t('cti.profiles.create')}
-        </Button>
+        </WriteButton>
       </Group>
       {profiles.data.length === 0 ? (
         <Text c="dimmed">{t('cti.profiles.empty')}</Text>

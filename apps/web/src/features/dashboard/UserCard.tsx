@@ -11,6 +11,7 @@ import {
 } from '@tabler/icons-react';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { WriteButton } from '../../components/WriteControls.tsx';
 import { extensionColor } from './statusLook.ts';
 
 const RESETTABLE = new Set(['dnd', 'callforward', 'cellphone', 'voicemail']);
@@ -70,10 +71,10 @@ function UserCardView({
           <Group gap="xs">
             <PresenceBadge user={user} />
             {RESETTABLE.has(user.presence) && (
-              <Button size="compact-sm" variant="light" onClick={() => onReset(user)}>
+              <WriteButton size="compact-sm" variant="light" onClick={() => onReset(user)}>
                 {t('dashboard.reset')}
                 <VisuallyHidden> {t('dashboard.resetOf', { name: user.name })}</VisuallyHidden>
-              </Button>
+              </WriteButton>
             )}
           </Group>
         </Group>

@@ -5,13 +5,11 @@ import {
   announcementWriteSchema,
   IVR_SELECTIONS,
 } from '@centralino/contract';
-import { Button, Checkbox, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Checkbox, Select } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../api/client.ts';
-import { notifyError } from '../../components/notify.ts';
 import { DestinationSelect } from './DestinationSelect.tsx';
+import { FlowFormModal, FlowNameInput, useFlowForm } from './FlowFormModal.tsx';
 import { FlowListPage, useDestinationLabel } from './FlowListPage.tsx';
 import { flowsApi } from './flowsApi.ts';
 
@@ -62,95 +60,65 @@ function AnnouncementModal({
   onSaved: () => void;
 }) {
   const { t } = useTranslation();
-  const [form, setForm] = useState<AnnouncementWrite>(announcement ?? EMPTY);
-  const [touched, setTouched] = useState(false);
-  const [serverFields, setServerFields] = useState<Record<string, string>>({});
-  const parsed = announcementWriteSchema.safeParse(form);
-  const invalid = (field: string) => touched && !parsed.success && parsed.error.issues.some((i) => i.path[0] === field);
-  const set = (patch: Partial<AnnouncementWrite>) => setForm((f) => ({ ...f, ...patch }));
-  const save = useMutation({
-    mutationFn: async () => {
-      const body = announcementWriteSchema.parse(form);
-      if (announcement) await flowsApi.updateAnnouncement(announcement.id, body);
-      else await flowsApi.createAnnouncement(body);
-    },
-    onSuccess: onSaved,
-    onError: (e) => {
-      if (e instanceof ApiError && e.body.fields) setServerFields(e.body.fields);
-      notifyError(t('flows.saveFailed'), e);
-    },
+  const { form, set, invalid, serverFields, modal } = useFlowForm({
+    initial: announcement ?? EMPTY,
+    schema: announcementWriteSchema,
+    write: (body) =>
+      announcement ? flowsApi.updateAnnouncement(announcement.id, body) : flowsApi.createAnnouncement(body),
+    onSaved,
+    onClose,
   });
   return (
-    <Modal
-      opened
-      onClose={onClose}
+    <FlowFormModal
       title={announcement ? t('flows.announcements.editTitle') : t('flows.announcements.create')}
+      {...modal}
     >
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          setTouched(true);
-          if (parsed.success) save.mutate();
-        }}
-      >
-        <Stack>
-          <TextInput
-            label={t('flows.name')}
-            value={form.description}
-            onChange={(e) => set({ description: e.currentTarget.value })}
-            error={invalid('description') ? t('flows.nameError') : serverFields.name}
-            data-autofocus
-          />
-          <RecordingSelect
-            label={t('flows.announcements.recording')}
-            value={form.recording_id}
-            onChange={(id) => set({ recording_id: id })}
-          />
-          <DestinationSelect
-            label={t('flows.announcements.destination')}
-            value={form.post_dest}
-            onChange={(v) => set({ post_dest: v })}
-            exclude={announcement ? announcementDestination(announcement.id) : undefined}
-            error={invalid('post_dest') ? t('flows.chooseDestination') : serverFields.post_dest}
-            testId="announcement-destination"
-          />
-          <Checkbox
-            label={t('flows.announcements.allowSkip')}
-            checked={form.allow_skip ?? false}
-            onChange={(e) => set({ allow_skip: e.currentTarget.checked })}
-          />
-          <Select
-            label={t('flows.announcements.repeat')}
-            data={[
-              { value: '', label: t('flows.announcements.noRepeat') },
-              ...IVR_SELECTIONS.map((k) => ({ value: k, label: k })),
-            ]}
-            value={form.repeat_msg ?? ''}
-            onChange={(v) => set({ repeat_msg: (v ?? '') as AnnouncementWrite['repeat_msg'] })}
-            allowDeselect={false}
-            comboboxProps={{ withinPortal: true }}
-          />
-          <Checkbox
-            label={t('flows.announcements.returnIvr')}
-            checked={form.return_ivr ?? false}
-            onChange={(e) => set({ return_ivr: e.currentTarget.checked })}
-          />
-          <Checkbox
-            label={t('flows.announcements.noAnswer')}
-            checked={form.noanswer ?? false}
-            onChange={(e) => set({ noanswer: e.currentTarget.checked })}
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('flows.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {t('flows.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      <FlowNameInput
+        value={form.description}
+        onChange={(name) => set({ description: name })}
+        invalid={invalid('description')}
+        serverError={serverFields.name}
+      />
+      <RecordingSelect
+        label={t('flows.announcements.recording')}
+        value={form.recording_id}
+        onChange={(id) => set({ recording_id: id })}
+      />
+      <DestinationSelect
+        label={t('flows.announcements.destination')}
+        value={form.post_dest}
+        onChange={(v) => set({ post_dest: v })}
+        exclude={announcement ? announcementDestination(announcement.id) : undefined}
+        error={invalid('post_dest') ? t('flows.chooseDestination') : serverFields.post_dest}
+        testId="announcement-destination"
+      />
+      <Checkbox
+        label={t('flows.announcements.allowSkip')}
+        checked={form.allow_skip ?? false}
+        onChange={(e) => set({ allow_skip: e.currentTarget.checked })}
+      />
+      <Select
+        label={t('flows.announcements.repeat')}
+        data={[
+          { value: '', label: t('flows.announcements.noRepeat') },
+          ...IVR_SELECTIONS.map((k) => ({ value: k, label: k })),
+        ]}
+        value={form.repeat_msg ?? ''}
+        onChange={(v) => set({ repeat_msg: (v ?? '') as AnnouncementWrite['repeat_msg'] })}
+        allowDeselect={false}
+        comboboxProps={{ withinPortal: true }}
+      />
+      <Checkbox
+        label={t('flows.announcements.returnIvr')}
+        checked={form.return_ivr ?? false}
+        onChange={(e) => set({ return_ivr: e.currentTarget.checked })}
+      />
+      <Checkbox
+        label={t('flows.announcements.noAnswer')}
+        checked={form.noanswer ?? false}
+        onChange={(e) => set({ noanswer: e.currentTarget.checked })}
+      />
+    </FlowFormModal>
   );
 }
 

@@ -1,26 +1,14 @@
-import { DAYNIGHT_FEATURE_CODE, type DayNight, type DayNightWrite, dayNightWriteSchema } from '@centralino/contract';
-import {
-  Badge,
-  Button,
-  Center,
-  Group,
-  Loader,
-  Modal,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { DAYNIGHT_FEATURE_CODE, type DayNight, dayNightWriteSchema } from '@centralino/contract';
+import { Badge, Center, Group, Loader, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { IconMoon, IconPencil, IconPlus, IconSun } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../api/client.ts';
 import { DeleteButton } from '../../components/DeleteButton.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { WriteButton } from '../../components/WriteControls.tsx';
 import { DestinationSelect, destinationOptions } from './DestinationSelect.tsx';
+import { FlowFormModal, FlowNameInput, useFlowForm } from './FlowFormModal.tsx';
 import { flowsApi } from './flowsApi.ts';
 
 const DIGITS = Array.from({ length: 10 }, (_, i) => i);
@@ -38,77 +26,40 @@ function DayNightModal({
 }) {
   const { t } = useTranslation();
   const free = DIGITS.filter((d) => d === current?.ext || !taken.includes(d));
-  const [form, setForm] = useState<DayNightWrite>(
-    current ?? { ext: free[0] ?? 0, name: '', day_dest: '', night_dest: '' },
-  );
-  const [touched, setTouched] = useState(false);
-  const [serverFields, setServerFields] = useState<Record<string, string>>({});
-  const parsed = dayNightWriteSchema.safeParse(form);
-  const invalid = (field: string) => touched && !parsed.success && parsed.error.issues.some((i) => i.path[0] === field);
-  const set = (patch: Partial<DayNightWrite>) => setForm((f) => ({ ...f, ...patch }));
-  const save = useMutation({
-    mutationFn: async () => {
-      const body = dayNightWriteSchema.parse(form);
-      if (current) await flowsApi.updateDayNight(current.ext, body);
-      else await flowsApi.createDayNight(body);
-    },
-    onSuccess: onSaved,
-    onError: (e) => {
-      if (e instanceof ApiError && e.body.fields) setServerFields(e.body.fields);
-      notifyError(t('flows.saveFailed'), e);
-    },
+  const { form, set, invalid, serverFields, modal, nameInput } = useFlowForm({
+    initial: current ?? { ext: free[0] ?? 0, name: '', day_dest: '', night_dest: '' },
+    schema: dayNightWriteSchema,
+    write: (body) => (current ? flowsApi.updateDayNight(current.ext, body) : flowsApi.createDayNight(body)),
+    onSaved,
+    onClose,
   });
   return (
-    <Modal opened onClose={onClose} title={current ? t('flows.daynight.editTitle') : t('flows.daynight.create')}>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          setTouched(true);
-          if (parsed.success) save.mutate();
-        }}
-      >
-        <Stack>
-          <TextInput
-            label={t('flows.name')}
-            value={form.name}
-            onChange={(e) => set({ name: e.currentTarget.value })}
-            error={invalid('name') ? t('flows.nameError') : serverFields.name}
-            data-autofocus
-          />
-          <Select
-            label={t('flows.daynight.code')}
-            description={t('flows.daynight.codeHelp')}
-            data={free.map((d) => ({ value: String(d), label: `${DAYNIGHT_FEATURE_CODE}${d}` }))}
-            value={String(form.ext)}
-            onChange={(v) => v !== null && set({ ext: Number(v) })}
-            disabled={current !== null}
-            allowDeselect={false}
-            error={serverFields.ext}
-            comboboxProps={{ withinPortal: true }}
-          />
-          <DestinationSelect
-            label={t('flows.daynight.dayDestination')}
-            value={form.day_dest}
-            onChange={(v) => set({ day_dest: v })}
-            error={invalid('day_dest') ? t('flows.chooseDestination') : serverFields.day_dest}
-          />
-          <DestinationSelect
-            label={t('flows.daynight.nightDestination')}
-            value={form.night_dest}
-            onChange={(v) => set({ night_dest: v })}
-            error={invalid('night_dest') ? t('flows.chooseDestination') : serverFields.night_dest}
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('flows.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {t('flows.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FlowFormModal title={current ? t('flows.daynight.editTitle') : t('flows.daynight.create')} {...modal}>
+      <FlowNameInput {...nameInput('name')} />
+      <Select
+        label={t('flows.daynight.code')}
+        description={t('flows.daynight.codeHelp')}
+        data={free.map((d) => ({ value: String(d), label: `${DAYNIGHT_FEATURE_CODE}${d}` }))}
+        value={String(form.ext)}
+        onChange={(v) => v !== null && set({ ext: Number(v) })}
+        disabled={current !== null}
+        allowDeselect={false}
+        error={serverFields.ext}
+        comboboxProps={{ withinPortal: true }}
+      />
+      <DestinationSelect
+        label={t('flows.daynight.dayDestination')}
+        value={form.day_dest}
+        onChange={(v) => set({ day_dest: v })}
+        error={invalid('day_dest') ? t('flows.chooseDestination') : serverFields.day_dest}
+      />
+      <DestinationSelect
+        label={t('flows.daynight.nightDestination')}
+        value={form.night_dest}
+        onChange={(v) => set({ night_dest: v })}
+        error={invalid('night_dest') ? t('flows.chooseDestination') : serverFields.night_dest}
+      />
+    </FlowFormModal>
   );
 }
 
@@ -150,9 +101,13 @@ export function DayNightPage() {
       </Title>
       <Text c="dimmed">{t('flows.daynight.intro')}</Text>
       <Group>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')} disabled={taken.length >= 10}>
+        <WriteButton
+          leftSection={<IconPlus size={16} />}
+          onClick={() => setEditing('new')}
+          disabled={taken.length >= 10}
+        >
           {t('flows.daynight.create')}
-        </Button>
+        </WriteButton>
       </Group>
       {!list.data ? (
         <Center>
@@ -191,7 +146,7 @@ export function DayNightPage() {
                   <Table.Td>{destinationLabel(d.night_dest)}</Table.Td>
                   <Table.Td>
                     <Group gap="xs" wrap="nowrap">
-                      <Button
+                      <WriteButton
                         variant="light"
                         size="xs"
                         disabled={d.state === 'unknown'}
@@ -199,15 +154,15 @@ export function DayNightPage() {
                         onClick={() => flip.mutate(d)}
                       >
                         {d.state === 'night' ? t('flows.daynight.toDay') : t('flows.daynight.toNight')}
-                      </Button>
-                      <Button
+                      </WriteButton>
+                      <WriteButton
                         variant="default"
                         size="xs"
                         leftSection={<IconPencil size={14} />}
                         onClick={() => setEditing(d)}
                       >
                         {t('flows.edit')}
-                      </Button>
+                      </WriteButton>
                       <DeleteButton
                         label={t('flows.delete')}
                         title={t('flows.deleteTitle')}

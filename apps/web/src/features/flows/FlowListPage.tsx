@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useCanWrite } from '../../app/auth.tsx';
 import { DeleteButton } from '../../components/DeleteButton.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { WriteButton } from '../../components/WriteControls.tsx';
 import { destinationOptions } from './DestinationSelect.tsx';
 import { flowsApi } from './flowsApi.ts';
 
@@ -123,15 +124,14 @@ export function FlowListPage<T>({
                   <Table.Td>
                     <Group gap="xs" wrap="nowrap">
                       {extraActions?.(item)}
-                      <Button
+                      <WriteButton
                         variant="default"
                         size="xs"
                         leftSection={<IconPencil size={14} />}
-                        disabled={!canWrite}
                         onClick={() => setEditing({ item })}
                       >
                         {t('flows.edit')}
-                      </Button>
+                      </WriteButton>
                       <DeleteButton
                         label={t('flows.delete')}
                         title={t('flows.deleteTitle')}

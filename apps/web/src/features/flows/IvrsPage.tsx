@@ -5,7 +5,6 @@ import {
   Checkbox,
   Fieldset,
   Group,
-  Modal,
   NumberInput,
   Select,
   SimpleGrid,
@@ -14,13 +13,10 @@ import {
   TextInput,
 } from '@mantine/core';
 import { IconPlus, IconX } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../api/client.ts';
-import { notifyError } from '../../components/notify.ts';
 import { RecordingSelect } from './AnnouncementsPage.tsx';
 import { DestinationSelect } from './DestinationSelect.tsx';
+import { FlowFormModal, FlowNameInput, useFlowForm } from './FlowFormModal.tsx';
 import { FlowListPage } from './FlowListPage.tsx';
 import { flowsApi } from './flowsApi.ts';
 
@@ -41,164 +37,126 @@ const EMPTY: Form = {
 
 function IvrModal({ ivr, onClose, onSaved }: { ivr: Ivr | null; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation();
-  const [form, setForm] = useState<Form>(ivr ? { ...ivr } : EMPTY);
-  const [touched, setTouched] = useState(false);
-  const [serverFields, setServerFields] = useState<Record<string, string>>({});
-  const parsed = ivrWriteSchema.safeParse(form);
-  const issue = (...path: (string | number)[]) =>
-    touched && !parsed.success
-      ? parsed.error.issues.find((i) => path.every((p, n) => i.path[n] === p))?.message
-      : undefined;
-  const set = (patch: Partial<Form>) => setForm((f) => ({ ...f, ...patch }));
+  const { form, set, issue, serverFields, modal, nameInput } = useFlowForm({
+    initial: (): Form => (ivr ? { ...ivr } : EMPTY),
+    schema: ivrWriteSchema,
+    write: (body) => (ivr ? flowsApi.updateIvr(ivr.id, body) : flowsApi.createIvr(body)),
+    onSaved,
+    onClose,
+  });
   const setEntry = (index: number, patch: Partial<Form['entries'][number]>) =>
     set({ entries: form.entries.map((e, i) => (i === index ? { ...e, ...patch } : e)) });
   const free = IVR_SELECTIONS.filter((k) => !form.entries.some((e) => e.selection === k));
-  const save = useMutation({
-    mutationFn: async () => {
-      const body = ivrWriteSchema.parse(form);
-      if (ivr) await flowsApi.updateIvr(ivr.id, body);
-      else await flowsApi.createIvr(body);
-    },
-    onSuccess: onSaved,
-    onError: (e) => {
-      if (e instanceof ApiError && e.body.fields) setServerFields(e.body.fields);
-      notifyError(t('flows.saveFailed'), e);
-    },
-  });
   return (
-    <Modal opened onClose={onClose} size="xl" title={ivr ? t('flows.ivrs.editTitle') : t('flows.ivrs.create')}>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          setTouched(true);
-          if (parsed.success) save.mutate();
-        }}
-      >
-        <Stack>
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput
-              label={t('flows.name')}
-              value={form.name}
-              onChange={(e) => set({ name: e.currentTarget.value })}
-              error={issue('name') ? t('flows.nameError') : serverFields.name}
-              data-autofocus
-            />
-            <TextInput
-              label={t('flows.description')}
-              value={form.description}
-              onChange={(e) => set({ description: e.currentTarget.value })}
-            />
-          </SimpleGrid>
-          <RecordingSelect
-            label={t('flows.ivrs.announcement')}
-            value={form.announcement}
-            onChange={(id) => set({ announcement: id })}
-          />
-          <Checkbox
-            label={t('flows.ivrs.directDial')}
-            checked={form.directdial}
-            onChange={(e) => set({ directdial: e.currentTarget.checked })}
-          />
-          <Fieldset legend={t('flows.ivrs.options')}>
-            <Stack gap="xs">
-              {form.entries.length === 0 && <Text c="dimmed">{t('flows.ivrs.noOptions')}</Text>}
-              {form.entries.map((entry, index) => (
-                <Group key={entry.selection} align="flex-start" wrap="nowrap" data-testid={`ivr-option-${index}`}>
-                  <Select
-                    w={90}
-                    label={t('flows.ivrs.key')}
-                    data={[entry.selection, ...free]}
-                    value={entry.selection}
-                    onChange={(v) => v && setEntry(index, { selection: v })}
-                    allowDeselect={false}
-                    comboboxProps={{ withinPortal: true }}
-                  />
-                  <div style={{ flex: 1 }}>
-                    <DestinationSelect
-                      label={t('flows.ivrs.goesTo')}
-                      value={entry.dest}
-                      onChange={(v) => setEntry(index, { dest: v })}
-                      error={
-                        issue('entries', index, 'dest')
-                          ? t('flows.chooseDestination')
-                          : serverFields[`entries.${index}.dest`]
-                      }
-                    />
-                  </div>
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    mt={28}
-                    aria-label={t('flows.ivrs.removeOption', { key: entry.selection })}
-                    onClick={() => set({ entries: form.entries.filter((_, i) => i !== index) })}
-                  >
-                    <IconX size={16} />
-                  </ActionIcon>
-                </Group>
-              ))}
-              <Group>
-                <Button
-                  variant="light"
-                  leftSection={<IconPlus size={16} />}
-                  disabled={free.length === 0}
-                  onClick={() => set({ entries: [...form.entries, { selection: free[0] as string, dest: '' }] })}
-                >
-                  {t('flows.ivrs.addOption')}
-                </Button>
-              </Group>
-            </Stack>
-          </Fieldset>
-          <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            <NumberInput
-              label={t('flows.ivrs.timeout')}
-              min={1}
-              max={60}
-              value={form.timeout_time}
-              onChange={(v) => set({ timeout_time: Number(v) || 0 })}
-              error={issue('timeout_time') ? t('flows.ivrs.secondsError') : undefined}
-            />
-            <NumberInput
-              label={t('flows.ivrs.timeoutLoops')}
-              min={0}
-              max={10}
-              value={form.timeout_loops}
-              onChange={(v) => set({ timeout_loops: Number(v) || 0 })}
-              error={issue('timeout_loops') ? t('flows.ivrs.retriesError') : undefined}
-            />
-            <NumberInput
-              label={t('flows.ivrs.invalidLoops')}
-              min={0}
-              max={10}
-              value={form.invalid_loops}
-              onChange={(v) => set({ invalid_loops: Number(v) || 0 })}
-              error={issue('invalid_loops') ? t('flows.ivrs.retriesError') : undefined}
-            />
-          </SimpleGrid>
-          <DestinationSelect
-            label={t('flows.ivrs.timeoutDestination')}
-            value={form.timeout_destination}
-            onChange={(v) => set({ timeout_destination: v })}
-            error={issue('timeout_destination') ? t('flows.chooseDestination') : serverFields.timeout_destination}
-            testId="ivr-timeout-destination"
-          />
-          <DestinationSelect
-            label={t('flows.ivrs.invalidDestination')}
-            value={form.invalid_destination}
-            onChange={(v) => set({ invalid_destination: v })}
-            error={issue('invalid_destination') ? t('flows.chooseDestination') : serverFields.invalid_destination}
-            testId="ivr-invalid-destination"
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('flows.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {t('flows.save')}
+    <FlowFormModal title={ivr ? t('flows.ivrs.editTitle') : t('flows.ivrs.create')} size="xl" {...modal}>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <FlowNameInput {...nameInput('name')} />
+        <TextInput
+          label={t('flows.description')}
+          value={form.description}
+          onChange={(e) => set({ description: e.currentTarget.value })}
+        />
+      </SimpleGrid>
+      <RecordingSelect
+        label={t('flows.ivrs.announcement')}
+        value={form.announcement}
+        onChange={(id) => set({ announcement: id })}
+      />
+      <Checkbox
+        label={t('flows.ivrs.directDial')}
+        checked={form.directdial}
+        onChange={(e) => set({ directdial: e.currentTarget.checked })}
+      />
+      <Fieldset legend={t('flows.ivrs.options')}>
+        <Stack gap="xs">
+          {form.entries.length === 0 && <Text c="dimmed">{t('flows.ivrs.noOptions')}</Text>}
+          {form.entries.map((entry, index) => (
+            <Group key={entry.selection} align="flex-start" wrap="nowrap" data-testid={`ivr-option-${index}`}>
+              <Select
+                w={90}
+                label={t('flows.ivrs.key')}
+                data={[entry.selection, ...free]}
+                value={entry.selection}
+                onChange={(v) => v && setEntry(index, { selection: v })}
+                allowDeselect={false}
+                comboboxProps={{ withinPortal: true }}
+              />
+              <div style={{ flex: 1 }}>
+                <DestinationSelect
+                  label={t('flows.ivrs.goesTo')}
+                  value={entry.dest}
+                  onChange={(v) => setEntry(index, { dest: v })}
+                  error={
+                    issue('entries', index, 'dest')
+                      ? t('flows.chooseDestination')
+                      : serverFields[`entries.${index}.dest`]
+                  }
+                />
+              </div>
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                mt={28}
+                aria-label={t('flows.ivrs.removeOption', { key: entry.selection })}
+                onClick={() => set({ entries: form.entries.filter((_, i) => i !== index) })}
+              >
+                <IconX size={16} />
+              </ActionIcon>
+            </Group>
+          ))}
+          <Group>
+            <Button
+              variant="light"
+              leftSection={<IconPlus size={16} />}
+              disabled={free.length === 0}
+              onClick={() => set({ entries: [...form.entries, { selection: free[0] as string, dest: '' }] })}
+            >
+              {t('flows.ivrs.addOption')}
             </Button>
           </Group>
         </Stack>
-      </form>
-    </Modal>
+      </Fieldset>
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <NumberInput
+          label={t('flows.ivrs.timeout')}
+          min={1}
+          max={60}
+          value={form.timeout_time}
+          onChange={(v) => set({ timeout_time: Number(v) || 0 })}
+          error={issue('timeout_time') ? t('flows.ivrs.secondsError') : undefined}
+        />
+        <NumberInput
+          label={t('flows.ivrs.timeoutLoops')}
+          min={0}
+          max={10}
+          value={form.timeout_loops}
+          onChange={(v) => set({ timeout_loops: Number(v) || 0 })}
+          error={issue('timeout_loops') ? t('flows.ivrs.retriesError') : undefined}
+        />
+        <NumberInput
+          label={t('flows.ivrs.invalidLoops')}
+          min={0}
+          max={10}
+          value={form.invalid_loops}
+          onChange={(v) => set({ invalid_loops: Number(v) || 0 })}
+          error={issue('invalid_loops') ? t('flows.ivrs.retriesError') : undefined}
+        />
+      </SimpleGrid>
+      <DestinationSelect
+        label={t('flows.ivrs.timeoutDestination')}
+        value={form.timeout_destination}
+        onChange={(v) => set({ timeout_destination: v })}
+        error={issue('timeout_destination') ? t('flows.chooseDestination') : serverFields.timeout_destination}
+        testId="ivr-timeout-destination"
+      />
+      <DestinationSelect
+        label={t('flows.ivrs.invalidDestination')}
+        value={form.invalid_destination}
+        onChange={(v) => set({ invalid_destination: v })}
+        error={issue('invalid_destination') ? t('flows.chooseDestination') : serverFields.invalid_destination}
+        testId="ivr-invalid-destination"
+      />
+    </FlowFormModal>
   );
 }
 

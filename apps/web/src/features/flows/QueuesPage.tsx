@@ -6,13 +6,11 @@ import {
   queueDestination,
   queueWriteSchema,
 } from '@centralino/contract';
-import { Button, Checkbox, Group, Modal, MultiSelect, NumberInput, Select, Stack, TextInput } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Checkbox, Group, MultiSelect, NumberInput, Select, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../api/client.ts';
-import { notifyError } from '../../components/notify.ts';
 import { DestinationSelect } from './DestinationSelect.tsx';
+import { FlowFormModal, useFlowForm } from './FlowFormModal.tsx';
 import { FlowListPage, useDestinationLabel } from './FlowListPage.tsx';
 import { flowsApi } from './flowsApi.ts';
 
@@ -38,142 +36,107 @@ function useUserOptions() {
 
 function QueueModal({ queue, onClose, onSaved }: { queue: Queue | null; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation();
-  const [form, setForm] = useState<QueueWrite>(queue ?? EMPTY);
-  const [touched, setTouched] = useState(false);
-  const [serverFields, setServerFields] = useState<Record<string, string>>({});
   const users = useUserOptions();
-  const parsed = queueWriteSchema.safeParse(form);
-  const issue = (field: string) =>
-    touched && !parsed.success ? parsed.error.issues.find((i) => i.path[0] === field)?.message : undefined;
-  const set = (patch: Partial<QueueWrite>) => {
-    setForm((f) => ({ ...f, ...patch }));
-    // What the server said about a field no longer holds once it is changed.
-    setServerFields((fields) => Object.fromEntries(Object.entries(fields).filter(([k]) => !(k in patch))));
-  };
-  const save = useMutation({
-    mutationFn: async () => {
-      const body = queueWriteSchema.parse(form);
-      if (queue) await flowsApi.updateQueue(queue.id, body);
-      else await flowsApi.createQueue(body);
-    },
-    onSuccess: onSaved,
-    onError: (e) => {
-      if (e instanceof ApiError && e.body.code === 'extension_in_use') setServerFields({ extension: e.body.detail });
-      else if (e instanceof ApiError && e.body.fields) setServerFields(e.body.fields);
-      notifyError(t('flows.saveFailed'), e);
-    },
+  const { form, set, issue, serverFields, modal } = useFlowForm({
+    initial: queue ?? EMPTY,
+    schema: queueWriteSchema,
+    write: (body) => (queue ? flowsApi.updateQueue(queue.id, body) : flowsApi.createQueue(body)),
+    onSaved,
+    onClose,
   });
   const seconds = (v: string | number) => (typeof v === 'number' ? v : Number.parseInt(v, 10) || 0);
   return (
-    <Modal opened onClose={onClose} title={queue ? t('flows.queues.editTitle') : t('flows.queues.create')} size="lg">
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          setTouched(true);
-          if (parsed.success) save.mutate();
-        }}
-      >
-        <Stack>
-          <Group grow align="flex-start">
-            <TextInput
-              label={t('flows.queues.extension')}
-              value={form.extension}
-              inputMode="numeric"
-              onChange={(e) => set({ extension: e.currentTarget.value })}
-              error={issue('extension') ? t('flows.queues.extensionError') : serverFields.extension}
-              data-autofocus
-            />
-            <TextInput
-              label={t('flows.name')}
-              value={form.name}
-              onChange={(e) => set({ name: e.currentTarget.value })}
-              error={issue('name') ? t('flows.nameError') : serverFields.name}
-            />
-          </Group>
-          <Select
-            label={t('flows.queues.strategy')}
-            data={QUEUE_STRATEGIES.map((s) => ({ value: s, label: t(`flows.queues.strategies.${s}`) }))}
-            value={form.strategy ?? 'ringall'}
-            onChange={(v) => set({ strategy: (v ?? 'ringall') as QueueWrite['strategy'] })}
-            allowDeselect={false}
-            comboboxProps={{ withinPortal: true }}
-          />
-          <MultiSelect
-            label={t('flows.queues.members')}
-            description={t('flows.queues.membersHint')}
-            data={users}
-            value={form.members ?? []}
-            onChange={(v) => set({ members: v })}
-            searchable
-            limit={50}
-            nothingFoundMessage={t('flows.noMatch')}
-            error={issue('members') ?? serverFields.members}
-            data-testid="queue-members"
-            comboboxProps={{ withinPortal: true }}
-          />
-          <MultiSelect
-            label={t('flows.queues.agents')}
-            description={t('flows.queues.agentsHint')}
-            data={users}
-            value={form.agents ?? []}
-            onChange={(v) => set({ agents: v })}
-            searchable
-            limit={50}
-            nothingFoundMessage={t('flows.noMatch')}
-            error={issue('agents') ?? serverFields.agents}
-            data-testid="queue-agents"
-            comboboxProps={{ withinPortal: true }}
-          />
-          <Group grow align="flex-start">
-            <NumberInput
-              label={t('flows.queues.ringTime')}
-              value={form.ring_time}
-              min={1}
-              max={120}
-              onChange={(v) => set({ ring_time: seconds(v) })}
-              error={issue('ring_time')}
-            />
-            <NumberInput
-              label={t('flows.queues.maxWait')}
-              value={form.max_wait}
-              min={0}
-              max={86_400}
-              onChange={(v) => set({ max_wait: seconds(v) })}
-              error={issue('max_wait')}
-            />
-          </Group>
-          <DestinationSelect
-            label={t('flows.queues.failover')}
-            value={form.failover_dest}
-            onChange={(v) => set({ failover_dest: v })}
-            exclude={queue ? queueDestination(queue.extension) : undefined}
-            error={issue('failover_dest') ? t('flows.chooseDestination') : serverFields.failover_dest}
-            testId="queue-failover"
-          />
-          <Select
-            label={t('flows.queues.music')}
-            data={QUEUE_MUSIC.map((m) => ({ value: m, label: t(`flows.queues.musics.${m}`) }))}
-            value={form.music ?? 'default'}
-            onChange={(v) => set({ music: (v ?? 'default') as QueueWrite['music'] })}
-            allowDeselect={false}
-            comboboxProps={{ withinPortal: true }}
-          />
-          <Checkbox
-            label={t('flows.queues.announcePosition')}
-            checked={form.announce_position ?? false}
-            onChange={(e) => set({ announce_position: e.currentTarget.checked })}
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('flows.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {t('flows.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FlowFormModal title={queue ? t('flows.queues.editTitle') : t('flows.queues.create')} size="lg" {...modal}>
+      <Group grow align="flex-start">
+        <TextInput
+          label={t('flows.queues.extension')}
+          value={form.extension}
+          inputMode="numeric"
+          onChange={(e) => set({ extension: e.currentTarget.value })}
+          error={issue('extension') ? t('flows.queues.extensionError') : serverFields.extension}
+          data-autofocus
+        />
+        <TextInput
+          label={t('flows.name')}
+          value={form.name}
+          onChange={(e) => set({ name: e.currentTarget.value })}
+          error={issue('name') ? t('flows.nameError') : serverFields.name}
+        />
+      </Group>
+      <Select
+        label={t('flows.queues.strategy')}
+        data={QUEUE_STRATEGIES.map((s) => ({ value: s, label: t(`flows.queues.strategies.${s}`) }))}
+        value={form.strategy ?? 'ringall'}
+        onChange={(v) => set({ strategy: (v ?? 'ringall') as QueueWrite['strategy'] })}
+        allowDeselect={false}
+        comboboxProps={{ withinPortal: true }}
+      />
+      <MultiSelect
+        label={t('flows.queues.members')}
+        description={t('flows.queues.membersHint')}
+        data={users}
+        value={form.members ?? []}
+        onChange={(v) => set({ members: v })}
+        searchable
+        limit={50}
+        nothingFoundMessage={t('flows.noMatch')}
+        error={issue('members') ?? serverFields.members}
+        data-testid="queue-members"
+        comboboxProps={{ withinPortal: true }}
+      />
+      <MultiSelect
+        label={t('flows.queues.agents')}
+        description={t('flows.queues.agentsHint')}
+        data={users}
+        value={form.agents ?? []}
+        onChange={(v) => set({ agents: v })}
+        searchable
+        limit={50}
+        nothingFoundMessage={t('flows.noMatch')}
+        error={issue('agents') ?? serverFields.agents}
+        data-testid="queue-agents"
+        comboboxProps={{ withinPortal: true }}
+      />
+      <Group grow align="flex-start">
+        <NumberInput
+          label={t('flows.queues.ringTime')}
+          value={form.ring_time}
+          min={1}
+          max={120}
+          onChange={(v) => set({ ring_time: seconds(v) })}
+          error={issue('ring_time')}
+        />
+        <NumberInput
+          label={t('flows.queues.maxWait')}
+          value={form.max_wait}
+          min={0}
+          max={86_400}
+          onChange={(v) => set({ max_wait: seconds(v) })}
+          error={issue('max_wait')}
+        />
+      </Group>
+      <DestinationSelect
+        label={t('flows.queues.failover')}
+        value={form.failover_dest}
+        onChange={(v) => set({ failover_dest: v })}
+        exclude={queue ? queueDestination(queue.extension) : undefined}
+        error={issue('failover_dest') ? t('flows.chooseDestination') : serverFields.failover_dest}
+        testId="queue-failover"
+      />
+      <Select
+        label={t('flows.queues.music')}
+        data={QUEUE_MUSIC.map((m) => ({ value: m, label: t(`flows.queues.musics.${m}`) }))}
+        value={form.music ?? 'default'}
+        onChange={(v) => set({ music: (v ?? 'default') as QueueWrite['music'] })}
+        allowDeselect={false}
+        comboboxProps={{ withinPortal: true }}
+      />
+      <Checkbox
+        label={t('flows.queues.announcePosition')}
+        checked={form.announce_position ?? false}
+        onChange={(e) => set({ announce_position: e.currentTarget.checked })}
+      />
+    </FlowFormModal>
   );
 }
 

@@ -4,26 +4,15 @@ import {
   type Recording,
   recordingPatchSchema,
 } from '@centralino/contract';
-import {
-  Button,
-  Card,
-  Center,
-  FileInput,
-  Group,
-  Loader,
-  Modal,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Button, Card, Center, FileInput, Group, Loader, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconPencil, IconPlayerPlay, IconUpload } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DeleteButton } from '../../components/DeleteButton.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { WriteButton, WriteFieldset } from '../../components/WriteControls.tsx';
+import { FlowFormModal, FlowNameInput } from './FlowFormModal.tsx';
 import { flowsApi } from './flowsApi.ts';
 
 export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -57,46 +46,48 @@ function UploadCard({ onUploaded }: { onUploaded: () => void }) {
           if (file && !tooLarge && nameOk) upload.mutate();
         }}
       >
-        <Stack>
-          <Title order={2} size="h4">
-            {t('flows.recordings.upload')}
-          </Title>
-          <FileInput
-            label={t('flows.recordings.file')}
-            description={t('flows.recordings.fileHelp', { mb: RECORDING_UPLOAD_MAX_BYTES / 1024 / 1024 })}
-            accept=".wav,.mp3,.ogg,audio/wav,audio/mpeg,audio/ogg"
-            value={file}
-            clearable
-            onChange={(f) => {
-              setFile(f);
-              if (f && !name) setName(f.name.replace(/\.[^.]*$/, '').slice(0, 80));
-            }}
-            error={
-              tooLarge
-                ? t('flows.recordings.tooLarge', { mb: RECORDING_UPLOAD_MAX_BYTES / 1024 / 1024 })
-                : touched && !file
-                  ? t('flows.recordings.chooseFile')
-                  : undefined
-            }
-            data-testid="recording-file"
-          />
-          <TextInput
-            label={t('flows.name')}
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            error={touched && !nameOk ? t('flows.nameError') : undefined}
-          />
-          <TextInput
-            label={t('flows.description')}
-            value={description}
-            onChange={(e) => setDescription(e.currentTarget.value)}
-          />
-          <Group>
-            <Button type="submit" leftSection={<IconUpload size={16} />} loading={upload.isPending}>
-              {t('flows.recordings.uploadButton')}
-            </Button>
-          </Group>
-        </Stack>
+        <WriteFieldset>
+          <Stack>
+            <Title order={2} size="h4">
+              {t('flows.recordings.upload')}
+            </Title>
+            <FileInput
+              label={t('flows.recordings.file')}
+              description={t('flows.recordings.fileHelp', { mb: RECORDING_UPLOAD_MAX_BYTES / 1024 / 1024 })}
+              accept=".wav,.mp3,.ogg,audio/wav,audio/mpeg,audio/ogg"
+              value={file}
+              clearable
+              onChange={(f) => {
+                setFile(f);
+                if (f && !name) setName(f.name.replace(/\.[^.]*$/, '').slice(0, 80));
+              }}
+              error={
+                tooLarge
+                  ? t('flows.recordings.tooLarge', { mb: RECORDING_UPLOAD_MAX_BYTES / 1024 / 1024 })
+                  : touched && !file
+                    ? t('flows.recordings.chooseFile')
+                    : undefined
+              }
+              data-testid="recording-file"
+            />
+            <TextInput
+              label={t('flows.name')}
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              error={touched && !nameOk ? t('flows.nameError') : undefined}
+            />
+            <TextInput
+              label={t('flows.description')}
+              value={description}
+              onChange={(e) => setDescription(e.currentTarget.value)}
+            />
+            <Group>
+              <Button type="submit" leftSection={<IconUpload size={16} />} loading={upload.isPending}>
+                {t('flows.recordings.uploadButton')}
+              </Button>
+            </Group>
+          </Stack>
+        </WriteFieldset>
       </form>
     </Card>
   );
@@ -121,37 +112,19 @@ function RenameModal({
     onError: (e) => notifyError(t('flows.saveFailed'), e),
   });
   return (
-    <Modal opened onClose={onClose} title={t('flows.recordings.renameTitle')}>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (parsed.success) save.mutate();
-        }}
-      >
-        <Stack>
-          <TextInput
-            label={t('flows.name')}
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            error={parsed.success ? undefined : t('flows.nameError')}
-            data-autofocus
-          />
-          <TextInput
-            label={t('flows.description')}
-            value={description}
-            onChange={(e) => setDescription(e.currentTarget.value)}
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('flows.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {t('flows.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FlowFormModal
+      title={t('flows.recordings.renameTitle')}
+      onClose={onClose}
+      onSubmit={() => parsed.success && save.mutate()}
+      saving={save.isPending}
+    >
+      <FlowNameInput value={name} onChange={setName} invalid={!parsed.success} />
+      <TextInput
+        label={t('flows.description')}
+        value={description}
+        onChange={(e) => setDescription(e.currentTarget.value)}
+      />
+    </FlowFormModal>
   );
 }
 
@@ -251,14 +224,14 @@ export function RecordingsPage() {
                   </Table.Td>
                   <Table.Td>
                     <Group gap="xs" wrap="nowrap">
-                      <Button
+                      <WriteButton
                         variant="default"
                         size="xs"
                         leftSection={<IconPencil size={14} />}
                         onClick={() => setRenaming(r)}
                       >
                         {t('flows.rename')}
-                      </Button>
+                      </WriteButton>
                       <DeleteButton
                         label={t('flows.delete')}
                         title={t('flows.deleteTitle')}

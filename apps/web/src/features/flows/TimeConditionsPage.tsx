@@ -5,13 +5,13 @@ import {
   timeConditionDestination,
   timeConditionWriteSchema,
 } from '@centralino/contract';
-import { Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
+import { Select } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../api/client.ts';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { WriteFieldset } from '../../components/WriteControls.tsx';
 import { DestinationSelect } from './DestinationSelect.tsx';
+import { FlowFormModal, FlowNameInput, useFlowForm } from './FlowFormModal.tsx';
 import { FlowListPage, useDestinationLabel } from './FlowListPage.tsx';
 import { flowsApi } from './flowsApi.ts';
 
@@ -28,84 +28,49 @@ function TimeConditionModal({
 }) {
   const { t } = useTranslation();
   const groups = useQuery({ queryKey: ['timegroups'], queryFn: flowsApi.timeGroups });
-  const [form, setForm] = useState<TimeConditionWrite>(condition ?? EMPTY);
-  const [touched, setTouched] = useState(false);
-  const [serverFields, setServerFields] = useState<Record<string, string>>({});
-  const parsed = timeConditionWriteSchema.safeParse(form);
-  const invalid = (field: string) => touched && !parsed.success && parsed.error.issues.some((i) => i.path[0] === field);
-  const set = (patch: Partial<TimeConditionWrite>) => setForm((f) => ({ ...f, ...patch }));
-  const exclude = condition ? timeConditionDestination(condition.id) : undefined;
-  const save = useMutation({
-    mutationFn: async () => {
-      const body = timeConditionWriteSchema.parse(form);
-      if (condition) await flowsApi.updateTimeCondition(condition.id, body);
-      else await flowsApi.createTimeCondition(body);
-    },
-    onSuccess: onSaved,
-    onError: (e) => {
-      if (e instanceof ApiError && e.body.fields) setServerFields(e.body.fields);
-      notifyError(t('flows.saveFailed'), e);
-    },
+  const { form, set, invalid, serverFields, modal, nameInput } = useFlowForm({
+    initial: condition ?? EMPTY,
+    schema: timeConditionWriteSchema,
+    write: (body) =>
+      condition ? flowsApi.updateTimeCondition(condition.id, body) : flowsApi.createTimeCondition(body),
+    onSaved,
+    onClose,
   });
+  const exclude = condition ? timeConditionDestination(condition.id) : undefined;
   return (
-    <Modal
-      opened
-      onClose={onClose}
+    <FlowFormModal
       title={condition ? t('flows.timeConditions.editTitle') : t('flows.timeConditions.create')}
+      {...modal}
     >
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          setTouched(true);
-          if (parsed.success) save.mutate();
-        }}
-      >
-        <Stack>
-          <TextInput
-            label={t('flows.name')}
-            value={form.name}
-            onChange={(e) => set({ name: e.currentTarget.value })}
-            error={invalid('name') ? t('flows.nameError') : serverFields.name}
-            data-autofocus
-          />
-          <Select
-            label={t('flows.timeConditions.group')}
-            data={(groups.data ?? []).map((g) => ({ value: String(g.id), label: g.name }))}
-            value={form.time_group_id ? String(form.time_group_id) : null}
-            onChange={(v) => set({ time_group_id: v ? Number(v) : 0 })}
-            placeholder={t('flows.timeConditions.chooseGroup')}
-            error={invalid('time_group_id') ? t('flows.timeConditions.chooseGroup') : serverFields.time_group_id}
-            searchable
-            nothingFoundMessage={t('flows.noMatch')}
-            comboboxProps={{ withinPortal: true }}
-          />
-          <DestinationSelect
-            label={t('flows.timeConditions.inside')}
-            value={form.true_dest}
-            onChange={(v) => set({ true_dest: v })}
-            exclude={exclude}
-            error={invalid('true_dest') ? t('flows.chooseDestination') : serverFields.true_dest}
-            testId="tc-inside"
-          />
-          <DestinationSelect
-            label={t('flows.timeConditions.outside')}
-            value={form.false_dest}
-            onChange={(v) => set({ false_dest: v })}
-            exclude={exclude}
-            error={invalid('false_dest') ? t('flows.chooseDestination') : serverFields.false_dest}
-            testId="tc-outside"
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('flows.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {t('flows.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      <FlowNameInput {...nameInput('name')} />
+      <Select
+        label={t('flows.timeConditions.group')}
+        data={(groups.data ?? []).map((g) => ({ value: String(g.id), label: g.name }))}
+        value={form.time_group_id ? String(form.time_group_id) : null}
+        onChange={(v) => set({ time_group_id: v ? Number(v) : 0 })}
+        placeholder={t('flows.timeConditions.chooseGroup')}
+        error={invalid('time_group_id') ? t('flows.timeConditions.chooseGroup') : serverFields.time_group_id}
+        searchable
+        nothingFoundMessage={t('flows.noMatch')}
+        comboboxProps={{ withinPortal: true }}
+      />
+      <DestinationSelect
+        label={t('flows.timeConditions.inside')}
+        value={form.true_dest}
+        onChange={(v) => set({ true_dest: v })}
+        exclude={exclude}
+        error={invalid('true_dest') ? t('flows.chooseDestination') : serverFields.true_dest}
+        testId="tc-inside"
+      />
+      <DestinationSelect
+        label={t('flows.timeConditions.outside')}
+        value={form.false_dest}
+        onChange={(v) => set({ false_dest: v })}
+        exclude={exclude}
+        error={invalid('false_dest') ? t('flows.chooseDestination') : serverFields.false_dest}
+        testId="tc-outside"
+      />
+    </FlowFormModal>
   );
 }
 
@@ -123,20 +88,22 @@ function OverrideSelect({ condition }: { condition: TimeCondition }) {
   });
   const options = [...TIME_CONDITION_OVERRIDES, ...(condition.override === 'unknown' ? ['unknown' as const] : [])];
   return (
-    <Select
-      aria-label={t('flows.timeConditions.setOverride', { name: condition.name })}
-      data={options.map((o) => ({
-        value: o,
-        label: t(`flows.timeConditions.overrides.${o}`),
-        disabled: o === 'unknown',
-      }))}
-      value={condition.override}
-      onChange={(v) => v && v !== 'unknown' && change.mutate(v as 'auto' | 'inside' | 'outside')}
-      allowDeselect={false}
-      size="xs"
-      w={200}
-      comboboxProps={{ withinPortal: true }}
-    />
+    <WriteFieldset>
+      <Select
+        aria-label={t('flows.timeConditions.setOverride', { name: condition.name })}
+        data={options.map((o) => ({
+          value: o,
+          label: t(`flows.timeConditions.overrides.${o}`),
+          disabled: o === 'unknown',
+        }))}
+        value={condition.override}
+        onChange={(v) => v && v !== 'unknown' && change.mutate(v as 'auto' | 'inside' | 'outside')}
+        allowDeselect={false}
+        size="xs"
+        w={200}
+        comboboxProps={{ withinPortal: true }}
+      />
+    </WriteFieldset>
   );
 }
 

@@ -1,11 +1,8 @@
-import { type TimeGroup, type TimeGroupWrite, type TimeRange, timeGroupWriteSchema } from '@centralino/contract';
-import { ActionIcon, Button, Fieldset, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { type TimeGroup, type TimeRange, timeGroupWriteSchema } from '@centralino/contract';
+import { ActionIcon, Button, Fieldset, Group, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../api/client.ts';
-import { notifyError } from '../../components/notify.ts';
+import { FlowFormModal, FlowNameInput, useFlowForm } from './FlowFormModal.tsx';
 import { FlowListPage } from './FlowListPage.tsx';
 import { flowsApi } from './flowsApi.ts';
 
@@ -28,107 +25,65 @@ function TimeGroupModal({
   onSaved: () => void;
 }) {
   const { t } = useTranslation();
-  const [form, setForm] = useState<TimeGroupWrite>(
-    group ? { name: group.name, ranges: group.ranges } : { name: '', ranges: [{ ...ANY }] },
-  );
-  const [touched, setTouched] = useState(false);
-  const [serverFields, setServerFields] = useState<Record<string, string>>({});
-  const parsed = timeGroupWriteSchema.safeParse(form);
-  const invalid = (path: string) =>
-    touched && !parsed.success && parsed.error.issues.some((i) => i.path.join('.') === path);
+  const { form, setForm, invalid, serverFields, modal, nameInput } = useFlowForm({
+    initial: group ? { name: group.name, ranges: group.ranges } : { name: '', ranges: [{ ...ANY }] },
+    schema: timeGroupWriteSchema,
+    write: (body) => (group ? flowsApi.updateTimeGroup(group.id, body) : flowsApi.createTimeGroup(body)),
+    onSaved,
+    onClose,
+  });
   const ranges = form.ranges as TimeRange[];
   const setRange = (index: number, patch: Partial<TimeRange>) =>
     setForm((f) => ({ ...f, ranges: (f.ranges as TimeRange[]).map((r, i) => (i === index ? { ...r, ...patch } : r)) }));
-  const save = useMutation({
-    mutationFn: async () => {
-      const body = timeGroupWriteSchema.parse(form);
-      if (group) await flowsApi.updateTimeGroup(group.id, body);
-      else await flowsApi.createTimeGroup(body);
-    },
-    onSuccess: onSaved,
-    onError: (e) => {
-      if (e instanceof ApiError && e.body.fields) setServerFields(e.body.fields);
-      notifyError(t('flows.saveFailed'), e);
-    },
-  });
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={group ? t('flows.timeGroups.editTitle') : t('flows.timeGroups.create')}
-      size="xl"
-    >
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          setTouched(true);
-          if (parsed.success) save.mutate();
-        }}
-      >
-        <Stack>
-          <TextInput
-            label={t('flows.name')}
-            value={form.name}
-            onChange={(e) => setForm((f) => ({ ...f, name: e.currentTarget.value }))}
-            error={invalid('name') ? t('flows.nameError') : serverFields.name}
-            data-autofocus
-          />
-          <Text fw={500} size="sm">
-            {t('flows.timeGroups.ranges')}
-          </Text>
-          {ranges.map((range, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: ranges have no identity of their own but their place
-            <Fieldset key={index} legend={t('flows.timeGroups.range', { n: index + 1 })} data-testid={`range-${index}`}>
-              <Group align="flex-start" wrap="nowrap">
-                {FIELDS.map((field) => (
-                  <TextInput
-                    key={field}
-                    label={t(`flows.timeGroups.${field}`)}
-                    description={t(`flows.timeGroups.${field}Hint`)}
-                    value={range[field]}
-                    onChange={(e) => setRange(index, { [field]: e.currentTarget.value })}
-                    error={
-                      invalid(`ranges.${index}.${field}`) || serverFields[`ranges.${index}.${field}`]
-                        ? t('flows.timeGroups.rangeError')
-                        : undefined
-                    }
-                  />
-                ))}
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  mt={48}
-                  aria-label={t('flows.timeGroups.removeRange', { n: index + 1 })}
-                  disabled={ranges.length === 1}
-                  onClick={() =>
-                    setForm((f) => ({ ...f, ranges: (f.ranges as TimeRange[]).filter((_, i) => i !== index) }))
-                  }
-                >
-                  <IconTrash size={16} />
-                </ActionIcon>
-              </Group>
-            </Fieldset>
-          ))}
-          <Group>
-            <Button
-              variant="default"
-              leftSection={<IconPlus size={14} />}
-              onClick={() => setForm((f) => ({ ...f, ranges: [...(f.ranges as TimeRange[]), { ...ANY }] }))}
+    <FlowFormModal title={group ? t('flows.timeGroups.editTitle') : t('flows.timeGroups.create')} size="xl" {...modal}>
+      <FlowNameInput {...nameInput('name')} />
+      <Text fw={500} size="sm">
+        {t('flows.timeGroups.ranges')}
+      </Text>
+      {ranges.map((range, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: ranges have no identity of their own but their place
+        <Fieldset key={index} legend={t('flows.timeGroups.range', { n: index + 1 })} data-testid={`range-${index}`}>
+          <Group align="flex-start" wrap="nowrap">
+            {FIELDS.map((field) => (
+              <TextInput
+                key={field}
+                label={t(`flows.timeGroups.${field}`)}
+                description={t(`flows.timeGroups.${field}Hint`)}
+                value={range[field]}
+                onChange={(e) => setRange(index, { [field]: e.currentTarget.value })}
+                error={
+                  invalid(`ranges.${index}.${field}`) || serverFields[`ranges.${index}.${field}`]
+                    ? t('flows.timeGroups.rangeError')
+                    : undefined
+                }
+              />
+            ))}
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              mt={48}
+              aria-label={t('flows.timeGroups.removeRange', { n: index + 1 })}
+              disabled={ranges.length === 1}
+              onClick={() =>
+                setForm((f) => ({ ...f, ranges: (f.ranges as TimeRange[]).filter((_, i) => i !== index) }))
+              }
             >
-              {t('flows.timeGroups.addRange')}
-            </Button>
+              <IconTrash size={16} />
+            </ActionIcon>
           </Group>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('flows.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {t('flows.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+        </Fieldset>
+      ))}
+      <Group>
+        <Button
+          variant="default"
+          leftSection={<IconPlus size={14} />}
+          onClick={() => setForm((f) => ({ ...f, ranges: [...(f.ranges as TimeRange[]), { ...ANY }] }))}
+        >
+          {t('flows.timeGroups.addRange')}
+        </Button>
+      </Group>
+    </FlowFormModal>
   );
 }
 

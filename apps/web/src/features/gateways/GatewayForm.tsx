@@ -8,6 +8,7 @@ import {
 import { Button, Divider, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { WriteFieldset } from '../../components/WriteControls.tsx';
 
 export interface GatewayFormValues {
   vendor: string | null;
@@ -149,135 +150,137 @@ export function GatewayForm({
         if ('body' in checked) onSubmit(checked.body);
       }}
     >
-      <Stack gap="sm">
-        {manual && (
-          <Select
-            label={t('gateways.form.vendor')}
-            withAsterisk
-            data={Object.keys(catalogue)}
-            value={values.vendor}
-            error={errors.vendor}
-            onChange={(vendor) => {
-              const next = withModel({ ...values, vendor }, catalogue, null);
-              // The PBX address the server suggests, unless one was typed already.
-              setValues({ ...next, ipv4_green: next.ipv4_green || catalogue[vendor ?? '']?.[0]?.ipv4_green || '' });
-            }}
-          />
-        )}
-        <Select
-          label={t('gateways.form.model')}
-          withAsterisk
-          data={models.map((m) => ({
-            value: String(m.id),
-            label: `${gatewayModelDescription(m.id, m.description, i18n.language)} | ${m.model}`,
-          }))}
-          value={values.model}
-          error={errors.model}
-          disabled={!values.vendor}
-          searchable
-          onChange={(id) => setValues(withModel(values, catalogue, id))}
-        />
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput
-            label={t('gateways.form.deviceIp')}
-            withAsterisk
-            value={values.ipv4_new}
-            error={errors.ipv4_new}
-            onChange={(e) => set({ ipv4_new: e.currentTarget.value })}
-          />
-          <TextInput
-            label={t('gateways.form.mac')}
-            withAsterisk={manual}
-            placeholder="00:11:22:AA:BB:CC"
-            readOnly={!manual}
-            value={values.mac}
-            error={errors.mac}
-            onChange={(e) => set({ mac: e.currentTarget.value })}
-          />
-          <TextInput
-            label={t('gateways.form.netmask')}
-            withAsterisk
-            placeholder="255.255.255.0"
-            value={values.netmask_green}
-            error={errors.netmask_green}
-            onChange={(e) => set({ netmask_green: e.currentTarget.value })}
-          />
-          <TextInput
-            label={t('gateways.form.gateway')}
-            withAsterisk
-            value={values.gateway}
-            error={errors.gateway}
-            onChange={(e) => set({ gateway: e.currentTarget.value })}
-          />
-          <TextInput
-            label={t('gateways.form.pbxIp')}
-            withAsterisk={!manual}
-            value={values.ipv4_green}
-            error={errors.ipv4_green}
-            onChange={(e) => set({ ipv4_green: e.currentTarget.value })}
-          />
-        </SimpleGrid>
-        {(values.isdn.length > 0 || values.pri > 0 || values.fxo.length > 0 || values.fxs.length > 0) && (
-          <Divider label={t('gateways.form.ports')} labelPosition="left" />
-        )}
-        {values.isdn.map((type, i) => (
-          <Select
-            // biome-ignore lint/suspicious/noArrayIndexKey: ports are positions of the model
-            key={`isdn-${i}`}
-            label={t('gateways.form.isdnType', { port: portLabel(values.vendor, 'ISDN', i) })}
-            data={[
-              { value: 'pp', label: t('gateways.form.pp') },
-              { value: 'pmp', label: t('gateways.form.pmp') },
-            ]}
-            value={type}
-            allowDeselect={false}
-            onChange={(v) => set({ isdn: values.isdn.map((x, k) => (k === i ? (v as 'pp' | 'pmp') : x)) })}
-          />
-        ))}
-        {Array.from({ length: values.pri }, (_, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: ports are positions of the model
-          <Text key={`pri-${i}`} size="sm">
-            {t('gateways.form.priPort', { port: portLabel(values.vendor, 'PRI', i) })}
-          </Text>
-        ))}
-        {values.fxo.map((number, i) => (
-          <TextInput
-            // biome-ignore lint/suspicious/noArrayIndexKey: ports are positions of the model
-            key={`fxo-${i}`}
-            label={t('gateways.form.fxoNumber', { port: portLabel(values.vendor, 'FXO', i) })}
-            value={number}
-            error={errors[`trunks_fxo.${i}.number`]}
-            onChange={(e) => {
-              const value = e.currentTarget.value;
-              set({ fxo: values.fxo.map((x, k) => (k === i ? value : x)) });
-            }}
-          />
-        ))}
-        {values.fxs.map((extension, i) => (
-          <Select
-            // biome-ignore lint/suspicious/noArrayIndexKey: ports are positions of the model
-            key={`fxs-${i}`}
-            label={t('gateways.form.fxsExtension', { port: i + 1 })}
-            placeholder={t('gateways.form.fxsNone')}
-            data={userOptions}
-            value={extension}
-            clearable
-            searchable
-            error={errors[`trunks_fxs.${i}.linked_extension`]}
-            onChange={(v) => set({ fxs: values.fxs.map((x, k) => (k === i ? v : x)) })}
-          />
-        ))}
-        <Group justify="flex-end" mt="sm">
-          {onCancel && (
-            <Button variant="default" onClick={onCancel}>
-              {t('common.cancel')}
-            </Button>
+      <WriteFieldset>
+        <Stack gap="sm">
+          {manual && (
+            <Select
+              label={t('gateways.form.vendor')}
+              withAsterisk
+              data={Object.keys(catalogue)}
+              value={values.vendor}
+              error={errors.vendor}
+              onChange={(vendor) => {
+                const next = withModel({ ...values, vendor }, catalogue, null);
+                // The PBX address the server suggests, unless one was typed already.
+                setValues({ ...next, ipv4_green: next.ipv4_green || catalogue[vendor ?? '']?.[0]?.ipv4_green || '' });
+              }}
+            />
           )}
-          <Button type="submit" loading={saving}>
-            {t('gateways.save')}
-          </Button>
-        </Group>
-      </Stack>
+          <Select
+            label={t('gateways.form.model')}
+            withAsterisk
+            data={models.map((m) => ({
+              value: String(m.id),
+              label: `${gatewayModelDescription(m.id, m.description, i18n.language)} | ${m.model}`,
+            }))}
+            value={values.model}
+            error={errors.model}
+            disabled={!values.vendor}
+            searchable
+            onChange={(id) => setValues(withModel(values, catalogue, id))}
+          />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput
+              label={t('gateways.form.deviceIp')}
+              withAsterisk
+              value={values.ipv4_new}
+              error={errors.ipv4_new}
+              onChange={(e) => set({ ipv4_new: e.currentTarget.value })}
+            />
+            <TextInput
+              label={t('gateways.form.mac')}
+              withAsterisk={manual}
+              placeholder="00:11:22:AA:BB:CC"
+              readOnly={!manual}
+              value={values.mac}
+              error={errors.mac}
+              onChange={(e) => set({ mac: e.currentTarget.value })}
+            />
+            <TextInput
+              label={t('gateways.form.netmask')}
+              withAsterisk
+              placeholder="255.255.255.0"
+              value={values.netmask_green}
+              error={errors.netmask_green}
+              onChange={(e) => set({ netmask_green: e.currentTarget.value })}
+            />
+            <TextInput
+              label={t('gateways.form.gateway')}
+              withAsterisk
+              value={values.gateway}
+              error={errors.gateway}
+              onChange={(e) => set({ gateway: e.currentTarget.value })}
+            />
+            <TextInput
+              label={t('gateways.form.pbxIp')}
+              withAsterisk={!manual}
+              value={values.ipv4_green}
+              error={errors.ipv4_green}
+              onChange={(e) => set({ ipv4_green: e.currentTarget.value })}
+            />
+          </SimpleGrid>
+          {(values.isdn.length > 0 || values.pri > 0 || values.fxo.length > 0 || values.fxs.length > 0) && (
+            <Divider label={t('gateways.form.ports')} labelPosition="left" />
+          )}
+          {values.isdn.map((type, i) => (
+            <Select
+              // biome-ignore lint/suspicious/noArrayIndexKey: ports are positions of the model
+              key={`isdn-${i}`}
+              label={t('gateways.form.isdnType', { port: portLabel(values.vendor, 'ISDN', i) })}
+              data={[
+                { value: 'pp', label: t('gateways.form.pp') },
+                { value: 'pmp', label: t('gateways.form.pmp') },
+              ]}
+              value={type}
+              allowDeselect={false}
+              onChange={(v) => set({ isdn: values.isdn.map((x, k) => (k === i ? (v as 'pp' | 'pmp') : x)) })}
+            />
+          ))}
+          {Array.from({ length: values.pri }, (_, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: ports are positions of the model
+            <Text key={`pri-${i}`} size="sm">
+              {t('gateways.form.priPort', { port: portLabel(values.vendor, 'PRI', i) })}
+            </Text>
+          ))}
+          {values.fxo.map((number, i) => (
+            <TextInput
+              // biome-ignore lint/suspicious/noArrayIndexKey: ports are positions of the model
+              key={`fxo-${i}`}
+              label={t('gateways.form.fxoNumber', { port: portLabel(values.vendor, 'FXO', i) })}
+              value={number}
+              error={errors[`trunks_fxo.${i}.number`]}
+              onChange={(e) => {
+                const value = e.currentTarget.value;
+                set({ fxo: values.fxo.map((x, k) => (k === i ? value : x)) });
+              }}
+            />
+          ))}
+          {values.fxs.map((extension, i) => (
+            <Select
+              // biome-ignore lint/suspicious/noArrayIndexKey: ports are positions of the model
+              key={`fxs-${i}`}
+              label={t('gateways.form.fxsExtension', { port: i + 1 })}
+              placeholder={t('gateways.form.fxsNone')}
+              data={userOptions}
+              value={extension}
+              clearable
+              searchable
+              error={errors[`trunks_fxs.${i}.linked_extension`]}
+              onChange={(v) => set({ fxs: values.fxs.map((x, k) => (k === i ? v : x)) })}
+            />
+          ))}
+          <Group justify="flex-end" mt="sm">
+            {onCancel && (
+              <Button variant="default" onClick={onCancel}>
+                {t('common.cancel')}
+              </Button>
+            )}
+            <Button type="submit" loading={saving}>
+              {t('gateways.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </WriteFieldset>
     </form>
   );
 }

@@ -37,6 +37,7 @@ import { ApiError } from '../../api/client.ts';
 import { confirmAction } from '../../components/confirm.tsx';
 import { DeleteButton } from '../../components/DeleteButton.tsx';
 import { ListView } from '../../components/ListView.tsx';
+import { WriteButton } from '../../components/WriteControls.tsx';
 import { useEngine, useWizardState } from '../wizard/useWizard.ts';
 import { WizardFrame } from '../wizard/WizardFrame.tsx';
 import { emptyValues, GatewayForm } from './GatewayForm.tsx';
@@ -173,7 +174,7 @@ function ConfiguredGateway({
           {t('gateways.download')}
         </Button>
         {gateway.isConnected && gateway.canPush && !gateway.isGrandStream && (
-          <Button
+          <WriteButton
             leftSection={<IconSend size={16} />}
             loading={push.isPending}
             onClick={async () => {
@@ -186,7 +187,7 @@ function ConfiguredGateway({
             }}
           >
             {t('gateways.push')}
-          </Button>
+          </WriteButton>
         )}
       </Group>
     </Stack>
@@ -246,7 +247,7 @@ export function PhysicalTrunksPage() {
         </Alert>
       )}
       <Group>
-        <Button
+        <WriteButton
           leftSection={<IconPlus size={16} />}
           onClick={() => {
             setBanner(null);
@@ -254,7 +255,7 @@ export function PhysicalTrunksPage() {
           }}
         >
           {t('gateways.add')}
-        </Button>
+        </WriteButton>
       </Group>
       {list.length === 0 ? (
         <Text c="dimmed">{t('gateways.empty')}</Text>

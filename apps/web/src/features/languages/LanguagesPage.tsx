@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/endpoints.ts';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { WriteFieldset } from '../../components/WriteControls.tsx';
 import { StepScreen } from '../wizard/StepScreen.tsx';
 
 const PATH = '/admin/languages';
@@ -55,22 +56,26 @@ export function LanguagesPage() {
         <Text data-testid="current-language">
           {t('languages.current', { language: current ? t(`languages.names.${current}`) : '—' })}
         </Text>
-        <Select
-          label={t('languages.select')}
-          data={options}
-          value={selected}
-          onChange={(value) => setChoice(value as PbxLanguage | null)}
-          allowDeselect={false}
-        />
-        <Group justify="flex-end">
-          <Button
-            onClick={() => selected && save.mutate(selected)}
-            loading={save.isPending}
-            disabled={!selected || selected === current}
-          >
-            {t('languages.save')}
-          </Button>
-        </Group>
+        <WriteFieldset>
+          <Stack gap="md">
+            <Select
+              label={t('languages.select')}
+              data={options}
+              value={selected}
+              onChange={(value) => setChoice(value as PbxLanguage | null)}
+              allowDeselect={false}
+            />
+            <Group justify="flex-end">
+              <Button
+                onClick={() => selected && save.mutate(selected)}
+                loading={save.isPending}
+                disabled={!selected || selected === current}
+              >
+                {t('languages.save')}
+              </Button>
+            </Group>
+          </Stack>
+        </WriteFieldset>
       </Stack>
     </Card>
   );

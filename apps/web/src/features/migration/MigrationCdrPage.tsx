@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { WriteButton } from '../../components/WriteControls.tsx';
 import { MigrationHeader } from './MigrationSteps.tsx';
 import { migrationApi } from './migrationApi.ts';
 
@@ -49,9 +50,9 @@ export function MigrationCdrPage() {
         </Stack>
       )}
       <Group justify="space-between">
-        <Button onClick={start} disabled={Boolean(p && !failed)}>
+        <WriteButton onClick={start} disabled={Boolean(p && !failed)}>
           {t('migration.cdr.start')}
-        </Button>
+        </WriteButton>
         <Button onClick={toReport} disabled={!finished && !failed && Boolean(p)}>
           {t('migration.cdr.toReport')}
         </Button>

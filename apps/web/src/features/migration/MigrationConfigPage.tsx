@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { confirmAction } from '../../components/confirm.tsx';
+import { WriteButton } from '../../components/WriteControls.tsx';
 import { MigrationHeader } from './MigrationSteps.tsx';
 import { CONFIG_SECTIONS, migrationApi } from './migrationApi.ts';
 import { StepLists } from './StepLists.tsx';
@@ -60,9 +61,9 @@ export function MigrationConfigPage() {
     <Stack gap="lg" maw={1100}>
       <MigrationHeader active={1} title={t('migration.config.title')} />
       <Group>
-        <Button onClick={run} disabled={running || allDone}>
+        <WriteButton onClick={run} disabled={running || allDone}>
           {t('migration.config.start')}
-        </Button>
+        </WriteButton>
       </Group>
       {CONFIG_SECTIONS.map(({ key }) => {
         const s = sections[key] ?? { phase: 'todo' };

@@ -2,6 +2,7 @@ import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { WriteButton } from '../../components/WriteControls.tsx';
 import { MigrationHeader } from './MigrationSteps.tsx';
 import { migrationApi } from './migrationApi.ts';
 
@@ -20,9 +21,12 @@ export function MigrationPage() {
         </Alert>
       )}
       <Group>
-        <Button onClick={() => navigate('/migration/users', { state: { start: true } })} disabled={!available.data}>
+        <WriteButton
+          onClick={() => navigate('/migration/users', { state: { start: true } })}
+          disabled={!available.data}
+        >
           {t('migration.start')}
-        </Button>
+        </WriteButton>
         <Button variant="default" onClick={() => navigate('/migration/cdr')} disabled={!available.data}>
           {t('migration.skip')}
         </Button>

@@ -1,6 +1,5 @@
 import type { MigrationStepResult, OldUser } from '@centralino/contract';
 import {
-  ActionIcon,
   Alert,
   Autocomplete,
   Badge,
@@ -21,6 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { confirmAction } from '../../components/confirm.tsx';
 import { ListView } from '../../components/ListView.tsx';
+import { WriteActionIcon, WriteButton } from '../../components/WriteControls.tsx';
 import { usersApi } from '../users/usersApi.ts';
 import { MigrationHeader } from './MigrationSteps.tsx';
 import { migrationApi } from './migrationApi.ts';
@@ -174,7 +174,9 @@ export function MigrationUsersPage() {
         <Group justify="space-between">
           <Text fw={600}>{t('migration.users.profiles')}</Text>
           {profilesPhase === 'loading' && <Loader size="sm" aria-label={t('app.loading')} />}
-          {profilesPhase === 'todo' && <Button onClick={runProfiles}>{t('migration.users.migrateProfiles')}</Button>}
+          {profilesPhase === 'todo' && (
+            <WriteButton onClick={runProfiles}>{t('migration.users.migrateProfiles')}</WriteButton>
+          )}
           {profilesDone && (
             <Badge color={profilesPhase === 'success' ? 'green' : 'red'} variant="light" role="status">
               {t(`migration.phase.${profilesPhase}`)}
@@ -190,11 +192,11 @@ export function MigrationUsersPage() {
             <Group justify="space-between">
               <Text fw={600}>{t('migration.users.users')}</Text>
               {usersPhase === 'todo' && (
-                <Button onClick={startUsers} disabled={twice.size > 0 || rows.every((r) => !r.username)}>
+                <WriteButton onClick={startUsers} disabled={twice.size > 0 || rows.every((r) => !r.username)}>
                   {t('migration.users.migrateUsers')}
-                </Button>
+                </WriteButton>
               )}
-              {usersPhase === 'fail' && <Button onClick={startUsers}>{t('migration.users.tryAgain')}</Button>}
+              {usersPhase === 'fail' && <WriteButton onClick={startUsers}>{t('migration.users.tryAgain')}</WriteButton>}
               {usersPhase === 'success' && (
                 <Badge color="green" variant="light" role="status">
                   {t('migration.phase.success')}
@@ -236,15 +238,15 @@ export function MigrationUsersPage() {
                         error={twice.has(r.username) ? t('migration.users.usernameUsed') : undefined}
                       />
                       <Group gap="xs" align="end">
-                        <ActionIcon
+                        <WriteActionIcon
                           variant="default"
                           size="lg"
                           aria-label={t('migration.users.reset', { extension: r.extension })}
                           onClick={() => setUsername(r.extension, r.oldusername)}
                         >
                           <IconRestore size={18} />
-                        </ActionIcon>
-                        <ActionIcon
+                        </WriteActionIcon>
+                        <WriteActionIcon
                           variant="default"
                           color="red"
                           size="lg"
@@ -252,7 +254,7 @@ export function MigrationUsersPage() {
                           onClick={() => remove(r)}
                         >
                           <IconTrash size={18} />
-                        </ActionIcon>
+                        </WriteActionIcon>
                       </Group>
                     </SimpleGrid>
                   </Paper>

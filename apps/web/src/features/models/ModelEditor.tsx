@@ -1,11 +1,12 @@
 import type { ProvModel } from '@centralino/contract';
-import { Accordion, ActionIcon, Button, Center, Group, Loader, Menu, Stack, Text } from '@mantine/core';
+import { Accordion, Center, Group, Loader, Menu, Stack, Text } from '@mantine/core';
 import { IconArrowBackUp, IconDots, IconRestore, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { confirmAction } from '../../components/confirm.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { WriteActionIcon, WriteButton, WriteFieldset } from '../../components/WriteControls.tsx';
 import { phonesApi } from '../phones/phonesApi.ts';
 import { modelCapabilities } from './capabilities.ts';
 import { EditorContext, type EditorState, type UploadVariable } from './fields.tsx';
@@ -141,7 +142,9 @@ function Editor({
     <Accordion.Item value={value} key={value}>
       <Accordion.Control>{title}</Accordion.Control>
       {/* Built when opened: a model may have over a hundred keys. */}
-      <Accordion.Panel>{section === value && content()}</Accordion.Panel>
+      <Accordion.Panel>
+        <WriteFieldset>{section === value && content()}</WriteFieldset>
+      </Accordion.Panel>
     </Accordion.Item>
   );
 
@@ -189,9 +192,9 @@ function Editor({
           <Group gap="xs">
             <Menu position="bottom-end">
               <Menu.Target>
-                <ActionIcon variant="default" size="lg" aria-label={t('models.actions')} disabled={busy}>
+                <WriteActionIcon variant="default" size="lg" aria-label={t('models.actions')} disabled={busy}>
                   <IconDots size={18} />
-                </ActionIcon>
+                </WriteActionIcon>
               </Menu.Target>
               <Menu.Dropdown>
                 <Menu.Item leftSection={<IconArrowBackUp size={16} />} disabled={!dirty} onClick={onCancelChanges}>
@@ -208,9 +211,9 @@ function Editor({
                 )}
               </Menu.Dropdown>
             </Menu>
-            <Button onClick={onSave} disabled={!dirty || invalid} loading={save.isPending}>
+            <WriteButton onClick={onSave} disabled={!dirty || invalid} loading={save.isPending}>
               {t('models.save')}
-            </Button>
+            </WriteButton>
           </Group>
         </Group>
       </Stack>

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker, useNavigate } from 'react-router';
 import { confirmAction } from '../../components/confirm.tsx';
+import { WriteButton } from '../../components/WriteControls.tsx';
 import { DefaultSettingsModal } from '../phones/DefaultSettingsModal.tsx';
 import { FileUploadModal } from '../phones/FileUploadModal.tsx';
 import { phonesApi } from '../phones/phonesApi.ts';
@@ -97,15 +98,19 @@ export function ModelsPage() {
 
   const toolbar = (
     <Group>
-      <Button leftSection={<IconCopyPlus size={16} />} onClick={() => setCreating(true)}>
+      <WriteButton leftSection={<IconCopyPlus size={16} />} onClick={() => setCreating(true)}>
         {t('models.createNew')}
-      </Button>
-      <Button variant="default" leftSection={<IconSettings size={16} />} onClick={() => setDefaultsOpen(true)}>
+      </WriteButton>
+      <WriteButton variant="default" leftSection={<IconSettings size={16} />} onClick={() => setDefaultsOpen(true)}>
         {t('models.defaultSettings')}
-      </Button>
-      <Button variant="default" leftSection={<IconUpload size={16} />} onClick={() => setUploadFor('ringtone_file')}>
+      </WriteButton>
+      <WriteButton
+        variant="default"
+        leftSection={<IconUpload size={16} />}
+        onClick={() => setUploadFor('ringtone_file')}
+      >
         {t('models.manageFiles')}
-      </Button>
+      </WriteButton>
     </Group>
   );
 
@@ -130,9 +135,9 @@ export function ModelsPage() {
               {t('models.emptyHint')}
             </Text>
             <Group>
-              <Button variant="default" onClick={() => setDefaultsOpen(true)}>
+              <WriteButton variant="default" onClick={() => setDefaultsOpen(true)}>
                 {t('models.defaultSettings')}
-              </Button>
+              </WriteButton>
               <Button onClick={() => navigate('/devices/inventory')}>{t('models.setModels')}</Button>
             </Group>
           </Stack>

@@ -1,8 +1,9 @@
-import { Box, Button, Group, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Box, Group, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifyError } from '../../components/notify.ts';
+import { WriteButton } from '../../components/WriteControls.tsx';
 import { useApplyStatus, useRetryApply } from './useApplyStatus.ts';
 
 /**
@@ -47,7 +48,7 @@ export function ApplyBannerFrame(props: {
           </Text>
           {props.children(headingId)}
           <Group gap="sm">
-            <Button
+            <WriteButton
               size="xs"
               variant="default"
               leftSection={<IconRefresh size={14} />}
@@ -58,7 +59,7 @@ export function ApplyBannerFrame(props: {
               }
             >
               {t('pbx.banner.retry')}
-            </Button>
+            </WriteButton>
             <Text size="xs">{busy ? t('pbx.banner.applying') : props.hint}</Text>
           </Group>
         </Stack>

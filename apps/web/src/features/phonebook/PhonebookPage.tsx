@@ -2,7 +2,6 @@ import type { PhonebookSource, PhonebookSourceWrite } from '@centralino/contract
 import {
   ActionIcon,
   Badge,
-  Button,
   Card,
   Center,
   Code,
@@ -21,6 +20,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { confirmAction } from '../../components/confirm.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { WriteButton, WriteFieldset } from '../../components/WriteControls.tsx';
 import { phonebookApi } from './phonebookApi.ts';
 import { SourceModal } from './SourceModal.tsx';
 
@@ -123,12 +123,14 @@ function SourceCard({ id, source, onEdit }: { id: string; source: PhonebookSourc
           </Text>
         )}
         <Group gap="xs">
-          <Switch
-            label={t('phonebook.card.enabled')}
-            checked={source.enabled}
-            disabled={toggle.isPending}
-            onChange={(e) => toggle.mutate(e.currentTarget.checked)}
-          />
+          <WriteFieldset>
+            <Switch
+              label={t('phonebook.card.enabled')}
+              checked={source.enabled}
+              disabled={toggle.isPending}
+              onChange={(e) => toggle.mutate(e.currentTarget.checked)}
+            />
+          </WriteFieldset>
           <Badge variant="outline" color="gray">
             {t(`phonebook.intervals.${source.interval}`)}
           </Badge>
@@ -141,14 +143,14 @@ function SourceCard({ id, source, onEdit }: { id: string; source: PhonebookSourc
               : t('phonebook.card.synced', { when, count: last.contacts ?? 0, skipped: last.skipped ?? 0 })}
         </Text>
         <Group gap="xs">
-          <Button variant="default" size="xs" onClick={onEdit}>
+          <WriteButton variant="default" size="xs" onClick={onEdit}>
             {t('phonebook.modify')}
-          </Button>
-          <Button variant="default" size="xs" color="red" onClick={() => void remove()}>
+          </WriteButton>
+          <WriteButton variant="default" size="xs" color="red" onClick={() => void remove()}>
             {t('phonebook.delete.button')}
-          </Button>
+          </WriteButton>
           <Tooltip label={t('phonebook.syncDisabled')} disabled={source.enabled}>
-            <Button
+            <WriteButton
               variant="default"
               size="xs"
               leftSection={<IconRefresh size={14} />}
@@ -157,7 +159,7 @@ function SourceCard({ id, source, onEdit }: { id: string; source: PhonebookSourc
               onClick={() => sync.mutate()}
             >
               {t('phonebook.sync')}
-            </Button>
+            </WriteButton>
           </Tooltip>
           {sync.isSuccess && (
             <IconCircleCheck size={18} color="var(--mantine-color-green-8)" aria-label={t('phonebook.syncOk')} />
@@ -182,9 +184,9 @@ export function PhonebookPage() {
         <Title order={1} size="h2">
           {t('phonebook.title')}
         </Title>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({})}>
+        <WriteButton leftSection={<IconPlus size={16} />} onClick={() => setEditing({})}>
           {t('phonebook.create')}
-        </Button>
+        </WriteButton>
       </Group>
       <Text c="dimmed">{t('phonebook.intro')}</Text>
       {sources.isPending ? (

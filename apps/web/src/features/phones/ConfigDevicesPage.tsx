@@ -19,6 +19,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { WriteButton, WriteFieldset } from '../../components/WriteControls.tsx';
 import { StepScreen } from '../wizard/StepScreen.tsx';
 import { deviceConfigApi } from './deviceConfigApi.ts';
 import { displayMac, type ModelSummary, modelDisplayName } from './macs.ts';
@@ -97,16 +98,18 @@ function PhoneModelSelect({
     onError: (e) => notifyError(t('phones.modelFailed'), e),
   });
   return (
-    <Select
-      aria-label={t('phones.modelOf', { mac })}
-      placeholder={data.length === 0 ? t('deviceConfig.noModels') : t('deviceConfig.chooseModel')}
-      data={data}
-      value={phone.model}
-      onChange={(value) => value && save.mutate(value)}
-      disabled={save.isPending || data.length === 0}
-      searchable
-      w={240}
-    />
+    <WriteFieldset>
+      <Select
+        aria-label={t('phones.modelOf', { mac })}
+        placeholder={data.length === 0 ? t('deviceConfig.noModels') : t('deviceConfig.chooseModel')}
+        data={data}
+        value={phone.model}
+        onChange={(value) => value && save.mutate(value)}
+        disabled={save.isPending || data.length === 0}
+        searchable
+        w={240}
+      />
+    </WriteFieldset>
   );
 }
 
@@ -236,9 +239,9 @@ export function ConfigDevicesPage() {
       <Stack gap="sm">
         <Group justify="space-between">
           <Title order={3}>{t('deviceConfig.phonesTitle')}</Title>
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
+          <WriteButton leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
             {t('deviceConfig.addPhone')}
-          </Button>
+          </WriteButton>
         </Group>
         {rows.length === 0 ? (
           <Card withBorder radius="md" p="lg" data-testid="config-phones-empty">

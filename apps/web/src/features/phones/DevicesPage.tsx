@@ -1,8 +1,9 @@
-import { Alert, Button, Group, List, Stack, Text } from '@mantine/core';
+import { Alert, Group, List, Stack, Text } from '@mantine/core';
 import { IconFiles, IconLock, IconNetwork, IconSettings } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { WriteButton } from '../../components/WriteControls.tsx';
 import { StepScreen } from '../wizard/StepScreen.tsx';
 import { DefaultSettingsModal } from './DefaultSettingsModal.tsx';
 import { FileUploadModal } from './FileUploadModal.tsx';
@@ -31,17 +32,17 @@ export function DevicesPage() {
         </Alert>
         {firstConfig && <Text c="dimmed">{t('phones.landing.firstConfig')}</Text>}
         <Group>
-          <Button
+          <WriteButton
             color={firstConfig ? 'yellow' : undefined}
             leftSection={<IconSettings size={16} />}
             disabled={!defaults.data}
             onClick={() => setEditing(true)}
           >
             {t('phones.landing.edit')}
-          </Button>
-          <Button variant="default" leftSection={<IconFiles size={16} />} onClick={() => setManagingFiles(true)}>
+          </WriteButton>
+          <WriteButton variant="default" leftSection={<IconFiles size={16} />} onClick={() => setManagingFiles(true)}>
             {t('phones.landing.files')}
-          </Button>
+          </WriteButton>
         </Group>
         {editing && <DefaultSettingsModal onClose={() => setEditing(false)} />}
         <FileUploadModal opened={managingFiles} onClose={() => setManagingFiles(false)} />

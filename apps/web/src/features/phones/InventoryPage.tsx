@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { DeleteButton } from '../../components/DeleteButton.tsx';
 import { ListView } from '../../components/ListView.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { WriteButton, WriteFieldset } from '../../components/WriteControls.tsx';
 import { StepScreen } from '../wizard/StepScreen.tsx';
 import { AddPhonesModal } from './AddPhonesModal.tsx';
 import { type ModelSummary, modelOptions } from './macs.ts';
@@ -95,17 +96,19 @@ function PhoneRow({
           >
             {t('phones.info.button')}
           </Button>
-          <Select
-            aria-label={t('phones.modelOf', { mac: phone.mac })}
-            placeholder={t('phones.noModel')}
-            data={modelOptions(models, vendor, phone.model)}
-            value={phone.model || null}
-            onChange={(value) => setModel.mutate(value)}
-            disabled={setModel.isPending}
-            searchable
-            clearable
-            w={240}
-          />
+          <WriteFieldset>
+            <Select
+              aria-label={t('phones.modelOf', { mac: phone.mac })}
+              placeholder={t('phones.noModel')}
+              data={modelOptions(models, vendor, phone.model)}
+              value={phone.model || null}
+              onChange={(value) => setModel.mutate(value)}
+              disabled={setModel.isPending}
+              searchable
+              clearable
+              w={240}
+            />
+          </WriteFieldset>
           <RebootMenu mac={phone.mac} scheduled={scheduled} onChanged={onChanged} />
           <DeleteButton
             label={t('phones.delete')}
@@ -179,9 +182,9 @@ export function InventoryPage() {
           </Alert>
         )}
         <Group>
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
+          <WriteButton leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
             {t('phones.add')}
-          </Button>
+          </WriteButton>
           {hideHelp && (
             <Button variant="subtle" leftSection={<IconHelp size={16} />} onClick={() => rememberHelp(false)}>
               {t('phones.help.show')}

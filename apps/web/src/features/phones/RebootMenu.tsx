@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { WriteButton } from '../../components/WriteControls.tsx';
 import { phonesApi } from './phonesApi.ts';
 import { defaultRebootTime, type RebootTime } from './reboot.ts';
 
@@ -52,14 +53,14 @@ export function RebootMenu({
       )}
       <Menu position="bottom-end" withinPortal>
         <Menu.Target>
-          <Button
+          <WriteButton
             variant="default"
             leftSection={<IconPower size={16} />}
             loading={now.isPending || cancel.isPending}
             aria-label={t('phones.reboot.menuFor', { mac })}
           >
             {t('phones.reboot.menu')}
-          </Button>
+          </WriteButton>
         </Menu.Target>
         <Menu.Dropdown>
           <Menu.Item leftSection={<IconPower size={14} />} onClick={() => now.mutate()}>

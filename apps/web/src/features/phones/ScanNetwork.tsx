@@ -14,6 +14,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { apiRequest } from '../../api/client.ts';
+import { WriteButton } from '../../components/WriteControls.tsx';
 import { errorText } from './phonesApi.ts';
 
 export const scanApi = {
@@ -213,9 +214,9 @@ export function ScanNetwork({
             {t('phones.scan.stop')}
           </Button>
         ) : (
-          <Button variant="default" onClick={() => void scan()}>
+          <WriteButton variant="default" onClick={() => void scan()}>
             {t('phones.scan.start')}
-          </Button>
+          </WriteButton>
         )}
       </Group>
       {scanning && (

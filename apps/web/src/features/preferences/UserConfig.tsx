@@ -23,6 +23,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { confirmAction } from '../../components/confirm.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { WriteButton, WriteFieldset } from '../../components/WriteControls.tsx';
 import { CallSettingsSummary } from '../bulk-extensions/CallSettingsSummary.tsx';
 import { deviceConfigApi } from '../phones/deviceConfigApi.ts';
 import { displayMac, type ModelSummary, modelDisplayName, phoneLabel } from '../phones/macs.ts';
@@ -144,7 +145,7 @@ function ReconfigureButton({ device }: { device: UserDevice }) {
     );
   return (
     <Tooltip label={device.registered ? t('preferences.reconfigure') : t('preferences.notRegisteredTooltip')}>
-      <Button
+      <WriteButton
         variant="subtle"
         size="xs"
         disabled={!device.registered}
@@ -153,7 +154,7 @@ function ReconfigureButton({ device }: { device: UserDevice }) {
         onClick={() => void run()}
       >
         {icon}
-      </Button>
+      </WriteButton>
     </Tooltip>
   );
 }
@@ -246,80 +247,84 @@ export function UserConfig({ user, onChanged }: { user: User; onChanged: () => v
   return (
     <Stack gap="md" data-testid={`config-${user.username}`}>
       <CallSettingsSummary extension={main} />
-      <SimpleGrid cols={{ base: 1, md: 2 }}>
-        <Select
-          label={t('preferences.profile')}
-          data={profiles.data.map((p) => ({ value: String(p.id), label: p.name }))}
-          value={profile}
-          clearable
-          onChange={async (value) => {
-            const previous = profile;
-            setProfile(value);
-            try {
-              await preferencesApi.setUserProfile(user.id, value === null ? null : Number(value));
-              notifySuccess(t('preferences.profileSaved'));
-            } catch (e) {
-              setProfile(previous);
-              notifyError(t('preferences.profileError'), e);
-            }
-          }}
-        />
-        <MultiSelect
-          label={t('preferences.groups')}
-          data={groups.data.map((g) => ({ value: String(g.id), label: g.name }))}
-          defaultValue={userGroups.data.map(String)}
-          onChange={async (values) => {
-            try {
-              await preferencesApi.setUserGroups(user.id, values.map(Number));
-            } catch (e) {
-              notifyError(t('preferences.groupsError'), e);
-              void userGroups.refetch();
-            }
-          }}
-        />
-        <Group align="end" gap="xs">
-          <TextInput
-            label={t('preferences.mobile')}
-            value={mobile}
-            onChange={(e) => setMobile(e.currentTarget.value)}
-            style={{ flex: 1 }}
-          />
-          <Button variant="default" loading={saveMobile.isPending} onClick={() => saveMobile.mutate()}>
-            {t('preferences.set')}
-          </Button>
-        </Group>
-      </SimpleGrid>
-      <Group gap="xl">
-        <SaveSwitch
-          label={t('preferences.voicemail')}
-          checked={voicemail.data !== null && voicemail.data !== undefined}
-          onSave={async (on) => {
-            await preferencesApi.setVoicemail(main, on);
-            void voicemail.refetch();
-          }}
-        />
-        <SaveSwitch
-          label={t('preferences.webPhone')}
-          checked={!!softphone('webrtc')}
-          onSave={toggleSoftphone('webrtc')}
-        />
-        <SaveSwitch
-          label={t('preferences.mobileApp')}
-          checked={!!softphone('mobile')}
-          onSave={toggleSoftphone('mobile')}
-        />
-        <SaveSwitch
-          label={t('preferences.desktop')}
-          checked={!!softphone('nethlink')}
-          onSave={toggleSoftphone('nethlink')}
-        />
-      </Group>
+      <WriteFieldset>
+        <Stack gap="md">
+          <SimpleGrid cols={{ base: 1, md: 2 }}>
+            <Select
+              label={t('preferences.profile')}
+              data={profiles.data.map((p) => ({ value: String(p.id), label: p.name }))}
+              value={profile}
+              clearable
+              onChange={async (value) => {
+                const previous = profile;
+                setProfile(value);
+                try {
+                  await preferencesApi.setUserProfile(user.id, value === null ? null : Number(value));
+                  notifySuccess(t('preferences.profileSaved'));
+                } catch (e) {
+                  setProfile(previous);
+                  notifyError(t('preferences.profileError'), e);
+                }
+              }}
+            />
+            <MultiSelect
+              label={t('preferences.groups')}
+              data={groups.data.map((g) => ({ value: String(g.id), label: g.name }))}
+              defaultValue={userGroups.data.map(String)}
+              onChange={async (values) => {
+                try {
+                  await preferencesApi.setUserGroups(user.id, values.map(Number));
+                } catch (e) {
+                  notifyError(t('preferences.groupsError'), e);
+                  void userGroups.refetch();
+                }
+              }}
+            />
+            <Group align="end" gap="xs">
+              <TextInput
+                label={t('preferences.mobile')}
+                value={mobile}
+                onChange={(e) => setMobile(e.currentTarget.value)}
+                style={{ flex: 1 }}
+              />
+              <Button variant="default" loading={saveMobile.isPending} onClick={() => saveMobile.mutate()}>
+                {t('preferences.set')}
+              </Button>
+            </Group>
+          </SimpleGrid>
+          <Group gap="xl">
+            <SaveSwitch
+              label={t('preferences.voicemail')}
+              checked={voicemail.data !== null && voicemail.data !== undefined}
+              onSave={async (on) => {
+                await preferencesApi.setVoicemail(main, on);
+                void voicemail.refetch();
+              }}
+            />
+            <SaveSwitch
+              label={t('preferences.webPhone')}
+              checked={!!softphone('webrtc')}
+              onSave={toggleSoftphone('webrtc')}
+            />
+            <SaveSwitch
+              label={t('preferences.mobileApp')}
+              checked={!!softphone('mobile')}
+              onSave={toggleSoftphone('mobile')}
+            />
+            <SaveSwitch
+              label={t('preferences.desktop')}
+              checked={!!softphone('nethlink')}
+              onSave={toggleSoftphone('nethlink')}
+            />
+          </Group>
+        </Stack>
+      </WriteFieldset>
 
       <Stack gap="xs">
         <Group justify="space-between">
           <Text fw={600}>{t('preferences.devices', { count: user.devices.length, max: MAX_DEVICES_PER_USER })}</Text>
           <Tooltip label={t('preferences.reconfigureAllNone')} disabled={reconfigurable.length > 0}>
-            <Button
+            <WriteButton
               variant="default"
               size="xs"
               leftSection={<IconRefresh size={14} />}
@@ -328,7 +333,7 @@ export function UserConfig({ user, onChanged }: { user: User; onChanged: () => v
               onClick={() => reconfigureAll.mutate()}
             >
               {t('preferences.reconfigureAll')}
-            </Button>
+            </WriteButton>
           </Tooltip>
         </Group>
         {user.devices.length === 0 ? (
@@ -377,14 +382,16 @@ export function UserConfig({ user, onChanged }: { user: User; onChanged: () => v
                     </Table.Td>
                     <Table.Td>
                       {physical && d.extension ? (
-                        <SaveSwitch
-                          label={d.srtp === '1' ? t('preferences.encrypted') : t('preferences.unencrypted')}
-                          checked={d.srtp === '1'}
-                          onSave={async (on) => {
-                            await preferencesApi.setSrtp(d.extension as string, on);
-                            onChanged();
-                          }}
-                        />
+                        <WriteFieldset>
+                          <SaveSwitch
+                            label={d.srtp === '1' ? t('preferences.encrypted') : t('preferences.unencrypted')}
+                            checked={d.srtp === '1'}
+                            onSave={async (on) => {
+                              await preferencesApi.setSrtp(d.extension as string, on);
+                              onChanged();
+                            }}
+                          />
+                        </WriteFieldset>
                       ) : (
                         '—'
                       )}
@@ -403,7 +410,7 @@ export function UserConfig({ user, onChanged }: { user: User; onChanged: () => v
                         </Tooltip>
                         {physical && d.extension && <ReconfigureButton device={d} />}
                         {(physical || d.type === 'temporaryphysical') && (
-                          <Button
+                          <WriteButton
                             variant="subtle"
                             color="red"
                             size="xs"
@@ -426,7 +433,7 @@ export function UserConfig({ user, onChanged }: { user: User; onChanged: () => v
                             }}
                           >
                             <IconUnlink size={16} />
-                          </Button>
+                          </WriteButton>
                         )}
                       </Group>
                     </Table.Td>
@@ -436,32 +443,34 @@ export function UserConfig({ user, onChanged }: { user: User; onChanged: () => v
             </Table.Tbody>
           </Table>
         )}
-        <Group align="end" gap="xs">
-          <Select
-            label={t('preferences.linkDevice')}
-            placeholder={t('preferences.chooseDevice')}
-            searchable
-            style={{ flex: 1 }}
-            disabled={atLimit}
-            data={[
-              { value: CUSTOM, label: t('preferences.newCustom') },
-              ...free.map((p) => ({
-                value: p.mac as string,
-                label: phoneLabel({ mac: p.mac as string, vendor: p.manufacturer, model: p.model }, modelList),
-              })),
-            ]}
-            value={chosen}
-            onChange={setChosen}
-          />
-          <Button
-            leftSection={<IconLink size={16} />}
-            disabled={!chosen || atLimit}
-            loading={link.isPending}
-            onClick={() => link.mutate()}
-          >
-            {t('preferences.link')}
-          </Button>
-        </Group>
+        <WriteFieldset>
+          <Group align="end" gap="xs">
+            <Select
+              label={t('preferences.linkDevice')}
+              placeholder={t('preferences.chooseDevice')}
+              searchable
+              style={{ flex: 1 }}
+              disabled={atLimit}
+              data={[
+                { value: CUSTOM, label: t('preferences.newCustom') },
+                ...free.map((p) => ({
+                  value: p.mac as string,
+                  label: phoneLabel({ mac: p.mac as string, vendor: p.manufacturer, model: p.model }, modelList),
+                })),
+              ]}
+              value={chosen}
+              onChange={setChosen}
+            />
+            <Button
+              leftSection={<IconLink size={16} />}
+              disabled={!chosen || atLimit}
+              loading={link.isPending}
+              onClick={() => link.mutate()}
+            >
+              {t('preferences.link')}
+            </Button>
+          </Group>
+        </WriteFieldset>
         {atLimit && (
           <Text size="sm" c="orange">
             {t('preferences.limit')}

@@ -15,6 +15,7 @@ import { confirmAction } from '../../components/confirm.tsx';
 import { controlCharsError } from '../../components/controlChars.ts';
 import { ListView } from '../../components/ListView.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { WriteButton } from '../../components/WriteControls.tsx';
 import { FlowPictureModal } from '../flows/FlowPicture.tsx';
 import { StepScreen } from '../wizard/StepScreen.tsx';
 import { routesApi } from './routesApi.ts';
@@ -199,9 +200,9 @@ export function InboundRoutesPage() {
   const body = (
     <Stack gap="md">
       <Group>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
+        <WriteButton leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
           {t('inbound.create')}
-        </Button>
+        </WriteButton>
         <Text size="sm" c="dimmed" data-testid="inbound-count">
           {t('inbound.count', { count: routes.length })}
         </Text>
@@ -231,9 +232,9 @@ export function InboundRoutesPage() {
                   {plannerUrl ? (
                     <Menu>
                       <Menu.Target>
-                        <Button variant="default" rightSection={<IconChevronDown size={14} />}>
+                        <WriteButton variant="default" rightSection={<IconChevronDown size={14} />}>
                           {t('inbound.modify')}
-                        </Button>
+                        </WriteButton>
                       </Menu.Target>
                       <Menu.Dropdown>
                         <Menu.Item leftSection={<IconPencil size={14} />} onClick={() => setEditing(route)}>
@@ -250,11 +251,15 @@ export function InboundRoutesPage() {
                       </Menu.Dropdown>
                     </Menu>
                   ) : (
-                    <Button variant="default" leftSection={<IconPencil size={16} />} onClick={() => setEditing(route)}>
+                    <WriteButton
+                      variant="default"
+                      leftSection={<IconPencil size={16} />}
+                      onClick={() => setEditing(route)}
+                    >
                       {t('inbound.modify')}
-                    </Button>
+                    </WriteButton>
                   )}
-                  <Button
+                  <WriteButton
                     color="red"
                     variant="light"
                     leftSection={<IconTrash size={16} />}
@@ -269,7 +274,7 @@ export function InboundRoutesPage() {
                     }}
                   >
                     {t('inbound.delete')}
-                  </Button>
+                  </WriteButton>
                 </Group>
               </Group>
             </Card>

@@ -1,11 +1,12 @@
 import { PREFERRED_LANGUAGE_KEY, type RouteLocale, routeLocales, stepOfPath } from '@centralino/contract';
-import { Accordion, Alert, Anchor, Badge, Button, Center, Group, Loader, Select, Stack, Text } from '@mantine/core';
+import { Accordion, Alert, Anchor, Badge, Center, Group, Loader, Select, Stack, Text } from '@mantine/core';
 import { IconAdjustments, IconAlertTriangle, IconDeviceFloppy, IconPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { WriteButton, WriteFieldset } from '../../components/WriteControls.tsx';
 import { trunksApi } from '../trunks/trunksApi.ts';
 import { StepScreen } from '../wizard/StepScreen.tsx';
 import { useEngine, useWizardState } from '../wizard/useWizard.ts';
@@ -103,18 +104,18 @@ export function OutboundRoutesPage() {
             w={220}
           />
         ) : (
-          <Button variant="default" leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
+          <WriteButton variant="default" leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
             {t('outbound.addRoute')}
-          </Button>
+          </WriteButton>
         )}
-        <Button
+        <WriteButton
           leftSection={<IconDeviceFloppy size={16} />}
           loading={save.isPending}
           disabled={draft.length === 0}
           onClick={() => save.mutate()}
         >
           {t('outbound.save')}
-        </Button>
+        </WriteButton>
       </Group>
       {draft.length === 0 ? (
         <Text c="dimmed">{t('outbound.empty')}</Text>
@@ -130,16 +131,22 @@ export function OutboundRoutesPage() {
               </Accordion.Control>
               <Accordion.Panel>
                 <Stack gap="sm">
-                  <TrunkOrder trunks={route.trunks} available={available} onChange={(list) => setRoute(index, list)} />
+                  <WriteFieldset>
+                    <TrunkOrder
+                      trunks={route.trunks}
+                      available={available}
+                      onChange={(list) => setRoute(index, list)}
+                    />
+                  </WriteFieldset>
                   {route.route_id !== undefined && (
                     <Group justify="flex-end">
-                      <Button
+                      <WriteButton
                         variant="subtle"
                         leftSection={<IconAdjustments size={16} />}
                         onClick={() => setEditing(route.route_id as number)}
                       >
                         {t('outbound.advanced')}
-                      </Button>
+                      </WriteButton>
                     </Group>
                   )}
                 </Stack>

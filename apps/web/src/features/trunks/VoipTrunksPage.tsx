@@ -1,18 +1,5 @@
 import type { Trunk } from '@centralino/contract';
-import {
-  Badge,
-  Button,
-  Card,
-  Center,
-  Grid,
-  Group,
-  Loader,
-  Stack,
-  Table,
-  Text,
-  Title,
-  UnstyledButton,
-} from '@mantine/core';
+import { Badge, Card, Center, Grid, Group, Loader, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconPencil, IconPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -20,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { DeleteButton } from '../../components/DeleteButton.tsx';
 import { ListView } from '../../components/ListView.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { WriteButton } from '../../components/WriteControls.tsx';
 import { StepScreen } from '../wizard/StepScreen.tsx';
 import { CreateTrunkModal, EditTrunkModal } from './TrunkModals.tsx';
 import { type LiveTrunk, trunksApi } from './trunksApi.ts';
@@ -90,9 +78,9 @@ function TrunkDetail({
           </Text>
         )}
         <Group justify="flex-end">
-          <Button variant="default" leftSection={<IconPencil size={16} />} onClick={onEdit}>
+          <WriteButton variant="default" leftSection={<IconPencil size={16} />} onClick={onEdit}>
             {t('voip.editButton')}
-          </Button>
+          </WriteButton>
           <DeleteButton
             label={t('voip.delete')}
             title={t('voip.deleteTitle')}
@@ -132,9 +120,9 @@ export function VoipTrunksPage() {
   const body = (
     <Stack gap="md">
       <Group>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+        <WriteButton leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
           {t('voip.create')}
-        </Button>
+        </WriteButton>
       </Group>
       {voip.length === 0 ? (
         <Text c="dimmed">{t('voip.empty')}</Text>

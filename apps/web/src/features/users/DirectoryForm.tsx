@@ -10,7 +10,6 @@ import {
 import {
   Alert,
   Anchor,
-  Button,
   Checkbox,
   Divider,
   Group,
@@ -28,6 +27,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
+import { WriteButton } from '../../components/WriteControls.tsx';
 import { usersApi } from './usersApi.ts';
 
 const EMPTY: LdapSettings = {
@@ -207,17 +207,17 @@ export function DirectoryForm({ initial, onSaved }: { initial?: LdapSettings; on
           onChange={(e) => setTestUser(e.currentTarget.value)}
           style={{ flex: 1 }}
         />
-        <Button
+        <WriteButton
           variant="default"
           leftSection={<IconPlugConnected size={16} />}
           loading={test.isPending}
           onClick={() => run(() => test.mutate())}
         >
           {t('directory.test')}
-        </Button>
-        <Button loading={save.isPending} disabled={!tested} onClick={() => run(() => save.mutate())}>
+        </WriteButton>
+        <WriteButton loading={save.isPending} disabled={!tested} onClick={() => run(() => save.mutate())}>
           {t('directory.save')}
-        </Button>
+        </WriteButton>
       </Group>
       {failure && (
         <Alert color="red" title={failure instanceof ApiError ? failure.body.title : t('directory.failed')}>

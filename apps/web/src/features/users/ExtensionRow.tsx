@@ -5,6 +5,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
+import { WriteButton } from '../../components/WriteControls.tsx';
 import { usersApi } from './usersApi.ts';
 
 /**
@@ -135,14 +136,14 @@ export function ExtensionRow({
               }}
             />
             <Tooltip label={t('extensions.licenceTooltip')} disabled={!addDisabled}>
-              <Button
+              <WriteButton
                 loading={save.isPending}
                 disabled={!trimmed || malformed || addDisabled}
                 onClick={submit}
                 leftSection={<IconCheck size={16} />}
               >
                 {configured ? t('extensions.save') : t('extensions.add')}
-              </Button>
+              </WriteButton>
             </Tooltip>
             {configured && (
               <ActionIcon
@@ -164,9 +165,9 @@ export function ExtensionRow({
             <Text fw={700} size="lg" data-testid="main-extension">
               {user.default_extension}
             </Text>
-            <Button variant="default" leftSection={<IconPencil size={16} />} onClick={() => setEditing(true)}>
+            <WriteButton variant="default" leftSection={<IconPencil size={16} />} onClick={() => setEditing(true)}>
               {t('extensions.modify')}
-            </Button>
+            </WriteButton>
           </Group>
         )}
       </Group>

@@ -8,6 +8,7 @@ import { Navigate } from 'react-router';
 import { api } from '../../api/endpoints.ts';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { PagedList } from '../../components/PagedList.tsx';
+import { WriteButton } from '../../components/WriteControls.tsx';
 import { StepScreen } from '../wizard/StepScreen.tsx';
 import { AddUserModal } from './AddUserModal.tsx';
 import { ExtensionRow } from './ExtensionRow.tsx';
@@ -124,14 +125,14 @@ export function ExtensionsPage() {
         <Group justify="space-between" align="start">
           <Group gap="xs">
             {local && (
-              <Button leftSection={<IconUserPlus size={16} />} onClick={() => setAdding(true)}>
+              <WriteButton leftSection={<IconUserPlus size={16} />} onClick={() => setAdding(true)}>
                 {t('extensions.addUser')}
-              </Button>
+              </WriteButton>
             )}
             {local && (
-              <Button variant="default" leftSection={<IconUpload size={16} />} onClick={() => setImporting(true)}>
+              <WriteButton variant="default" leftSection={<IconUpload size={16} />} onClick={() => setImporting(true)}>
                 {t('extensions.import')}
-              </Button>
+              </WriteButton>
             )}
             <Button
               variant="default"

@@ -1,24 +1,12 @@
 import { SYNC_POLL_MS, stepOfPath, type Task } from '@centralino/contract';
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Center,
-  Group,
-  Loader,
-  Progress,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Card, Center, Group, Loader, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconArrowRight, IconDatabase, IconServer2 } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api } from '../../api/endpoints.ts';
+import { WriteButton } from '../../components/WriteControls.tsx';
 import { migrationApi } from '../migration/migrationApi.ts';
 import { useEngine, useWizardMove, useWizardState } from '../wizard/useWizard.ts';
 import { WizardFrame } from '../wizard/WizardFrame.tsx';
@@ -128,7 +116,7 @@ export function UsersPage() {
               {t('users.local.description')}
             </Text>
             {install.progress === null ? (
-              <Button
+              <WriteButton
                 loading={startInstall.isPending}
                 disabled={choice === 'provider'}
                 onClick={() => {
@@ -137,14 +125,14 @@ export function UsersPage() {
                 }}
               >
                 {t('users.local.button')}
-              </Button>
+              </WriteButton>
             ) : install.progress === -1 ? (
               <Alert color="red" icon={<IconAlertTriangle />} title={t('users.local.failed')}>
                 <Stack gap="xs">
                   {install.error && <Text size="sm">{install.error}</Text>}
-                  <Button variant="default" onClick={() => startInstall.mutate()}>
+                  <WriteButton variant="default" onClick={() => startInstall.mutate()}>
                     {t('users.local.retry')}
-                  </Button>
+                  </WriteButton>
                 </Stack>
               </Alert>
             ) : installed ? (
@@ -156,9 +144,9 @@ export function UsersPage() {
                 <Text size="sm" c="teal">
                   {t('users.local.done')}
                 </Text>
-                <Button rightSection={<IconArrowRight size={16} />} loading={move.isPending} onClick={goOn}>
+                <WriteButton rightSection={<IconArrowRight size={16} />} loading={move.isPending} onClick={goOn}>
                   {t('wizard.next')}
-                </Button>
+                </WriteButton>
               </Stack>
             ) : (
               <Stack gap="xs" data-testid="install-progress">
@@ -196,9 +184,9 @@ export function UsersPage() {
             </Text>
             <DirectoryHelpLink />
             {choice !== 'provider' && (
-              <Button variant="default" disabled={install.progress !== null} onClick={() => setChoice('provider')}>
+              <WriteButton variant="default" disabled={install.progress !== null} onClick={() => setChoice('provider')}>
                 {t('users.provider.button')}
-              </Button>
+              </WriteButton>
             )}
           </Stack>
         </Card>

@@ -1,9 +1,10 @@
 import { type ProvisioningEngine, pbxLastApplyFailed, progressPercent, totalSteps } from '@centralino/contract';
-import { Button, Group, Paper, Progress, Stack, Text } from '@mantine/core';
+import { Group, Paper, Progress, Stack, Text } from '@mantine/core';
 import { IconArrowLeft, IconArrowRight, IconCheck } from '@tabler/icons-react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifyError } from '../../components/notify.ts';
+import { WriteButton } from '../../components/WriteControls.tsx';
 import { useApplyStatus } from '../pbx/useApplyStatus.ts';
 import { canLeave } from './leaveGuard.ts';
 import { useWizardMove } from './useWizard.ts';
@@ -45,16 +46,16 @@ export function StepBar({ engine, step, canAdvance = true }: StepBarProps) {
         </Group>
         <Progress value={percent} aria-label={t('wizard.progress', { percent })} />
         <Group justify="space-between" mt="xs">
-          <Button
+          <WriteButton
             variant="default"
             leftSection={<IconArrowLeft size={16} />}
             disabled={step <= 0 || move.isPending}
             onClick={() => void go('true', step - 1)}
           >
             {t('wizard.previous')}
-          </Button>
+          </WriteButton>
           {last ? (
-            <Button
+            <WriteButton
               color="teal"
               leftSection={<IconCheck size={16} />}
               disabled={!canAdvance || applyFailed}
@@ -63,16 +64,16 @@ export function StepBar({ engine, step, canAdvance = true }: StepBarProps) {
               onClick={() => void go('false', step)}
             >
               {t('wizard.finalise')}
-            </Button>
+            </WriteButton>
           ) : (
-            <Button
+            <WriteButton
               rightSection={<IconArrowRight size={16} />}
               disabled={!canAdvance}
               loading={move.isPending}
               onClick={() => void go('true', step + 1)}
             >
               {t('wizard.next')}
-            </Button>
+            </WriteButton>
           )}
         </Group>
         {last && applyFailed && (
