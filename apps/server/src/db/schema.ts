@@ -670,7 +670,7 @@ export interface Database {
 export interface MigrationReportTable {
   id: Generated<number>;
   step: string;
-  type: 'errors' | 'warnings';
+  type: 'errors' | 'warnings' | 'infos';
   message: string;
   created_at: number;
 }

@@ -72,7 +72,7 @@ function refusal(error: unknown): string {
 export async function migrateRecordings(
   db: Kysely<Database>,
   source: LegacySource,
-  recordings: RecordingsService,
+  recordings: Pick<RecordingsService, 'create'>,
   soundsDir: string | undefined,
   log: StepLog,
 ): Promise<void> {

@@ -32,10 +32,19 @@ export class MigrationState {
     await this.settings.set(STATUS_KEY, status, db);
   }
 
-  /** Stores a step's errors and warnings under its name (infos are answered, not stored: contract §11.3). */
-  async record(step: string, log: StepLog, db: Kysely<Database> = this.db): Promise<void> {
+  /**
+   * Stores a step's errors and warnings under its name (infos are answered, not stored: contract §11.3, except for
+   * the PBX configuration check, whose verdict is part of the report even when it is "valid": `infos`).
+   */
+  async record(step: string, log: StepLog, db: Kysely<Database> = this.db, infos = false): Promise<void> {
     const now = Date.now();
     const rows = [
+      ...(infos ? log.infos : []).map((message) => ({
+        step,
+        type: 'infos' as const,
+        message: message.slice(0, 1000),
+        created_at: now,
+      })),
       ...log.errors.map((message) => ({
         step,
         type: 'errors' as const,

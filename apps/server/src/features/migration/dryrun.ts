@@ -1,0 +1,150 @@
+import type { MigrationDryRun, MigrationDryRunCount, UiLanguage } from '@centralino/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import { sniffAudio } from '../flows/audio.ts';
+import { holdersOf } from '../numbering/holders.ts';
+import { clashError, mainExtensionClash } from '../numbering/rules.ts';
+import { ConfigMigration, type StepAnswer } from './config-steps.ts';
+import { dryRunMessages } from './dryrun-messages.ts';
+import type { LegacySource } from './source.ts';
+import { MigrationState, StepLog } from './state.ts';
+import type { UsersMigration } from './users.ts';
+
+type Trx = Kysely<Database>;
+type Report = MigrationDryRun['report'];
+
+/** The state of a dry run: the status goes to its (rolled back) transaction, the report to memory. */
+class DryState extends MigrationState {
+  readonly found: Report = {};
+  override async record(step: string, log: StepLog): Promise<void> {
+    const entry = this.found[step] ?? { errors: [], warnings: [], infos: [] };
+    entry.errors.push(...log.errors);
+    entry.warnings.push(...log.warnings);
+    entry.infos.push(...log.infos);
+    this.found[step] = entry;
+  }
+}
+
+/**
+ * Recordings of a dry run: the audio is read and sniffed as the upload conversion does first, and the row written
+ * (rolled back with the rest) without converting it; sox and the sounds folder are never touched.
+ */
+function dryRecordings(trx: Trx) {
+  return {
+    async create(meta: { displayname: string; description?: string }, bytes: Uint8Array): Promise<number> {
+      if (!sniffAudio(bytes)) throw new AppError(400, 'audio_invalid');
+      const now = Date.now();
+      const row = await trx
+        .insertInto('recordings')
+        .values({
+          displayname: meta.displayname,
+          description: meta.description ?? '',
+          audio: Buffer.from(bytes),
+          duration_ms: 0,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return Number(row.id);
+    },
+  };
+}
+
+/** Rows of a table in the dry run's transaction. */
+async function rows(trx: Trx, table: 'trunks' | keyof Database): Promise<number> {
+  const r = await trx
+    .selectFrom(table as 'trunks')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+class Sentinel extends Error {}
+
+/**
+ * POST /migration/dryrun: reads the whole old system and answers the report the migration would store, with what
+ * it would create, without writing anything. The configuration steps run in the contract's order in one transaction
+ * (each under a savepoint, rolled back to it if it fails, as its own transaction would be) that is always rolled
+ * back; the PBX is never marked changed, the status and the stored report are never touched; the users are only
+ * checked (usernames, the numbering rules), not imported.
+ */
+export async function dryRun(
+  db: Kysely<Database>,
+  source: LegacySource,
+  users: UsersMigration,
+  lang: UiLanguage,
+): Promise<MigrationDryRun> {
+  const m = dryRunMessages(lang);
+  const counts = Object.fromEntries([]) as Record<MigrationDryRunCount, number>;
+  const old = await users.oldUsers();
+  let report: Report = {};
+  const trx = await db.startTransaction().execute();
+  try {
+    const state = new DryState(trx);
+    const gateways: string[] = [];
+    const config = new ConfigMigration(trx, source, state, undefined, dryRecordings(trx), { gateways });
+
+    // Users: the checks the import applies, without importing.
+    const log = new StepLog();
+    const holders = await holdersOf(trx);
+    const taken = new Set((await trx.selectFrom('users').select('username').execute()).map((u) => u.username));
+    counts.users = 0;
+    counts.usersRefused = 0;
+    for (const u of old) {
+      if (!u.username) {
+        log.infos.push(m.noAccount(u.extension));
+        continue;
+      }
+      const clash = mainExtensionClash(u.extension, holders);
+      const reason = taken.has(u.username)
+        ? m.usernameTaken(u.username)
+        : clash
+          ? clashError(u.extension, clash).message
+          : null;
+      if (reason) {
+        counts.usersRefused++;
+        log.warnings.push(m.userRefused(u.username, reason));
+        continue;
+      }
+      counts.users++;
+      taken.add(u.username);
+      holders.push({ number: u.extension, kind: 'user', userId: -counts.users, name: u.username });
+      log.infos.push(m.userWouldBeCreated(u.username, u.extension));
+    }
+    await state.record('csvimport', log);
+
+    /** A step, with the rows its table gained. */
+    const step = async (run: () => Promise<StepAnswer>, count?: MigrationDryRunCount, table?: keyof Database) => {
+      const before = table ? await rows(trx, table) : 0;
+      await run();
+      if (count && table) counts[count] = (await rows(trx, table)) - before;
+    };
+    await step(() => config.voipTrunks(), 'trunks', 'trunks');
+    await step(() => config.gatewaysStep());
+    counts.gateways = gateways.length;
+    await step(() => config.iax());
+    await step(() => config.outboundRoutes(), 'outboundRoutes', 'outbound_routes');
+    await step(() => config.trunksRoutesAssignments());
+    await step(() => config.ringGroups(), 'groups', 'queues');
+    await step(() => config.queues(), 'queues', 'queues');
+    await step(() => config.ivrs(), 'ivrs', 'ivrs');
+    await step(() => config.cqrs(), 'cqrs', 'cqrs');
+    await step(() => config.recordingsStep(), 'recordings', 'recordings');
+    await step(() => config.announcements(), 'announcements', 'announcements');
+    await step(() => config.dayNight(), 'dayNight', 'daynight');
+    await step(() => config.timeGroups(), 'timeGroups', 'time_groups');
+    await step(() => config.timeConditions(), 'timeConditions', 'time_conditions');
+    await step(() => config.inboundRoutes(), 'inboundRoutes', 'inbound_routes');
+    const contacts = await rows(trx, 'phonebook_contacts');
+    await step(() => config.postMigration(), 'cardTemplates', 'card_templates');
+    counts.phonebookContacts = (await rows(trx, 'phonebook_contacts')) - contacts;
+    report = state.found;
+    throw new Sentinel();
+  } catch (error) {
+    await trx.rollback().execute();
+    if (!(error instanceof Sentinel)) throw error;
+  }
+  return { report, counts };
+}
