@@ -102,6 +102,10 @@ describe.each(DB_KINDS)('migration dry run and the one apply at the end (%s)', (
       status = (await get('/api/csv/csvimport')).json();
     }
     expect(status.result).toBe(-1);
+    // The import's refusals reach the report just after it ends.
+    for (let i = 0; i < 200 && !(await get('/api/migration/report')).json().csvimport; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+    }
     await settled();
   });
 
