@@ -130,8 +130,12 @@ describe.each(DB_KINDS)('migration dry run and the one apply at the end (%s)', (
     expect(dry.counts.phonebookContacts).toBeGreaterThan(0);
     // The users are already here: each would be refused, saying why; none is imported.
     expect(dry.counts.users).toBe(0);
-    expect(dry.report.csvimport?.warnings).toContainEqual('User mario.rossi would be refused: Username already used: mario.rossi');
-    expect(dry.report.migrateRecordings?.warnings).toContain('Recording "broken" not migrated: its file is not WAV, MP3 or OGG audio');
+    expect(dry.report.csvimport?.warnings).toContainEqual(
+      'User mario.rossi would be refused: Username already used: mario.rossi',
+    );
+    expect(dry.report.migrateRecordings?.warnings).toContain(
+      'Recording "broken" not migrated: its file is not WAV, MP3 or OGG audio',
+    );
     // A second dry run answers the same (but the ids in some infos: PostgreSQL's sequences are not rolled back).
     const again = (await post('/api/migration/dryrun')).json() as typeof dry;
     expect(again.counts).toEqual(dry.counts);

@@ -5,11 +5,11 @@ import {
   importOldUsersSchema,
   migrationDryRunSchema,
   migrationReportSchema,
-  pickUiLanguage,
   migrationStatusBodySchema,
   migrationStatusSchema,
   migrationStepResultSchema,
   oldUserListSchema,
+  pickUiLanguage,
 } from '@centralino/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -2,6 +2,7 @@ import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { DryRunPanel } from './DryRunPanel.tsx';
 import { MigrationHeader } from './MigrationSteps.tsx';
 import { migrationApi } from './migrationApi.ts';
 
@@ -27,6 +28,7 @@ export function MigrationPage() {
           {t('migration.skip')}
         </Button>
       </Group>
+      {available.data && <DryRunPanel />}
     </Stack>
   );
 }
