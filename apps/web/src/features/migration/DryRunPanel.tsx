@@ -30,7 +30,7 @@ export function DryRunPanel() {
     <Stack gap="md">
       <Text>{t('migration.dryRun.intro')}</Text>
       <div>
-        <Button variant="light" onClick={() => run.mutate()} loading={run.isPending}>
+        <Button variant="default" onClick={() => run.mutate()} loading={run.isPending}>
           {t('migration.dryRun.button')}
         </Button>
       </div>
