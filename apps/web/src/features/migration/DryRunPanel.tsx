@@ -1,9 +1,4 @@
-import {
-  MIGRATION_DRY_RUN_COUNTS,
-  MIGRATION_REPORT_SECTIONS,
-  type MigrationDryRun,
-  type MigrationReport,
-} from '@centralino/contract';
+import { MIGRATION_DRY_RUN_COUNTS, type MigrationDryRun, type MigrationReport } from '@centralino/contract';
 import { Alert, Button, Paper, Stack, Table, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -13,13 +8,13 @@ import { ReportTables } from './ReportTables.tsx';
 
 /**
  * The dry run's report as the report screen shows one: its errors and warnings (the infos, one per object, are
- * summed up by the counts instead), the users' section first.
+ * summed up by the counts instead), in the report's areas and order.
  */
 function dryRows(report: MigrationDryRun['report']) {
   const stored: MigrationReport = Object.fromEntries(
     Object.entries(report).map(([step, { errors, warnings }]) => [step, { errors, warnings }]),
   );
-  return reportRows(stored).filter(({ section }) => MIGRATION_REPORT_SECTIONS.some(([s]) => s === section));
+  return reportRows(stored);
 }
 
 /** /migration: "Dry run": what the migration would do, read from the whole old system, before anything is written. */
