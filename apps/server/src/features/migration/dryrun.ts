@@ -67,8 +67,8 @@ class Sentinel extends Error {}
  * POST /migration/dryrun: reads the whole old system and answers the report the migration would store, with what
  * it would create, without writing anything. The configuration steps run in the contract's order in one transaction
  * (each under a savepoint, rolled back to it if it fails, as its own transaction would be) that is always rolled
- * back; the PBX is never marked changed, the status and the stored report are never touched; the users are only
- * checked (usernames, the numbering rules), not imported.
+ * back; the PBX is never marked changed, the status and the stored report are never touched; the users are
+ * checked (usernames, the numbering rules) as the import would, and those it would create stand as bare rows.
  */
 export async function dryRun(
   db: Kysely<Database>,
@@ -89,6 +89,7 @@ export async function dryRun(
     // Users: the checks the import applies, without importing.
     const log = new StepLog();
     const holders = await holdersOf(trx);
+    const created: typeof old = [];
     const taken = new Set((await trx.selectFrom('users').select('username').execute()).map((u) => u.username));
     counts.users = 0;
     counts.usersRefused = 0;
@@ -112,6 +113,40 @@ export async function dryRun(
       taken.add(u.username);
       holders.push({ number: u.extension, kind: 'user', userId: -counts.users, name: u.username });
       log.infos.push(m.userWouldBeCreated(u.username, u.extension));
+      created.push(u);
+    }
+    // The users the import would create, as bare rows of the (rolled back) transaction: the steps after find their
+    // extensions (destinations, queue members, FXS ports) as they will after the real import.
+    const now = Date.now();
+    for (let i = 0; i < created.length; i += 200) {
+      await trx
+        .insertInto('users')
+        .values(
+          created.slice(i, i + 200).map((u) => ({
+            username: u.username,
+            displayname: u.name || u.username,
+            fname: null,
+            lname: null,
+            email: null,
+            source: 'local' as const,
+            password_hash: null,
+            password_clear: null,
+            default_extension: u.extension,
+            extension_order: Number(u.extension),
+            outboundcid: null,
+            mobile: null,
+            // With a mailbox as the import makes one (the old `default` context): voicemail destinations find it.
+            voicemail_pin: u.voicemail === 'default' ? '' : null,
+            profile_id: null,
+            busy_dest: null,
+            noanswer_dest: null,
+            unavailable_dest: null,
+            search_key: `${u.username} ${u.name} ${u.extension}`.toLowerCase(),
+            created_at: now,
+            updated_at: now,
+          })),
+        )
+        .execute();
     }
     await state.record('csvimport', log);
 
