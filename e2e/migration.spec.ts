@@ -42,6 +42,16 @@ test('migration wizard: users, configuration, call records, report', async ({ pa
   await expect(page).toHaveURL(/\/migration$/);
   await expect(page.getByRole('heading', { name: 'Migration from the older system', level: 1 })).toBeVisible();
   expect(await seriousViolations(page, ['main'])).toEqual([]);
+  // A dry run first: what would be migrated, read from the old system; nothing is written.
+  await page.getByRole('button', { name: 'Dry run' }).click();
+  const dry = page.getByTestId('dry-run-report');
+  await expect(dry.getByRole('heading', { name: 'Dry run: what would be migrated' })).toBeVisible({ timeout: 30_000 });
+  await expect(dry.getByRole('row', { name: /^Recordings 2$/ })).toBeVisible();
+  await expect(page.getByTestId('dry-run-iax').getByText(/IAX trunk "OldIaxLink" not migrated/)).toBeVisible();
+  await expect(page.getByTestId('dry-run-recordings').getByText(/Recording "broken" not migrated/)).toBeVisible();
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
+  expect((await apiAs(page, 'GET', '/api/migration/migrationstatus')).body).toBe('ready');
+  expect((await apiAs(page, 'GET', '/api/trunks')).body).toEqual([]);
   await page.getByRole('button', { name: 'Start migration' }).click();
 
   // Profiles migrate by themselves; then the old extensions, each with the user it goes to.
@@ -93,6 +103,10 @@ test('migration wizard: users, configuration, call records, report', async ({ pa
   // Report: by area, with message and type; the PDF; exit ends the migration.
   await expect(page).toHaveURL(/\/migration\/report$/);
   await expect(page.getByTestId('report-iroutes').getByText('ext-meetme,600,1 destination not migrated')).toBeVisible();
+  // The PBX was applied once, after the last section, and the validator's verdict is part of the report.
+  await expect(
+    page.getByTestId('report-pbxcheck').getByText('the PBX validator found it valid', { exact: false }),
+  ).toBeVisible();
   expect(await seriousViolations(page, ['main'])).toEqual([]);
   const downloading = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Save PDF report' }).click();
@@ -118,6 +132,12 @@ test.describe('in Italian', () => {
     await page.goto('/');
     await expect(page).toHaveURL(/\/migration$/);
     await expect(page.getByRole('heading', { name: 'Migrazione dal vecchio sistema', level: 1 })).toBeVisible();
+    expect(await seriousViolations(page, ['main'])).toEqual([]);
+    await page.getByRole('button', { name: 'Prova senza modifiche' }).click();
+    await expect(page.getByRole('heading', { name: 'Prova senza modifiche: cosa verrebbe migrato' })).toBeVisible({
+      timeout: 30_000,
+    });
+    await expect(page.getByTestId('dry-run-counts').getByText('Rotte in entrata')).toBeVisible();
     expect(await seriousViolations(page, ['main'])).toEqual([]);
     await page.getByRole('button', { name: 'Avvia migrazione' }).click();
 
@@ -156,6 +176,7 @@ test.describe('in Italian', () => {
 
     await expect(page).toHaveURL(/\/migration\/report$/);
     await expect(page.getByRole('heading', { name: 'Resoconto della migrazione' })).toBeVisible();
+    await expect(page.getByTestId('report-pbxcheck').getByText('Verifica della configurazione del PBX')).toBeVisible();
     // The report's lines in Italian, the same rows the English walk saw.
     await expect(
       page.getByTestId('report-iroutes').getByText('Destinazione ext-meetme,600,1 non migrata').first(),

@@ -272,7 +272,11 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
     csv,
     gateways,
     recordings,
-    changed: pbx.applier.markDirty,
+    applyNow: async () => {
+      pbx.applier.markDirty();
+      await pbx.applier.idle();
+      return (await pbx.applier.status()).last;
+    },
     log: app.log,
   });
   await app.register(migrationRoutes(migration));

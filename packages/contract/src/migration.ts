@@ -118,9 +118,19 @@ export const cdrProgressSchema = z
   .meta({ id: 'MigrationCdrProgress' });
 export type CdrProgress = z.infer<typeof cdrProgressSchema>;
 
-/** GET /migration/report: per server step name, the errors and warnings it stored. */
+/**
+ * GET /migration/report: per server step name, the errors and warnings it stored. Infos are stored only for the PBX
+ * configuration check (`pbxConfigurationCheck`: the validator's verdict, valid or not, is part of the report).
+ */
 export const migrationReportSchema = z
-  .record(z.string(), z.object({ errors: z.array(z.string()).optional(), warnings: z.array(z.string()).optional() }))
+  .record(
+    z.string(),
+    z.object({
+      errors: z.array(z.string()).optional(),
+      warnings: z.array(z.string()).optional(),
+      infos: z.array(z.string()).optional(),
+    }),
+  )
   .meta({ id: 'MigrationReport' });
 export type MigrationReport = z.infer<typeof migrationReportSchema>;
 
@@ -142,5 +152,43 @@ export const MIGRATION_REPORT_SECTIONS: [string, string[]][] = [
   ['tgroupstcond', ['migrateTimegroups', 'migrateTimeconditions']],
   ['iroutes', ['migrateInboundRoutes']],
   ['postmig', ['postMigration']],
+  ['pbxcheck', ['pbxConfigurationCheck']],
   ['cdr', ['cdrmigration']],
 ];
+
+/** What a dry run counts: objects that would be created (users: also those refused). */
+export const MIGRATION_DRY_RUN_COUNTS = [
+  'users',
+  'usersRefused',
+  'trunks',
+  'gateways',
+  'outboundRoutes',
+  'groups',
+  'queues',
+  'ivrs',
+  'cqrs',
+  'recordings',
+  'announcements',
+  'dayNight',
+  'timeGroups',
+  'timeConditions',
+  'inboundRoutes',
+  'phonebookContacts',
+  'cardTemplates',
+] as const;
+export type MigrationDryRunCount = (typeof MIGRATION_DRY_RUN_COUNTS)[number];
+
+/**
+ * POST /migration/dryrun (Centralino's own): every step run against the old system and rolled back. `report` is the
+ * report the migration would store (per server step name, with the infos too); `counts` what it would create.
+ */
+export const migrationDryRunSchema = z
+  .object({
+    report: z.record(
+      z.string(),
+      z.object({ errors: z.array(z.string()), warnings: z.array(z.string()), infos: z.array(z.string()) }),
+    ),
+    counts: z.record(z.enum(MIGRATION_DRY_RUN_COUNTS), z.number().int()),
+  })
+  .meta({ id: 'MigrationDryRun' });
+export type MigrationDryRun = z.infer<typeof migrationDryRunSchema>;

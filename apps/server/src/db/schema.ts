@@ -680,7 +680,7 @@ export interface Database {
 export interface MigrationReportTable {
   id: Generated<number>;
   step: string;
-  type: 'errors' | 'warnings';
+  type: 'errors' | 'warnings' | 'infos';
   /** The line in English, as first written. */
   message: string;
   /** Catalogue key of the line (features/migration/messages.ts), null on rows older than migration 0030. */

@@ -1,5 +1,5 @@
 import { gatewayCreateSchema, gatewayModels, type MigrationStatus } from '@centralino/contract';
-import type { Kysely } from 'kysely';
+import type { ControlledTransaction, Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { SettingsStore } from '../../db/settings-store.ts';
 import type { RecordingsService } from '../flows/service.ts';
@@ -38,10 +38,37 @@ export class ConfigMigration {
     private readonly db: Kysely<Database>,
     private readonly source: LegacySource,
     private readonly state: MigrationState,
-    private readonly changed: () => void,
     private readonly gateways?: GatewaysService,
-    private readonly recordings?: RecordingsService,
+    private readonly recordings?: Pick<RecordingsService, 'create'>,
+    /** A dry run (dryrun.ts): `db` is its outer transaction, each step a savepoint, nothing leaves the database. */
+    private readonly dry?: { gateways: string[] },
   ) {}
+
+  /**
+   * A step of a dry run: its writes under a savepoint of the dry run's transaction, rolled back to it when the step
+   * fails (as the real step's own transaction would be), so the later steps see what the real run would leave.
+   */
+  private async runDry(
+    reportName: string,
+    status: MigrationStatus | null,
+    body: (trx: Trx, log: StepLog) => Promise<boolean | null | undefined>,
+  ): Promise<StepAnswer> {
+    const log = new StepLog();
+    const trx = this.db as ControlledTransaction<Database>;
+    const point = await trx.savepoint('dry_step').execute();
+    let outcome: boolean | null | undefined;
+    try {
+      outcome = await body(point, log);
+      if (log.errors.length === 0 && status) await this.state.setStatus(status, point);
+    } catch (error) {
+      log.errors.push(textMessage(describe(error)));
+    }
+    if (log.errors.length > 0) await point.rollbackToSavepoint('dry_step').execute();
+    await point.releaseSavepoint('dry_step').execute();
+    await this.state.record(reportName, log);
+    const ok = log.errors.length === 0;
+    return { code: ok ? 200 : 500, body: log.result(ok ? (outcome === null ? null : true) : false) };
+  }
 
   /** Runs one step: its writes and the status together, or nothing. */
   private async run(
@@ -49,6 +76,7 @@ export class ConfigMigration {
     status: MigrationStatus | null,
     body: (trx: Trx, log: StepLog) => Promise<boolean | null | undefined>,
   ): Promise<StepAnswer> {
+    if (this.dry) return this.runDry(reportName, status, body);
     const log = new StepLog();
     let outcome: boolean | null | undefined;
     try {
@@ -61,7 +89,6 @@ export class ConfigMigration {
       if (!(error instanceof RollBack)) log.errors.push(textMessage(describe(error)));
     }
     await this.state.record(reportName, log);
-    if (log.errors.length === 0) this.changed();
     const ok = log.errors.length === 0;
     return { code: ok ? 200 : 500, body: log.result(ok ? (outcome === null ? null : true) : false) };
   }
@@ -75,6 +102,12 @@ export class ConfigMigration {
     status: MigrationStatus,
     body: (db: Trx, log: StepLog) => Promise<void>,
   ): Promise<StepAnswer> {
+    if (this.dry) {
+      return this.runDry(reportName, status, async (trx, log) => {
+        await body(trx, log);
+        return true;
+      });
+    }
     const log = new StepLog();
     try {
       await body(this.db, log);
@@ -83,7 +116,6 @@ export class ConfigMigration {
       log.errors.push(textMessage(describe(error)));
     }
     await this.state.record(reportName, log);
-    this.changed();
     const ok = log.errors.length === 0;
     return { code: ok ? 200 : 500, body: log.result(ok) };
   }
@@ -159,7 +191,7 @@ export class ConfigMigration {
    */
   gatewaysStep(): Promise<StepAnswer> {
     return this.runEach('getOldGateways', 'gateptrunks', async (trx, log) => {
-      if (!this.gateways) throw new Error('gateways are not available');
+      if (!this.gateways && !this.dry) throw new Error('gateways are not available');
       const old = await this.source.query<{
         id: number;
         name: string;
@@ -226,8 +258,14 @@ export class ConfigMigration {
           );
           continue;
         }
+        if (this.dry) {
+          // The gateways service saves each gateway in a transaction of its own: a dry run only counts it.
+          this.dry.gateways.push(g.name);
+          log.infos.push(msg('dry_gateway', { name: g.name }));
+          continue;
+        }
         try {
-          const id = await this.gateways.create(body.data);
+          const id = await (this.gateways as GatewaysService).create(body.data);
           log.infos.push(msg('gateway_migrated', { name: id }));
         } catch (error) {
           log.errors.push(

@@ -246,6 +246,34 @@ export const migrationMessages = {
     en: 'The queue log, conferences, DISA, paging groups and custom contexts are not migrated by this version of Centralino: recreate them by hand',
     it: 'Il registro delle code, le conferenze, il DISA, i gruppi di paging e i contesti personalizzati non vengono migrati da questa versione di Centralino: ricreali a mano',
   },
+
+  // The dry run (POST /migration/dryrun) and the PBX configuration check after the last step.
+  dry_no_account: {
+    en: 'Extension {ext} has no CTI account: link it to a user by hand',
+    it: "L'interno {ext} non ha un account CTI: va collegato a mano a un utente",
+  },
+  dry_username_taken: { en: 'Username already used: {username}', it: 'Nome utente già usato: {username}' },
+  dry_user_refused: {
+    en: 'User {username} would be refused: {reason}',
+    it: "L'utente {username} verrebbe rifiutato: {reason}",
+  },
+  dry_user_created: {
+    en: 'User {username} would be created with extension {ext}',
+    it: "L'utente {username} verrebbe creato con l'interno {ext}",
+  },
+  dry_gateway: { en: 'Gateway "{name}" would be migrated', it: 'Il gateway "{name}" verrebbe migrato' },
+  pbx_valid: {
+    en: 'The configuration was applied once, at the end, and the PBX validator found it valid',
+    it: 'La configurazione è stata applicata una sola volta, alla fine, e il validatore del PBX la trova valida',
+  },
+  pbx_invalid: {
+    en: 'The PBX validator refused the migrated configuration: {count} problem(s)',
+    it: 'Il validatore del PBX ha rifiutato la configurazione migrata: {count} problemi',
+  },
+  pbx_failed: {
+    en: 'The migrated configuration could not be applied: {reason}',
+    it: 'Non è stato possibile applicare la configurazione migrata: {reason}',
+  },
 } as const satisfies Record<string, Localized>;
 
 export type MigrationMessageKey = keyof typeof migrationMessages;

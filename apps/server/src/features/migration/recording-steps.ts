@@ -70,7 +70,7 @@ function refusal(error: unknown): Message | Localized {
 export async function migrateRecordings(
   db: Kysely<Database>,
   source: LegacySource,
-  recordings: RecordingsService,
+  recordings: Pick<RecordingsService, 'create'>,
   soundsDir: string | undefined,
   log: StepLog,
 ): Promise<void> {

@@ -3,6 +3,7 @@ import {
   cdrRowCountSchema,
   errorBodySchema,
   importOldUsersSchema,
+  migrationDryRunSchema,
   migrationReportSchema,
   migrationStatusBodySchema,
   migrationStatusSchema,
@@ -164,8 +165,32 @@ export const migrationRoutes =
     stepRoute('/api/migration/timegroups', 'Migrates the time groups', () => config().timeGroups());
     stepRoute('/api/migration/timeconditions', 'Migrates the time conditions', () => config().timeConditions());
     stepRoute('/api/migration/inboundroutes', 'Migrates the inbound routes', () => config().inboundRoutes());
-    stepRoute('/api/migration/postmigration', 'Migrates the CTI phonebook and the customer-card templates', () =>
-      config().postMigration(),
+    app.post(
+      '/api/migration/postmigration',
+      {
+        schema: {
+          tags,
+          summary: 'Migrates the CTI phonebook and the card templates, then applies the PBX once and checks it',
+          response: step,
+        },
+      },
+      async (request, reply) => {
+        const answer = await migration.postMigration();
+        return reply.code(answer.code).send(answer.body(pickUiLanguage(request.headers['accept-language'])));
+      },
+    );
+
+    app.post(
+      '/api/migration/dryrun',
+      {
+        schema: {
+          tags,
+          summary: 'What the migration would do, read from the whole old system, without writing anything',
+          response: { 200: migrationDryRunSchema, ...errors },
+        },
+        config: { auditExempt: 'a dry run writes nothing: every step is rolled back' },
+      },
+      (request) => migration.dryRun(pickUiLanguage(request.headers['accept-language'])),
     );
 
     app.get(

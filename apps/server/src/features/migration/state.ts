@@ -49,11 +49,14 @@ export class MigrationState {
     await this.settings.set(STATUS_KEY, status, db);
   }
 
-  /** Stores a step's errors and warnings under its name (infos are answered, not stored: contract §11.3). */
-  async record(step: string, log: StepLog, db: Kysely<Database> = this.db): Promise<void> {
+  /**
+   * Stores a step's errors and warnings under its name (infos are answered, not stored: contract §11.3, except for
+   * the PBX configuration check, whose verdict is part of the report even when it is "valid": `infos`).
+   */
+  async record(step: string, log: StepLog, db: Kysely<Database> = this.db, infos = false): Promise<void> {
     const now = Date.now();
     // The English text stays in `message` (what an older reader shows); the key and parameters are what is rendered.
-    const row = (type: 'errors' | 'warnings') => (m: Message) => ({
+    const row = (type: 'errors' | 'warnings' | 'infos') => (m: Message) => ({
       step,
       type,
       message: renderMessage(m, 'en').slice(0, 1000),
@@ -61,7 +64,11 @@ export class MigrationState {
       params: m.params ? JSON.stringify(m.params) : null,
       created_at: now,
     });
-    const rows = [...log.errors.map(row('errors')), ...log.warnings.map(row('warnings'))];
+    const rows = [
+      ...(infos ? log.infos.map(row('infos')) : []),
+      ...log.errors.map(row('errors')),
+      ...log.warnings.map(row('warnings')),
+    ];
     for (let i = 0; i < rows.length; i += 200) {
       await db
         .insertInto('migration_report')

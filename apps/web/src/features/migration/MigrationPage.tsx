@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { WriteButton } from '../../components/WriteControls.tsx';
+import { DryRunPanel } from './DryRunPanel.tsx';
 import { MigrationHeader } from './MigrationSteps.tsx';
 import { migrationApi } from './migrationApi.ts';
 
@@ -31,6 +32,7 @@ export function MigrationPage() {
           {t('migration.skip')}
         </Button>
       </Group>
+      {available.data && <DryRunPanel />}
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Group, Stack } from '@mantine/core';
 import { IconPrinter } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,7 @@ import { api } from '../../api/endpoints.ts';
 import { MigrationHeader } from './MigrationSteps.tsx';
 import { migrationApi } from './migrationApi.ts';
 import { reportRows } from './migrationPdf.ts';
+import { ReportTables } from './ReportTables.tsx';
 
 /** /migration/report: what each area could not migrate; Save PDF report; Exit ends the migration. */
 export function MigrationReportPage() {
@@ -39,31 +40,10 @@ export function MigrationReportPage() {
   return (
     <Stack gap="lg" maw={1100}>
       <MigrationHeader active={3} title={t('migration.report.title')} />
-      {report.data && sections.length === 0 && <Alert color="green">{t('migration.report.clean')}</Alert>}
-      {sections.map(({ section, rows }) => (
-        <Paper key={section} withBorder p="sm" radius="md" data-testid={`report-${section}`}>
-          <Text fw={600} mb="xs" component="h2" size="md">
-            {t(`migration.sections.${section}`)}
-          </Text>
-          <Table>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('migration.report.message')}</Table.Th>
-                <Table.Th>{t('migration.report.type')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((r, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: messages may repeat
-                <Table.Tr key={i}>
-                  <Table.Td>{r.message}</Table.Td>
-                  <Table.Td>{t(`migration.kinds.${r.type}`)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Paper>
-      ))}
+      {report.data && !sections.some((s) => s.rows.some((r) => r.type !== 'infos')) && (
+        <Alert color="green">{t('migration.report.clean')}</Alert>
+      )}
+      <ReportTables sections={sections} />
       <Group justify="space-between">
         <Button variant="default" leftSection={<IconPrinter size={16} />} onClick={savePdf} disabled={!report.data}>
           {t('migration.report.savePdf')}

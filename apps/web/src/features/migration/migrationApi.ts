@@ -6,6 +6,7 @@ import {
   type ImportOldUser,
   type MigrationStatus,
   type MigrationStepResult,
+  migrationDryRunSchema,
   migrationReportSchema,
   migrationStatusSchema,
   migrationStepResultSchema,
@@ -54,6 +55,8 @@ export const migrationApi = {
     apiRequest('POST', '/api/migration/importusers', { body: users, schema: z.null() }),
   importStatus: () => apiRequest('GET', '/api/csv/csvimport', { schema: csvImportStatusSchema }),
   step,
+  /** What the migration would do, read from the old system without writing anything. */
+  dryRun: () => apiRequest('POST', '/api/migration/dryrun', { schema: migrationDryRunSchema }),
   cdrCount: () => apiRequest('GET', '/api/migration/cdrrowcount', { schema: cdrRowCountSchema }),
   startCdr: () => apiRequest('POST', '/api/migration/cdr', { schema: z.null() }),
   /** Progress of the copy; a failed copy answers 500 with its progress, read here as a result too. */

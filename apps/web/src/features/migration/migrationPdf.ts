@@ -4,13 +4,17 @@ import { autoTable } from 'jspdf-autotable';
 
 export const MIGRATION_REPORT_FILE = 'migration_report.pdf';
 
-/** Per console section, the messages of its server steps with their type (errors, then warnings). */
+/**
+ * Per console section, the messages of its server steps with their type (errors, then warnings, then infos: only
+ * the PBX configuration check stores infos, its verdict when valid).
+ */
 export function reportRows(report: MigrationReport): { section: string; rows: { message: string; type: string }[] }[] {
   return MIGRATION_REPORT_SECTIONS.map(([section, steps]) => ({
     section,
     rows: steps.flatMap((step) => [
       ...(report[step]?.errors ?? []).map((message) => ({ message, type: 'errors' })),
       ...(report[step]?.warnings ?? []).map((message) => ({ message, type: 'warnings' })),
+      ...(report[step]?.infos ?? []).map((message) => ({ message, type: 'infos' })),
     ]),
   })).filter((s) => s.rows.length > 0);
 }
