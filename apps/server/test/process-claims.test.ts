@@ -185,7 +185,9 @@ describe.each(DB_KINDS)('claiming background work (%s)', (kind) => {
       expect(Number(copied?.n)).toBe(CDR_BATCH);
       await silence(one, 'migration_cdr');
     }
-    // ... and goes on with it once the first is silent.
+    // ... and goes on with it once the first is silent (on SQLite: it beat before the second looked; a real second
+    // process looks when it starts, after the first stopped; timestamps are in milliseconds).
+    await new Promise((r) => setTimeout(r, 5));
     await second.resume();
     for (let i = 0; i < 400 && (await second.progress())?.status !== true; i++) {
       await new Promise((r) => setTimeout(r, 50));
