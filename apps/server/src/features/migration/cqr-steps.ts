@@ -11,7 +11,7 @@ import type { Database } from '../../db/schema.ts';
 import { SettingsStore } from '../../db/settings-store.ts';
 import { writeCqr } from '../flows/cqr.ts';
 import { DestinationCheck, IDS_KEY, kindsAfter } from './destinations.ts';
-import { describe, type Message, msg } from './messages.ts';
+import { describe, type Message, msg, schemaRefusal } from './messages.ts';
 import { addPending, linkPending, type PendingLink } from './pending.ts';
 import type { LegacySource } from './source.ts';
 import type { StepLog } from './state.ts';
@@ -111,12 +111,7 @@ export async function migrateCqrs(trx: Trx, source: LegacySource, log: StepLog):
       })),
     });
     if (!body.success) {
-      log.errors.push(
-        msg('with_reason', {
-          subject: label,
-          reason: body.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
-        }),
-      );
+      log.errors.push(msg('with_reason', { subject: label, reason: schemaRefusal(body.error) }));
       continue;
     }
     try {

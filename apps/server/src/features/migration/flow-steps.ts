@@ -11,7 +11,7 @@ import { SettingsStore } from '../../db/settings-store.ts';
 import { QueuesService } from '../flows/queues.ts';
 import { TimeConditionsService } from '../flows/time-conditions.ts';
 import { DestinationCheck, IDS_KEY, kindsAfter } from './destinations.ts';
-import { describe, msg } from './messages.ts';
+import { describe, msg, schemaRefusal } from './messages.ts';
 import { addPending, linkPending, type PendingLink } from './pending.ts';
 import type { LegacySource } from './source.ts';
 import type { StepLog } from './state.ts';
@@ -125,12 +125,7 @@ export async function migrateQueues(trx: Trx, source: LegacySource, log: StepLog
       announce_position: (one('announce-position') ?? 'no') === 'yes',
     });
     if (!body.success) {
-      log.errors.push(
-        msg('with_reason', {
-          subject: label,
-          reason: body.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
-        }),
-      );
+      log.errors.push(msg('with_reason', { subject: label, reason: schemaRefusal(body.error) }));
       continue;
     }
     try {

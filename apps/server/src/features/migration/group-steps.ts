@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import { SettingsStore } from '../../db/settings-store.ts';
 import { QueuesService } from '../flows/queues.ts';
 import { DestinationCheck, IDS_KEY, kindsAfter } from './destinations.ts';
-import { describe, msg } from './messages.ts';
+import { describe, msg, schemaRefusal } from './messages.ts';
 import { addPending, type PendingLink } from './pending.ts';
 import type { LegacySource } from './source.ts';
 import type { StepLog } from './state.ts';
@@ -103,12 +103,7 @@ export async function migrateRingGroups(trx: Trx, source: LegacySource, log: Ste
       announce_position: false,
     });
     if (!body.success) {
-      log.errors.push(
-        msg('with_reason', {
-          subject: label,
-          reason: body.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
-        }),
-      );
+      log.errors.push(msg('with_reason', { subject: label, reason: schemaRefusal(body.error) }));
       continue;
     }
     try {

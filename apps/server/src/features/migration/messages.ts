@@ -314,6 +314,11 @@ export function renderMessage(message: Message, lang: UiLanguage): string {
   });
 }
 
+/** Why the console's own schema refused what was built from an old row: each field and its message. */
+export function schemaRefusal(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
+  return error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+}
+
 /** A free text (an exception's message, a database error) as a line. */
 export function textMessage(text: MessageParam): Message {
   return msg('text', { text });
