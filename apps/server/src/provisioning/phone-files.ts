@@ -265,8 +265,8 @@ export class PhoneFiles {
     if (!TOKEN.test(tok2)) return;
     const mac = this.cache.tok2.get(tok2);
     if (!mac) return;
-    this.usedTok2(mac, tok2);
-    this.disk?.promote(mac, tok2);
+    // Already retired (a report sent twice, or Centralino answered first): the file only moves.
+    if (!this.usedTok2(mac, tok2)) this.disk?.promote(mac, tok2);
   }
 
   /** Called once the front server's reports can be received: steady-state files of new phones go on disk. */
