@@ -296,7 +296,12 @@ export const NGINX_BENCH_HTTP = 'keepalive_requests 1000000;';
  * same bytes the server sends) as static files with every help nginx has (open file cache, sendfile), and
  * `/ceiling` answers a 2-byte body from memory, the most any server can do on this machine with this generator.
  */
-export async function startNginx(options: { staticRoot?: string; workers: number }): Promise<Nginx | undefined> {
+export async function startNginx(options: {
+  staticRoot?: string;
+  workers: number;
+  /** nginx's open-file cache (default on): off, every request opens its file, as a first fetch does. */
+  openFileCache?: boolean;
+}): Promise<Nginx | undefined> {
   const binary = nginxBinary();
   if (!binary) return undefined;
   const port = await freePort();
@@ -310,7 +315,7 @@ export async function startNginx(options: { staticRoot?: string; workers: number
     servers: `${NGINX_BENCH_HTTP}
   default_type text/plain;
   types { text/xml xml; text/plain cfg; }
-  open_file_cache max=10000 inactive=60s;
+  ${options.openFileCache === false ? '' : 'open_file_cache max=10000 inactive=60s;'}
   sendfile on;
   server {
     listen 127.0.0.1:${port};

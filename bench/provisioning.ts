@@ -11,19 +11,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { lookupId } from '../apps/server/src/config.ts';
-import {
-  freeUdpPort,
-  frontSample,
-  type RunningNginx,
-  startNginx as startFront,
-} from '../apps/server/test/support/nginx.ts';
+import { frontSample, type RunningNginx, startNginx as startFront } from '../apps/server/test/support/nginx.ts';
 import {
   ceiling,
+  cpuMs,
   fmtWrk,
   freePort,
   median,
   NGINX_BENCH_HTTP,
   type Nginx,
+  pidsOnPort,
   startNginx,
   startServer,
   type WrkResult,
@@ -63,8 +60,6 @@ const frontParent = fs.mkdtempSync(path.join(os.tmpdir(), 'centralino-front-'));
 fs.chmodSync(frontParent, 0o711);
 const frontRoot = path.join(frontParent, 'phone-files');
 const asRoot = process.getuid?.() === 0 && lookupId('group', 'www-data') !== null;
-// nginx reports phones' first steady-state fetches it answered from disk (syslog over UDP, PHONE_FILES_LOG_PORT).
-const logPort = await freeUdpPort();
 // At info, as installed: phone files are counted, not logged per request (the API calls of the set-up are).
 const server = await startServer({
   ADMIN_PASSWORD: PASSWORD,
@@ -72,7 +67,8 @@ const server = await startServer({
   TFTP_PORT: '0',
   LOG_LEVEL: 'info',
   PHONE_FILES_DIR: frontRoot,
-  PHONE_FILES_LOG_PORT: String(logPort),
+  // nginx logs phones' first steady-state fetches it answered from disk there (the README's place).
+  PHONE_FILES_FIRST_USE_LOG: path.join(frontRoot, 'first-use.log'),
   ...(asRoot ? { PHONE_FILES_GROUP: 'www-data' } : {}),
 });
 const warms = () => server.output().split('phone files ready in memory').length - 1;
@@ -189,7 +185,7 @@ try {
     const front = `http://127.0.0.1:${port}`;
     const running = await startFront({
       // The README's configuration, with the keep-alive the static nginx gets too.
-      servers: `${NGINX_BENCH_HTTP}\n${frontSample(frontRoot, port, serverPort, logPort)}`,
+      servers: `${NGINX_BENCH_HTTP}\n${frontSample(frontRoot, port, serverPort)}`,
       probeUrl: `${front}/api/health`,
       user: asRoot ? 'www-data' : undefined,
       workers,
@@ -207,11 +203,19 @@ try {
     if (top) print('ceiling: wrk vs nginx `return 200` (2 bytes)', top);
 
     // Once through the list: compared with nginx once through the same list (median of three, it is short).
+    // Without the open-file cache: on a phone's first fetch nginx opens the file, where the cache would hold it
+    // open from the earlier runs (nginx stays warm otherwise: a new nginx per run was slower than the front server).
     const onceNginx = async (n: Nginx | undefined) => {
       if (!n) return undefined;
+      const cold = await startNginx({ staticRoot, workers: n.workers, openFileCache: false });
+      if (!cold) return undefined;
       const runs: WrkResult[] = [];
-      for (let i = 0; i < 3; i++)
-        runs.push(await wrk({ url: n.url, connections: CONNECTIONS, paths: tok2Paths, once: true }));
+      try {
+        for (let i = 0; i < 3; i++)
+          runs.push(await wrk({ url: cold.url, connections: CONNECTIONS, paths: tok2Paths, once: true }));
+      } finally {
+        await cold.stop();
+      }
       return runs.sort((a, b) => a.rps - b.rps)[1] as WrkResult;
     };
     const ratio = (ours: number, theirs: WrkResult | undefined) =>
@@ -229,7 +233,10 @@ try {
     frontN = await startFrontWith(os.availableParallelism());
     const frontFirst = await wrk({ url: front1.url, connections: CONNECTIONS, paths: tok1Paths, once: true });
     print('front (1 worker): first access, tok1, once each', frontFirst);
+    const serverPids = pidsOnPort(serverPort);
+    const cpuBefore = cpuMs(serverPids);
     const frontFirstTok2 = await wrk({ url: front1.url, connections: CONNECTIONS, paths: tok2Paths, once: true });
+    const cpuDuring = cpuMs(serverPids) - cpuBefore;
     print('front (1 worker): first tok2 fetch, once each', frontFirstTok2);
     // The reports arrive a moment later and move each file into the served tree.
     const served = () => tok2Paths.filter((p) => fs.existsSync(path.join(frontRoot, p.path))).length;
@@ -239,6 +246,11 @@ try {
     }
     const diskPaths = tok2Paths.filter((p) => fs.existsSync(path.join(frontRoot, p.path)));
     console.log(`  steady-state files on disk for the front: ${diskPaths.length} of ${PHONES}`);
+    // What the reports cost the server (retiring tok1, moving files), while nginx served and after.
+    console.log(
+      `  server CPU: ${cpuDuring} ms during the round, ${cpuMs(serverPids) - cpuBefore} ms until the files settled ` +
+        `(${(((cpuMs(serverPids) - cpuBefore) * 1000) / PHONES).toFixed(0)} µs a phone, 10 ms ticks)`,
+    );
     const diskOnly = await wrkWithCpu({
       url: front1.url,
       connections: CONNECTIONS,

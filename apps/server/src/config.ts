@@ -169,11 +169,9 @@ const envSchema = z.object({
     .string()
     .regex(/^[a-z_][a-z0-9_.-]{0,31}$/i, 'PHONE_FILES_GROUP must be a group name')
     .optional(),
-  PHONE_FILES_LOG_PORT: z.coerce
-    .number()
-    .int()
-    .min(1, 'PHONE_FILES_LOG_PORT must be a port number (1-65535)')
-    .max(65535, 'PHONE_FILES_LOG_PORT must be a port number (1-65535)')
+  PHONE_FILES_FIRST_USE_LOG: z
+    .string()
+    .startsWith('/', 'PHONE_FILES_FIRST_USE_LOG must be an absolute path')
     .optional(),
   MIGRATION_DB_URL: z
     .string()
@@ -257,11 +255,11 @@ export type Config = {
   rps: { url: string; systemId: string | undefined; secret: string | undefined };
   /**
    * Phone files also written to disk for a front web server (PHONE_FILES_DIR), readable by its group
-   * (PHONE_FILES_GROUP, gid); undefined: phones are served by this process alone. `logPort` (PHONE_FILES_LOG_PORT):
-   * the loopback UDP port where the front server's syslog tells of phones' first steady-state fetches, so that those
+   * (PHONE_FILES_GROUP, gid); undefined: phones are served by this process alone. `firstUseLog`
+   * (PHONE_FILES_FIRST_USE_LOG): the front server's access log of phones' first steady-state fetches, so that those
    * too are served from disk.
    */
-  phoneFilesExport: { dir: string; gid: number | null; logPort?: number } | undefined;
+  phoneFilesExport: { dir: string; gid: number | null; firstUseLog?: string } | undefined;
   /**
    * The older system's databases (a local copy on MariaDB/MySQL) the migration reads; undefined when
    * MIGRATION_DB_URL is unset (the migration area is then inert: `ismigration` answers false).
@@ -327,9 +325,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
   if (v.PHONE_FILES_GROUP !== undefined && v.PHONE_FILES_DIR === undefined) {
     throw new ConfigError(['PHONE_FILES_GROUP needs PHONE_FILES_DIR: it names who may read the files written there']);
   }
-  if (v.PHONE_FILES_LOG_PORT !== undefined && v.PHONE_FILES_DIR === undefined) {
+  if (v.PHONE_FILES_FIRST_USE_LOG !== undefined && v.PHONE_FILES_DIR === undefined) {
     throw new ConfigError([
-      'PHONE_FILES_LOG_PORT needs PHONE_FILES_DIR: the front server reports fetches of files there',
+      'PHONE_FILES_FIRST_USE_LOG needs PHONE_FILES_DIR: the front server logs fetches of files there',
     ]);
   }
   const asteriskUser = v.ASTERISK_USER ?? (lookupId('passwd', 'asterisk') === null ? null : 'asterisk');
@@ -392,7 +390,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
       ? {
           dir: path.resolve(v.PHONE_FILES_DIR),
           gid: phoneFilesGid,
-          ...(v.PHONE_FILES_LOG_PORT === undefined ? {} : { logPort: v.PHONE_FILES_LOG_PORT }),
+          ...(v.PHONE_FILES_FIRST_USE_LOG === undefined
+            ? {}
+            : { firstUseLog: path.resolve(v.PHONE_FILES_FIRST_USE_LOG) }),
         }
       : undefined,
     migration: v.MIGRATION_DB_URL

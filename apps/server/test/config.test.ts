@@ -72,7 +72,7 @@ describe('loadConfig', () => {
       STREAMING_ALLOWED_HOSTS: 'Cam.local, [fd00::5]',
       PHONE_FILES_DIR: '/var/lib/centralino-phone-files',
       PHONE_FILES_GROUP: 'root',
-      PHONE_FILES_LOG_PORT: '8514',
+      PHONE_FILES_FIRST_USE_LOG: '/var/lib/centralino-phone-files/first-use.log',
       AMI_HOST: '127.0.0.1',
       AMI_PORT: '5039',
       AMI_USERNAME: 'centralino',
@@ -106,7 +106,11 @@ describe('loadConfig', () => {
       rps: { url: 'https://rps.nethesis.it', systemId: undefined, secret: undefined },
       gatewayControlPort: 2323,
       streamingAllowedHosts: ['cam.local', 'fd00::5'],
-      phoneFilesExport: { dir: '/var/lib/centralino-phone-files', gid: 0, logPort: 8514 },
+      phoneFilesExport: {
+        dir: '/var/lib/centralino-phone-files',
+        gid: 0,
+        firstUseLog: '/var/lib/centralino-phone-files/first-use.log',
+      },
       migration: {
         url: 'mysql://migration:pw@10.0.0.9:3306',
         pbxDb: 'old_asterisk',
@@ -170,14 +174,15 @@ describe('loadConfig', () => {
       'PHONE_FILES_GROUP: this host has no group named "no-such-group-here"',
     );
     expect(() => loadConfig({ PHONE_FILES_GROUP: 'root' })).toThrow('PHONE_FILES_GROUP needs PHONE_FILES_DIR');
-    expect(loadConfig({ PHONE_FILES_DIR: '/srv/phones', PHONE_FILES_LOG_PORT: '8514' }).phoneFilesExport).toEqual({
-      dir: '/srv/phones',
-      gid: null,
-      logPort: 8514,
-    });
-    expect(() => loadConfig({ PHONE_FILES_LOG_PORT: '8514' })).toThrow('PHONE_FILES_LOG_PORT needs PHONE_FILES_DIR');
-    expect(() => loadConfig({ PHONE_FILES_DIR: '/srv/phones', PHONE_FILES_LOG_PORT: '70000' })).toThrow(
-      'PHONE_FILES_LOG_PORT must be a port number',
+    expect(
+      loadConfig({ PHONE_FILES_DIR: '/srv/phones', PHONE_FILES_FIRST_USE_LOG: '/srv/phones/first-use.log' })
+        .phoneFilesExport,
+    ).toEqual({ dir: '/srv/phones', gid: null, firstUseLog: '/srv/phones/first-use.log' });
+    expect(() => loadConfig({ PHONE_FILES_FIRST_USE_LOG: '/srv/phones/first-use.log' })).toThrow(
+      'PHONE_FILES_FIRST_USE_LOG needs PHONE_FILES_DIR',
+    );
+    expect(() => loadConfig({ PHONE_FILES_DIR: '/srv/phones', PHONE_FILES_FIRST_USE_LOG: 'first-use.log' })).toThrow(
+      'PHONE_FILES_FIRST_USE_LOG must be an absolute path',
     );
   });
 

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { ConnectivityOptions } from './connectivity.ts';
 import { FileStore } from './files.ts';
-import { listenForFirstUse } from './first-use-reports.ts';
+import { followFirstUseLog } from './first-use-reports.ts';
 import { PhoneFileExport } from './phone-file-export.ts';
 import { PhoneFiles } from './phone-files.ts';
 import { phoneFileFront, phoneFileRoutes, provisioningApiRoutes } from './routes.ts';
@@ -39,8 +39,8 @@ export interface ProvisioningSetup extends ProvisioningOptions {
    * the warmer starts then, or after WARM_WAIT_MS at the latest.
    */
   warmAfter?: () => Promise<unknown>;
-  /** PHONE_FILES_DIR: phone files also written to disk for a front web server (PHONE_FILES_LOG_PORT: its reports). */
-  phoneFilesExport?: { dir: string; gid: number | null; logPort?: number };
+  /** PHONE_FILES_DIR: phone files also written to disk for a front web server (PHONE_FILES_FIRST_USE_LOG: its reports). */
+  phoneFilesExport?: { dir: string; gid: number | null; firstUseLog?: string };
 }
 
 const WARM_WAIT_MS = 5000;
@@ -58,15 +58,15 @@ export async function registerProvisioning(
     disk.start();
   }
   const phoneFiles = new PhoneFiles(service, files, app.log, setup.renderClock, disk);
-  const logPort = setup.phoneFilesExport?.logPort;
-  if (logPort !== undefined) {
+  const firstUseLog = setup.phoneFilesExport?.firstUseLog;
+  if (firstUseLog !== undefined) {
     try {
-      const reports = await listenForFirstUse(logPort, (tok2) => phoneFiles.usedOnDisk(tok2), app.log);
+      const reports = await followFirstUseLog(firstUseLog, (tok2) => phoneFiles.usedOnDisk(tok2), app.log);
       phoneFiles.reportFirstUse();
       app.addHook('onClose', () => reports.close());
     } catch (error) {
       // Phones are still served right: their first steady-state fetch goes to Centralino, as without the reports.
-      app.log.error({ err: error, port: logPort }, 'PHONE_FILES_LOG_PORT: cannot receive the front server’s reports');
+      app.log.error({ err: error, file: firstUseLog }, 'PHONE_FILES_FIRST_USE_LOG: cannot read the front server’s log');
     }
   }
   app.decorate('provisioning', service);

@@ -19,6 +19,9 @@ import type { FastifyBaseLogger } from 'fastify';
  * A removal is one rename out of the served tree; the deleting happens later, in the background.
  */
 const TRASH_EVERY_MS = 1000;
+/** Promotions wait for this long a pause in reports (a storm's), and never longer than PROMOTE_AT_MOST_MS. */
+const PROMOTE_QUIET_MS = 200;
+const PROMOTE_AT_MOST_MS = 1000;
 
 function alive(pid: number): boolean {
   try {
@@ -34,8 +37,8 @@ export class PhoneFileExport {
   readonly base: string;
   /**
    * `<root>/provisioning-first`: steady-state files of phones whose first-access token still lives. The front server
-   * serves them and reports each fetch (syslog to PHONE_FILES_LOG_PORT), and Centralino then retires the first-access
-   * token and moves the folder into the served tree (`promote`); without a report port it stays empty.
+   * serves them and logs each fetch (PHONE_FILES_FIRST_USE_LOG), and Centralino then retires the first-access
+   * token and moves the folder into the served tree (`promote`); without that log it stays empty.
    */
   readonly firstBase: string;
   /** MAC → what was written for it (token directories and token-less files), to drop on a change. */
@@ -52,6 +55,10 @@ export class PhoneFileExport {
   /** MAC → removals so far (since the last clear). */
   private readonly drops = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** Token → promotion waiting for a pause, with the phone's stamp when it was asked for. */
+  private readonly promotions = new Map<string, { mac: string; stamp: string }>();
+  private promoteTimer: NodeJS.Timeout | undefined;
+  private promotionsSince = 0;
 
   constructor(
     root: string,
@@ -149,6 +156,32 @@ export class PhoneFileExport {
     if (token === '' || token.includes('/') || token.startsWith('.')) return;
     this.dropped(mac);
     this.putAside(path.join(this.base, token));
+  }
+
+  /**
+   * `promote`, a moment later: during a storm, when the front server serves thousands of first fetches a second, each
+   * rename (tens of microseconds of the kernel's time) competes with it for the cores. Nothing waits for a promotion:
+   * until it happens the file is served from `provisioning-first` and each fetch is reported again, which is harmless.
+   * A removal that concerns the phone meanwhile (a new first-access token, a change) cancels it, since what is in
+   * `provisioning-first` then may be a new file whose first fetch must be reported.
+   */
+  promoteSoon(mac: string, token: string): void {
+    if (this.promotions.size === 0) this.promotionsSince = Date.now();
+    this.promotions.set(token, { mac, stamp: this.stampOf(mac) });
+    clearTimeout(this.promoteTimer);
+    const wait = Math.min(PROMOTE_QUIET_MS, this.promotionsSince + PROMOTE_AT_MOST_MS - Date.now());
+    this.promoteTimer = setTimeout(() => this.promoteNow(), Math.max(0, wait));
+    this.promoteTimer.unref();
+  }
+
+  /** Carries out the promotions asked for so far (and tests, to see their outcome now). */
+  promoteNow(): void {
+    clearTimeout(this.promoteTimer);
+    this.promoteTimer = undefined;
+    for (const [token, { mac, stamp }] of this.promotions) {
+      if (this.stampOf(mac) === stamp) this.promote(mac, token);
+    }
+    this.promotions.clear();
   }
 
   /**

@@ -65,7 +65,7 @@ export class PhoneFiles {
     epoch: number;
     tree: 'served' | 'first';
   }[] = [];
-  /** The front server reports first steady-state fetches (PHONE_FILES_LOG_PORT): those files go on disk too. */
+  /** The front server reports first steady-state fetches (PHONE_FILES_FIRST_USE_LOG): those files go on disk too. */
   private firstUseReported = false;
 
   constructor(
@@ -149,7 +149,7 @@ export class PhoneFiles {
     }
     if (kind === 'tok2') {
       if (row.tok1 && !this.retiringSoon(row.mac)) this.retireLater(row.mac, row.tok1);
-      this.disk?.promote(row.mac, token);
+      this.disk?.promoteSoon(row.mac, token);
       this.cache.tok2.set(token, row.mac);
     }
     return { mac: row.mac, kind, row };
@@ -253,12 +253,12 @@ export class PhoneFiles {
     if (!tok1) return false;
     this.cache.tok1Alive.delete(mac);
     this.retireLater(mac, tok1);
-    this.disk?.promote(mac, tok2);
+    this.disk?.promoteSoon(mac, tok2);
     return true;
   }
 
   /**
-   * The front server answered a steady-state file from `provisioning-first` (its syslog, PHONE_FILES_LOG_PORT): the
+   * The front server answered a steady-state file from `provisioning-first` (its log, PHONE_FILES_FIRST_USE_LOG): the
    * phone has used tok2, as if it had asked Centralino.
    */
   usedOnDisk(tok2: string): void {
@@ -266,7 +266,7 @@ export class PhoneFiles {
     const mac = this.cache.tok2.get(tok2);
     if (!mac) return;
     // Already retired (a report sent twice, or Centralino answered first): the file only moves.
-    if (!this.usedTok2(mac, tok2)) this.disk?.promote(mac, tok2);
+    if (!this.usedTok2(mac, tok2)) this.disk?.promoteSoon(mac, tok2);
   }
 
   /** Called once the front server's reports can be received: steady-state files of new phones go on disk. */

@@ -74,9 +74,17 @@ describe.skipIf(skipReason !== '')('call records in a real Asterisk', { timeout:
     );
     // The call lasts two seconds; what is past that is the way from Asterisk to the card.
     console.log(`on the card ${Date.now() - placed} ms after the call was placed:`, JSON.stringify(first));
-    // Both halves of the Local channel have a record; give the next pass a moment, then count them.
-    await new Promise((r) => setTimeout(r, 1500));
-    const before = (await lastCalls('501')).map((r) => r.uniqueid).sort();
+    // Both halves of the Local channel have a record: wait for the second (a loaded machine takes it in a later
+    // pass), so the count below is of every record, not of the first pass.
+    const both = await lab.until(
+      'both halves of the call made while the console runs',
+      async () => {
+        const found = await lastCalls('501');
+        return found.length >= 2 ? found : undefined;
+      },
+      20_000,
+    );
+    const before = both.map((r) => r.uniqueid).sort();
 
     await lab.stopConsole();
     // Commas, quotes and characters beyond ASCII in the caller's name.

@@ -55,6 +55,32 @@ describe('phone files written for a front web server', () => {
     expect(fs.readFileSync(at(TOKEN, 'phone.cfg'), 'utf8')).toBe('new');
   });
 
+  it('moves a first-fetch file into the served tree at a pause, unless the phone changed meanwhile', async () => {
+    const { root, disk, at } = start();
+    const first = (...parts: string[]) => path.join(root, 'provisioning-first', ...parts);
+    disk.write(MAC, TOKEN, 'phone.cfg', Buffer.from('reported'), 'first');
+    await disk.settled();
+    disk.promoteSoon(MAC, TOKEN);
+    // Not in the report's turn: the storm goes on being served from provisioning-first meanwhile.
+    expect(fs.existsSync(first(TOKEN, 'phone.cfg'))).toBe(true);
+    for (let i = 0; i < 100 && !fs.existsSync(at(TOKEN, 'phone.cfg')); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(fs.readFileSync(at(TOKEN, 'phone.cfg'), 'utf8')).toBe('reported');
+    expect(fs.existsSync(first(TOKEN))).toBe(false);
+
+    // A new first-access token (the phone's files dropped) before the pause: the file written for it in
+    // provisioning-first is a new one, whose first fetch must be reported; it stays.
+    const other = 'c'.repeat(32);
+    disk.write(MAC, other, 'phone.cfg', Buffer.from('old'), 'first');
+    await disk.settled();
+    disk.promoteSoon(MAC, other);
+    disk.dropMac(MAC);
+    disk.write(MAC, other, 'phone.cfg', Buffer.from('new, not reported yet'), 'first');
+    await disk.settled();
+    disk.promoteNow();
+    expect(fs.existsSync(at(other))).toBe(false);
+    expect(fs.readFileSync(first(other, 'phone.cfg'), 'utf8')).toBe('new, not reported yet');
+  });
+
   it('takes a retired token out of reach at once and deletes it later, outside the served tree', async () => {
     const { root, disk, at } = start();
     disk.write(MAC, TOKEN, 'phone.cfg', Buffer.from('tok1 file'));

@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import dgram from 'node:dgram';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,25 +6,19 @@ import path from 'node:path';
 export const NGINX = process.env.NGINX_PATH || '/usr/sbin/nginx';
 const SAMPLE = path.resolve(import.meta.dirname, '../../../../docs/nginx-centralino.conf');
 
-/** The README's sample configuration (docs/nginx-centralino.conf), pointed at a phone-file folder and ports. */
-/** A loopback UDP port nobody holds right now (for PHONE_FILES_LOG_PORT). */
-export async function freeUdpPort(): Promise<number> {
-  const socket = dgram.createSocket('udp4');
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  const { port } = socket.address();
-  await new Promise<void>((resolve) => socket.close(() => resolve()));
-  return port;
-}
-
+/**
+ * The README's sample configuration (docs/nginx-centralino.conf), pointed at a phone-file folder and ports, and with
+ * the first-use log at `firstUseLog` (the folder's `first-use.log` unless told).
+ */
 export function frontSample(
   phoneFilesDir: string,
   listenPort: number,
   centralinoPort: number,
-  logPort?: number,
+  firstUseLog = path.join(phoneFilesDir, 'first-use.log'),
 ): string {
   const servers = fs
     .readFileSync(SAMPLE, 'utf8')
-    .replace('syslog:server=127.0.0.1:8514,', `syslog:server=127.0.0.1:${logPort ?? 8514},`)
+    .replace('access_log /var/lib/centralino-phone-files/first-use.log ', `access_log ${firstUseLog} `)
     .replace('listen 80;', `listen 127.0.0.1:${listenPort};`)
     .replace('root /var/lib/centralino-phone-files;', `root ${phoneFilesDir};`)
     .replace('server 127.0.0.1:8080;', `server 127.0.0.1:${centralinoPort};`);
