@@ -150,6 +150,45 @@ describe.each(DB_KINDS)('users, directory and main extensions (%s)', (kind) => {
     expect(byNumber.json().map((u: { username: string }) => u.username)).toEqual(['carla']);
     // LIKE wildcards in a search are literal characters.
     expect((await get('/api/users/false?search=%25&limit=20')).json()).toEqual([]);
+    // A match lies within one user's name, user name and number: never across two users next to each other in the
+    // list (alice's number, then bob's name), nor on a character that cannot be typed.
+    const names = async (search: string) =>
+      ((await get(`/api/users/false?search=${search}&limit=20`)).json() as { username: string }[]).map(
+        (u) => u.username,
+      );
+    expect(await names('210')).toEqual(['alice']);
+    expect(await names('bob')).toEqual(['bob']);
+    expect(await names('210bob')).toEqual([]);
+    expect(await names('210%20bob')).toEqual([]);
+    expect(await names('%01')).toEqual([]);
+    // A user whose name holds the text twice is one match; every user holding it is, in the list's order.
+    const twice = await get('/api/users/false?search=a&limit=2');
+    const all = (await get('/api/users/true')).json() as { username: string; displayname: string }[];
+    const withA = all.filter((u) => `${u.username} ${u.displayname}`.toLowerCase().includes('a'));
+    expect(twice.headers['x-total-count']).toBe(String(withA.length));
+    expect((twice.json() as { username: string }[]).map((u) => u.username)).toEqual(
+      withA
+        .map((u) => u.username)
+        .sort()
+        .slice(0, 2),
+    );
+    // Searched again and again, a list is answered from an index of its three-letter sequences: the same answers.
+    const keyOf = (u: { username: string; displayname: string; default_extension: string }) =>
+      `${u.username} ${u.displayname} ${u.default_extension === 'none' ? '' : u.default_extension}`.toLowerCase();
+    const users = (await get('/api/users/true')).json() as {
+      username: string;
+      displayname: string;
+      default_extension: string;
+    }[];
+    for (let round = 0; round < 3; round++) {
+      for (const needle of ['ali', 'alice', 'ice ro', 'ros', 'rossi 210', '210', '20', 'bob b', 'zzz', 'a a', 'xbo']) {
+        const expected = users
+          .filter((u) => keyOf(u).includes(needle))
+          .map((u) => u.username)
+          .sort();
+        expect(await names(encodeURIComponent(needle)), needle).toEqual(expected);
+      }
+    }
     // Without limit: every user, as the original API answered.
     expect((await get('/api/users/true')).json()).toHaveLength(5);
   });

@@ -5,6 +5,22 @@ import { UsersSearchIndex } from './search-index.ts';
 
 export type UserRow = Selectable<UsersTable>;
 
+/** What a users list shows of each row (toUser): a list reads these columns only, not the whole row. */
+const LISTED = [
+  'id',
+  'username',
+  'displayname',
+  'fname',
+  'lname',
+  'email',
+  'default_extension',
+  'password_clear',
+  'mobile',
+  'profile_id',
+  'source',
+] as const;
+export type ListedUserRow = Pick<UserRow, (typeof LISTED)[number]>;
+
 /** Larger than any extension (6 digits at most): unconfigured users sort last. */
 export const UNCONFIGURED_ORDER = 999_999_999;
 
@@ -25,7 +41,7 @@ function containsPattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export function toUser(row: UserRow): User {
+export function toUser(row: ListedUserRow): User {
   return {
     id: Number(row.id),
     username: row.username,
@@ -59,19 +75,24 @@ export class UsersRepository {
     return base;
   }
 
-  async list(query: UserListQuery, withTotal = true): Promise<{ rows: UserRow[]; total: number }> {
+  async list(query: UserListQuery, withTotal = true): Promise<{ rows: ListedUserRow[]; total: number }> {
     // Pages come from the copy too: a deep page (offset 9,000) is a slice there, where SQL walks 9,000 entries.
     if (query.search || query.limit !== undefined) {
-      const { ids, total } = await this.searchIndex.search({ ...query, search: query.search ?? '' });
-      if (ids.length === 0) return { rows: [], total };
-      const rows = await this.db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
-      const byId = new Map(rows.map((r) => [Number(r.id), r]));
-      // A user removed since the copy was read is left out rather than listed from memory.
-      return { rows: ids.flatMap((id) => byId.get(id) ?? []), total };
+      return this.searchIndex.page({ ...query, search: query.search ?? '' }, async (ids) => {
+        const found = await this.db
+          .selectFrom('users')
+          .select(LISTED)
+          .select((eb) => eb.selectFrom('users_version').select('n').where('id', '=', 1).as('users_version_now'))
+          .where('id', 'in', ids)
+          .execute();
+        const byId = new Map(found.map(({ users_version_now: _, ...row }) => [Number(row.id), row as ListedUserRow]));
+        // A user removed since the copy was read is left out rather than listed from memory.
+        return { rows: ids.flatMap((id) => byId.get(id) ?? []), version: Number(found[0]?.users_version_now ?? -1) };
+      });
     }
     const base = this.selected(query);
 
-    let select = base.selectAll();
+    let select = base.select(LISTED);
     const sort = query.sort ?? 'username';
     if (sort === 'extension') {
       select = select.orderBy('extension_order').orderBy('username');
