@@ -95,7 +95,13 @@ async function run(label: string, env: Record<string, string>) {
     const applyStatus = async () =>
       (await (await fetch(`${server.url}/api/pbx/apply`, { headers })).json()) as {
         state: string;
-        last: { startedAt: number; finishedAt: number; durationMs: number; ok: boolean } | null;
+        last: {
+          startedAt: number;
+          finishedAt: number;
+          durationMs: number;
+          ok: boolean;
+          phasesMs?: { load: number; render: number; check: number; write: number };
+        } | null;
       };
     for (;;) {
       if ((await applyStatus()).state === 'idle') break;
@@ -103,6 +109,7 @@ async function run(label: string, env: Record<string, string>) {
     }
     const toDisk: number[] = [];
     const applies: number[] = [];
+    const phases: { load: number; render: number; check: number; write: number }[] = [];
     for (let i = 0; i < 7; i++) {
       const sent = Date.now();
       await post(`${server.url}/api/mainextensions`, headers, {
@@ -116,6 +123,7 @@ async function run(label: string, env: Record<string, string>) {
           if (!status.last.ok) throw new Error('the apply failed');
           toDisk.push(status.last.finishedAt - sent);
           applies.push(status.last.durationMs);
+          if (status.last.phasesMs) phases.push(status.last.phasesMs);
           break;
         }
         await new Promise((r) => setTimeout(r, 2));
@@ -125,6 +133,12 @@ async function run(label: string, env: Record<string, string>) {
     console.log(
       `  one user's change, request → Asterisk files on disk: median ${median(toDisk)} ms (${toDisk.join(', ')}), ` +
         `of which the apply ${median(applies)} ms (target < 100 ms)`,
+    );
+    // The server's own account of each apply: reading the model, rendering, checking, writing.
+    const phase = (name: 'load' | 'render' | 'check' | 'write') => median(phases.map((p) => p[name]));
+    console.log(
+      `    apply phases, median: read the model ${phase('load')} ms, render ${phase('render')}, ` +
+        `check ${phase('check')}, write ${phase('write')}`,
     );
     // The start-up apply of a new process: every file rendered and checked, the files on disk compared.
     const restartedAt = Date.now();

@@ -59,6 +59,15 @@ export const pbxApplyRecordSchema = z
      * still waiting. Empty when all is in place or when no AMI connection is configured.
      */
     warnings: z.array(z.string()).default([]),
+    /** Where a successful apply's time went, in milliseconds: reading the model, rendering, checking, writing. */
+    phasesMs: z
+      .object({
+        load: z.number().int(),
+        render: z.number().int(),
+        check: z.number().int(),
+        write: z.number().int(),
+      })
+      .optional(),
   })
   .meta({ id: 'PbxApplyRecord' });
 export type PbxApplyRecord = z.infer<typeof pbxApplyRecordSchema>;

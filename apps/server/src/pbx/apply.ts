@@ -322,6 +322,7 @@ export class PbxApplier {
     let record: PbxApplyRecord;
     try {
       const model = await this.options.load();
+      const loadMs = performance.now() - started;
       const touched = await this.pipeline.run(model);
       const plan = reloadPlan(touched);
       let reloaded: string[] = [];
@@ -344,12 +345,19 @@ export class PbxApplier {
         reloaded,
         restartRequired: plan.restart,
         warnings,
+        phasesMs: {
+          load: Math.round(loadMs),
+          render: Math.round(this.pipeline.lastTimings.renderMs),
+          check: Math.round(this.pipeline.lastTimings.validateMs),
+          write: Math.round(this.pipeline.lastTimings.writeMs),
+        },
       };
       this.options.log?.info(
         {
           changed: touched.length,
           reloaded,
           ms: record.durationMs,
+          phasesMs: record.phasesMs,
           generation,
           startedAt: record.startedAt,
           finishedAt: record.finishedAt,

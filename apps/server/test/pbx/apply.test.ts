@@ -11,7 +11,14 @@ type Status = {
   state: 'idle' | 'pending' | 'applying';
   directory: string;
   engine: string;
-  last: { ok: boolean; error: string | null; changed: string[]; reloaded: string[] } | null;
+  last: {
+    ok: boolean;
+    error: string | null;
+    changed: string[];
+    reloaded: string[];
+    durationMs: number;
+    phasesMs?: { load: number; render: number; check: number; write: number };
+  } | null;
 };
 
 describe.each(DB_KINDS)('PBX configuration apply (%s)', (kind) => {
@@ -35,6 +42,16 @@ describe.each(DB_KINDS)('PBX configuration apply (%s)', (kind) => {
     expect(status.directory).toBe(path.join(t.testDb.dataDir, 'asterisk'));
     expect(status.engine).toBe('disabled');
     expect(status.last?.ok).toBe(true);
+    // Where the time went, phase by phase, adding up to no more than the whole.
+    const phases = status.last?.phasesMs;
+    expect(phases).toEqual({
+      load: expect.any(Number),
+      render: expect.any(Number),
+      check: expect.any(Number),
+      write: expect.any(Number),
+    });
+    const sum = (phases?.load ?? 0) + (phases?.render ?? 0) + (phases?.check ?? 0) + (phases?.write ?? 0);
+    expect(sum).toBeLessThanOrEqual((status.last?.durationMs ?? 0) + 4);
     const files = fs.readdirSync(status.directory);
     expect(files).toEqual(expect.arrayContaining(['pjsip.conf', 'extensions.conf', 'voicemail.conf', 'manager.conf']));
   });
