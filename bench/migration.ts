@@ -74,7 +74,10 @@ try {
     'inboundroutes',
     'postmigration',
   ]) {
-    await (await call('POST', `/api/migration/${step}`)).arrayBuffer();
+    // Timed only if it did its work: a step that failed would be fast for nothing.
+    const res = await call('POST', `/api/migration/${step}`);
+    const body = (await res.json()) as { status?: boolean; errors?: unknown[] };
+    if (!res.ok || body.status !== true) throw new Error(`step ${step}: ${res.status} ${JSON.stringify(body)}`);
   }
   const allMs = performance.now() - t0;
   console.log(
