@@ -3,6 +3,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { groupDestinations } from '../src/db/migrations/0011_group_destinations.ts';
 import { mainExtensionClash, trunkNameClash } from '../src/features/numbering/rules.ts';
+import { type EngineSettings, loadPbxModel } from '../src/pbx/load.ts';
+import { ModelRows, modelRowsOf } from '../src/pbx/model-rows.ts';
 import { callAs, DB_KINDS, expectError, useTestApp } from './helpers.ts';
 
 describe('numbering rules', () => {
@@ -62,6 +64,15 @@ async function settledApply(call: Call) {
   }
   throw new Error('the apply did not settle');
 }
+
+/** What the model reads from the environment: the same for both reads compared below. */
+const ENGINE = {
+  tls: null,
+  ami: null,
+  system: null,
+  version: 'test',
+  soundsDir: '/nonexistent',
+} as unknown as EngineSettings;
 
 describe.each(DB_KINDS)('numbering through the API (%s)', (kind) => {
   const t = useTestApp(kind);
@@ -427,6 +438,12 @@ describe.each(DB_KINDS)('numbering through the API (%s)', (kind) => {
         await call('POST', '/api/pbx/apply');
         const last = await settledApply(call);
         expect(last?.ok, `${JSON.stringify(ops)}\n${last?.error}`).toBe(true);
+        // What the applier kept between applies (pbx/model-rows.ts) is what reading everything afresh gives.
+        const kept = modelRowsOf(db);
+        expect(await loadPbxModel(db, ENGINE), JSON.stringify(ops)).toEqual(
+          await loadPbxModel(db, ENGINE, new ModelRows(db)),
+        );
+        expect([...kept.uncounted]).toEqual([]);
       }),
       { numRuns: 30 },
     );

@@ -412,6 +412,12 @@ export interface UsersVersionTable {
   n: number | string;
 }
 
+/** A change counter per table the PBX configuration is read from (migration 0031, pbx/model-rows.ts). */
+export interface TableVersionsTable {
+  name: string;
+  n: number | string;
+}
+
 /** A customer-card source (migration 0017); `builtin` rows are Centralino's own database. */
 export interface CardSourcesTable {
   id: Generated<number>;
@@ -627,6 +633,7 @@ export interface Database {
   settings: SettingsTable;
   users: UsersTable;
   users_version: UsersVersionTable;
+  table_versions: TableVersionsTable;
   jobs: JobsTable;
   cti_profiles: CtiProfilesTable;
   cti_profile_macros: CtiProfileMacrosTable;

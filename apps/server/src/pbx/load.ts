@@ -14,6 +14,7 @@ import type {
   PbxTrunk,
   PbxUser,
 } from './model.ts';
+import { type ModelRows, modelRowsOf } from './model-rows.ts';
 import type { PhoneRecordingSettings } from './phone-recording.ts';
 
 /** Settings of the engine that come from the environment rather than from the database. */
@@ -106,9 +107,17 @@ function toTrunk(row: Selectable<TrunksTable>): PbxTrunk {
   };
 }
 
-/** Reads everything the renderer needs from the database. */
-export async function loadPbxModel(db: Kysely<Database>, engine: EngineSettings): Promise<PbxModel> {
+/**
+ * Reads everything the renderer needs from the database; what did not change since the last read is kept
+ * (`kept`, pbx/model-rows.ts: tests pass a new one to read everything afresh).
+ */
+export async function loadPbxModel(
+  db: Kysely<Database>,
+  engine: EngineSettings,
+  kept: ModelRows = modelRowsOf(db),
+): Promise<PbxModel> {
   await ensureSecrets(db);
+  await kept.look();
   const store = new SettingsStore(db);
   const [language, toneZone, externalIp, localNetworks, stt] = await Promise.all([
     store.get<string>('pbx.language'),
@@ -119,49 +128,52 @@ export async function loadPbxModel(db: Kysely<Database>, engine: EngineSettings)
   ]);
   const [rows, memberships, groups, profiles, permissions, routePermissions, trunkRows, fxs, deviceRows] =
     await Promise.all([
-      db
-        .selectFrom('users')
-        .innerJoin('pbx_secrets', 'pbx_secrets.extension', 'users.default_extension')
-        .select([
-          'users.id',
-          'users.username',
-          'users.displayname',
-          'users.default_extension',
-          'users.outboundcid',
-          'users.email',
-          'users.mobile',
-          'users.voicemail_pin',
-          'users.profile_id',
-          'users.ring_time',
-          'users.call_waiting',
-          'users.call_group',
-          'users.pickup_group',
-          'users.busy_dest',
-          'users.noanswer_dest',
-          'users.unavailable_dest',
-          'pbx_secrets.secret',
-        ])
-        .orderBy('users.extension_order')
-        .execute(),
-      db.selectFrom('cti_user_groups').select(['user_id', 'group_id']).execute(),
-      db.selectFrom('cti_groups').select(['id', 'name']).orderBy('id').execute(),
-      db.selectFrom('cti_profiles').select(['id', 'name']).orderBy('id').execute(),
-      db.selectFrom('cti_profile_permissions').select(['profile_id', 'permission']).execute(),
-      db.selectFrom('cti_profile_routes').select(['profile_id', 'route_id', 'permission']).execute(),
-      db.selectFrom('trunks').selectAll().orderBy('id').execute(),
-      db
-        .selectFrom('gateway_ports')
-        .select(['extension', 'physical_extension', 'secret'])
-        .where('port_type', '=', 'fxs')
-        .where('physical_extension', 'is not', null)
-        .execute(),
-      db
-        .selectFrom('devices')
-        .select(['user_id', 'extension', 'type', 'secret', 'srtp', 'mac'])
-        .where('extension', 'is not', null)
-        .where('user_id', 'is not', null)
-        .orderBy('extension')
-        .execute(),
+      kept.rows(
+        db
+          .selectFrom('users')
+          .innerJoin('pbx_secrets', 'pbx_secrets.extension', 'users.default_extension')
+          .select([
+            'users.id',
+            'users.username',
+            'users.displayname',
+            'users.default_extension',
+            'users.outboundcid',
+            'users.email',
+            'users.mobile',
+            'users.voicemail_pin',
+            'users.profile_id',
+            'users.ring_time',
+            'users.call_waiting',
+            'users.call_group',
+            'users.pickup_group',
+            'users.busy_dest',
+            'users.noanswer_dest',
+            'users.unavailable_dest',
+            'pbx_secrets.secret',
+          ])
+          .orderBy('users.extension_order'),
+      ),
+      kept.rows(db.selectFrom('cti_user_groups').select(['user_id', 'group_id'])),
+      kept.rows(db.selectFrom('cti_groups').select(['id', 'name']).orderBy('id')),
+      kept.rows(db.selectFrom('cti_profiles').select(['id', 'name']).orderBy('id')),
+      kept.rows(db.selectFrom('cti_profile_permissions').select(['profile_id', 'permission'])),
+      kept.rows(db.selectFrom('cti_profile_routes').select(['profile_id', 'route_id', 'permission'])),
+      kept.rows(db.selectFrom('trunks').selectAll().orderBy('id')),
+      kept.rows(
+        db
+          .selectFrom('gateway_ports')
+          .select(['extension', 'physical_extension', 'secret'])
+          .where('port_type', '=', 'fxs')
+          .where('physical_extension', 'is not', null),
+      ),
+      kept.rows(
+        db
+          .selectFrom('devices')
+          .select(['user_id', 'extension', 'type', 'secret', 'srtp', 'mac'])
+          .where('extension', 'is not', null)
+          .where('user_id', 'is not', null)
+          .orderBy('extension'),
+      ),
     ]);
 
   const groupNames = new Map(groups.map((g) => [Number(g.id), g.name]));
@@ -235,9 +247,9 @@ export async function loadPbxModel(db: Kysely<Database>, engine: EngineSettings)
     ),
   }));
 
-  const flows = await loadFlows(db, engine.soundsDir);
+  const flows = await loadFlows(kept, db, engine.soundsDir);
   const trunks = trunkRows.map(toTrunk).filter((t) => t.host !== '' || t.registration === 'receive');
-  const { outboundRoutes, inboundRoutes } = await loadRoutes(db, new Set(trunks.map((t) => t.id)));
+  const { outboundRoutes, inboundRoutes } = await loadRoutes(kept, db, new Set(trunks.map((t) => t.id)));
 
   return {
     settings: {
@@ -286,26 +298,28 @@ export function recordingSoundPath(soundsDir: string, id: number): string {
 }
 
 async function loadFlows(
+  kept: ModelRows,
   db: Kysely<Database>,
   soundsDir: string,
 ): Promise<Pick<PbxModel, 'announcements' | 'ivrs' | 'dayNight' | 'queues' | 'timeConditions' | 'cqrs'>> {
   const [announcements, ivrs, entries, dayNight, queues, members, conditions, ranges, cqrs] = await Promise.all([
-    db.selectFrom('announcements').selectAll().orderBy('id').execute(),
-    db.selectFrom('ivrs').selectAll().orderBy('id').execute(),
-    db.selectFrom('ivr_entries').selectAll().orderBy('ivr_id').orderBy('selection').execute(),
-    db.selectFrom('daynight').selectAll().orderBy('ext').execute(),
-    db.selectFrom('queues').selectAll().orderBy('extension').execute(),
+    kept.rows(db.selectFrom('announcements').selectAll().orderBy('id')),
+    kept.rows(db.selectFrom('ivrs').selectAll().orderBy('id')),
+    kept.rows(db.selectFrom('ivr_entries').selectAll().orderBy('ivr_id').orderBy('selection')),
+    kept.rows(db.selectFrom('daynight').selectAll().orderBy('ext')),
+    kept.rows(db.selectFrom('queues').selectAll().orderBy('extension')),
     // Members without an extension (taken away since) are left out: there is nothing to ring.
-    db
-      .selectFrom('queue_members')
-      .innerJoin('users', 'users.id', 'queue_members.user_id')
-      .select(['queue_members.queue_id', 'queue_members.kind', 'users.default_extension', 'users.displayname'])
-      .where('users.default_extension', 'is not', null)
-      .orderBy('users.default_extension')
-      .execute(),
-    db.selectFrom('time_conditions').selectAll().orderBy('id').execute(),
-    db.selectFrom('time_group_ranges').selectAll().orderBy('group_id').orderBy('position').execute(),
-    db.selectFrom('cqrs').select(['id', 'name', 'timeout', 'default_dest']).orderBy('id').execute(),
+    kept.rows(
+      db
+        .selectFrom('queue_members')
+        .innerJoin('users', 'users.id', 'queue_members.user_id')
+        .select(['queue_members.queue_id', 'queue_members.kind', 'users.default_extension', 'users.displayname'])
+        .where('users.default_extension', 'is not', null)
+        .orderBy('users.default_extension'),
+    ),
+    kept.rows(db.selectFrom('time_conditions').selectAll().orderBy('id')),
+    kept.rows(db.selectFrom('time_group_ranges').selectAll().orderBy('group_id').orderBy('position')),
+    kept.rows(db.selectFrom('cqrs').select(['id', 'name', 'timeout', 'default_dest']).orderBy('id')),
   ]);
   const rangesOf = new Map<number, { hours: string; weekdays: string; mdays: string; months: string }[]>();
   for (const r of ranges) {
@@ -314,7 +328,7 @@ async function loadFlows(
     if (list) list.push(range);
     else rangesOf.set(Number(r.group_id), [range]);
   }
-  const membersOf = new Map<number, typeof members>();
+  const membersOf = new Map<number, (typeof members)[number][]>();
   for (const m of members) {
     const list = membersOf.get(Number(m.queue_id));
     if (list) list.push(m);
@@ -386,14 +400,15 @@ async function loadFlows(
 }
 
 async function loadRoutes(
+  kept: ModelRows,
   db: Kysely<Database>,
   trunkIds: Set<number>,
 ): Promise<{ outboundRoutes: PbxOutboundRoute[]; inboundRoutes: PbxInboundRoute[] }> {
   const [routes, patterns, routeTrunks, inbound] = await Promise.all([
-    db.selectFrom('outbound_routes').selectAll().orderBy('seq').orderBy('id').execute(),
-    db.selectFrom('outbound_route_patterns').selectAll().orderBy('route_id').orderBy('position').execute(),
-    db.selectFrom('outbound_route_trunks').selectAll().orderBy('route_id').orderBy('position').execute(),
-    db.selectFrom('inbound_routes').selectAll().orderBy('id').execute(),
+    kept.rows(db.selectFrom('outbound_routes').selectAll().orderBy('seq').orderBy('id')),
+    kept.rows(db.selectFrom('outbound_route_patterns').selectAll().orderBy('route_id').orderBy('position')),
+    kept.rows(db.selectFrom('outbound_route_trunks').selectAll().orderBy('route_id').orderBy('position')),
+    kept.rows(db.selectFrom('inbound_routes').selectAll().orderBy('id')),
   ]);
   return {
     outboundRoutes: routes.map((r) => ({

@@ -28,6 +28,7 @@ import { cqr } from './0026_cqr.ts';
 import { processLeases } from './0027_process_leases.ts';
 import { callRecordSpool } from './0029_call_record_spool.ts';
 import { migrationMessages } from './0030_migration_messages.ts';
+import { tableVersions } from './0031_table_versions.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '0027_process_leases': processLeases,
   '0029_call_record_spool': callRecordSpool,
   '0030_migration_messages': migrationMessages,
+  '0031_table_versions': tableVersions,
 };

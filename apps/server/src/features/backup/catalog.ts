@@ -32,6 +32,7 @@ export const NOT_BACKED_UP = new Set([
   'pbx_apply',
   'prov_state',
   'users_version',
+  'table_versions',
   'backup_runs',
 ]);
 
