@@ -3,9 +3,10 @@ import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { groupDestinations } from '../src/db/migrations/0011_group_destinations.ts';
 import { mainExtensionClash, trunkNameClash } from '../src/features/numbering/rules.ts';
-import { type EngineSettings, loadPbxModel } from '../src/pbx/load.ts';
+import { loadPbxModel } from '../src/pbx/load.ts';
 import { ModelRows, modelRowsOf } from '../src/pbx/model-rows.ts';
 import { callAs, DB_KINDS, expectError, useTestApp } from './helpers.ts';
+import { TEST_ENGINE } from './pbx/fixtures.ts';
 
 describe('numbering rules', () => {
   it('refuses a main extension whose *N would dial a feature code', () => {
@@ -64,15 +65,6 @@ async function settledApply(call: Call) {
   }
   throw new Error('the apply did not settle');
 }
-
-/** What the model reads from the environment: the same for both reads compared below. */
-const ENGINE = {
-  tls: null,
-  ami: null,
-  system: null,
-  version: 'test',
-  soundsDir: '/nonexistent',
-} as unknown as EngineSettings;
 
 describe.each(DB_KINDS)('numbering through the API (%s)', (kind) => {
   const t = useTestApp(kind);
@@ -440,8 +432,8 @@ describe.each(DB_KINDS)('numbering through the API (%s)', (kind) => {
         expect(last?.ok, `${JSON.stringify(ops)}\n${last?.error}`).toBe(true);
         // What the applier kept between applies (pbx/model-rows.ts) is what reading everything afresh gives.
         const kept = modelRowsOf(db);
-        expect(await loadPbxModel(db, ENGINE), JSON.stringify(ops)).toEqual(
-          await loadPbxModel(db, ENGINE, new ModelRows(db)),
+        expect(await loadPbxModel(db, TEST_ENGINE), JSON.stringify(ops)).toEqual(
+          await loadPbxModel(db, TEST_ENGINE, new ModelRows(db)),
         );
         expect([...kept.uncounted]).toEqual([]);
       }),

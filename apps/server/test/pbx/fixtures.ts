@@ -1,3 +1,4 @@
+import type { EngineSettings } from '../../src/pbx/load.ts';
 import { defaultPbxSettings, type PbxModel, type PbxTrunk, type PbxUser } from '../../src/pbx/model.ts';
 
 export function user(extension: string, overrides: Partial<PbxUser> = {}): PbxUser {
@@ -285,3 +286,12 @@ export function largeModel(count: number, variant: string): PbxModel {
   model.users = model.users.filter((u) => u.username !== 'carol');
   return model;
 }
+
+/** What `loadPbxModel` takes from the environment, when a test compares two reads of the database: any will do. */
+export const TEST_ENGINE = {
+  tls: null,
+  ami: null,
+  system: null,
+  version: 'test',
+  soundsDir: '/nonexistent',
+} as unknown as EngineSettings;

@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MODEL_TABLES } from '../../src/db/migrations/0031_table_versions.ts';
-import { type EngineSettings, loadPbxModel } from '../../src/pbx/load.ts';
+import { loadPbxModel } from '../../src/pbx/load.ts';
 import { ModelRows, tablesOf } from '../../src/pbx/model-rows.ts';
 import { DB_KINDS, useTestApp } from '../helpers.ts';
-
-const ENGINE = {
-  tls: null,
-  ami: null,
-  system: null,
-  version: 'test',
-  soundsDir: '/nonexistent',
-} as unknown as EngineSettings;
+import { TEST_ENGINE } from './fixtures.ts';
 
 describe('the tables a query reads', () => {
   it('are every quoted name after from or join, subqueries included', () => {
@@ -28,14 +21,14 @@ describe.each(DB_KINDS)('what the PBX configuration was read from, kept between 
   it('reads again only the queries whose tables changed, whoever changed them', async () => {
     const db = t.database.db;
     const kept = new ModelRows(db);
-    const first = await loadPbxModel(db, ENGINE, kept);
+    const first = await loadPbxModel(db, TEST_ENGINE, kept);
     const queries = kept.reads;
     expect(queries).toBeGreaterThan(15);
     // Every table the model is read from has a counter.
     expect([...kept.uncounted]).toEqual([]);
 
     // Nothing changed: nothing is read again, and the model is the same.
-    expect(await loadPbxModel(db, ENGINE, kept)).toEqual(first);
+    expect(await loadPbxModel(db, TEST_ENGINE, kept)).toEqual(first);
     expect(kept.reads).toBe(queries);
 
     // A write straight into one table (as another process would): the queries reading it, and only those.
@@ -43,9 +36,9 @@ describe.each(DB_KINDS)('what the PBX configuration was read from, kept between 
       .insertInto('cti_groups')
       .values({ name: 'night shift' } as never)
       .execute();
-    const after = await loadPbxModel(db, ENGINE, kept);
+    const after = await loadPbxModel(db, TEST_ENGINE, kept);
     expect(kept.reads - queries).toBe(1);
-    expect(after).toEqual(await loadPbxModel(db, ENGINE, new ModelRows(db)));
+    expect(after).toEqual(await loadPbxModel(db, TEST_ENGINE, new ModelRows(db)));
   });
 
   it('counts changes on every table the model is read from', async () => {
