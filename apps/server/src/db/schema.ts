@@ -416,6 +416,15 @@ export interface UsersVersionTable {
 export interface TableVersionsTable {
   name: string;
   n: number | string;
+  /** Log entries (`row_changes`) up to this value may be gone (migration 0032). */
+  forgotten: Generated<number | string>;
+}
+
+/** The key of a row changed in a table of LOGGED_ROWS, with that table's counter value (migration 0032). */
+export interface RowChangesTable {
+  name: string;
+  version: number | string;
+  key: string;
 }
 
 /** A customer-card source (migration 0017); `builtin` rows are Centralino's own database. */
@@ -634,6 +643,7 @@ export interface Database {
   users: UsersTable;
   users_version: UsersVersionTable;
   table_versions: TableVersionsTable;
+  row_changes: RowChangesTable;
   jobs: JobsTable;
   cti_profiles: CtiProfilesTable;
   cti_profile_macros: CtiProfileMacrosTable;

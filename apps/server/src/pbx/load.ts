@@ -150,8 +150,16 @@ export async function loadPbxModel(
             'users.noanswer_dest',
             'users.unavailable_dest',
             'pbx_secrets.secret',
+            'users.extension_order',
           ])
           .orderBy('users.extension_order'),
+        {
+          keys: {
+            users: { column: 'users.id', field: 'id', numeric: true },
+            pbx_secrets: { column: 'users.default_extension', field: 'default_extension' },
+          },
+          order: (a, b) => Number(a.extension_order) - Number(b.extension_order) || Number(a.id) - Number(b.id),
+        },
       ),
       kept.rows(db.selectFrom('cti_user_groups').select(['user_id', 'group_id'])),
       kept.rows(db.selectFrom('cti_groups').select(['id', 'name']).orderBy('id')),
@@ -169,10 +177,20 @@ export async function loadPbxModel(
       kept.rows(
         db
           .selectFrom('devices')
-          .select(['user_id', 'extension', 'type', 'secret', 'srtp', 'mac'])
+          .select(['id', 'user_id', 'extension', 'type', 'secret', 'srtp', 'mac'])
           .where('extension', 'is not', null)
           .where('user_id', 'is not', null)
           .orderBy('extension'),
+        {
+          keys: { devices: { column: 'devices.id', field: 'id', numeric: true } },
+          // Code-unit order, as the devices of a user are sorted below: the same on every database's collation.
+          order: (a, b) =>
+            (a.extension as string) < (b.extension as string)
+              ? -1
+              : (a.extension as string) > (b.extension as string)
+                ? 1
+                : Number(a.id) - Number(b.id),
+        },
       ),
     ]);
 

@@ -29,6 +29,7 @@ import { processLeases } from './0027_process_leases.ts';
 import { callRecordSpool } from './0029_call_record_spool.ts';
 import { migrationMessages } from './0030_migration_messages.ts';
 import { tableVersions } from './0031_table_versions.ts';
+import { rowChanges } from './0032_row_changes.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '0029_call_record_spool': callRecordSpool,
   '0030_migration_messages': migrationMessages,
   '0031_table_versions': tableVersions,
+  '0032_row_changes': rowChanges,
 };

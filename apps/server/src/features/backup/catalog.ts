@@ -33,6 +33,7 @@ export const NOT_BACKED_UP = new Set([
   'prov_state',
   'users_version',
   'table_versions',
+  'row_changes',
   'backup_runs',
 ]);
 
