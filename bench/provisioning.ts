@@ -238,10 +238,13 @@ try {
     const frontFirstTok2 = await wrk({ url: front1.url, connections: CONNECTIONS, paths: tok2Paths, once: true });
     const cpuDuring = cpuMs(serverPids) - cpuBefore;
     print('front (1 worker): first tok2 fetch, once each', frontFirstTok2);
-    // The reports arrive a moment later and move each file into the served tree.
+    // The reports arrive a moment later; each file moves into the served tree after a pause in reports (up to a
+    // second: PhoneFileExport.promoteSoon), so the wait stops only once nothing moved for longer than that.
     const served = () => tok2Paths.filter((p) => fs.existsSync(path.join(frontRoot, p.path))).length;
-    for (let i = 0, last = -1; i < 50 && served() !== last; i++) {
-      last = served();
+    for (let i = 0, last = -1, still = 0; i < 100 && served() < PHONES && still < 8; i++) {
+      const now = served();
+      still = now === last ? still + 1 : 0;
+      last = now;
       await new Promise((r) => setTimeout(r, 200));
     }
     const diskPaths = tok2Paths.filter((p) => fs.existsSync(path.join(frontRoot, p.path)));
