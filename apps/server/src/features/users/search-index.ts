@@ -20,6 +20,9 @@ interface Copy {
   searches: number;
   /** Three-letter sequence → the entries whose key holds it, in list order; made once the copy has been searched. */
   grams?: Map<string, number[]>;
+  /** The configured and the unconfigured entries, made on the first page of each filter without a search. */
+  configured?: Entry[];
+  unconfigured?: Entry[];
 }
 
 /**
@@ -182,7 +185,15 @@ export class UsersSearchIndex {
 /** Ids of the query's page of matches in a copy, and how many match in all. */
 function pick(copy: Copy, query: UserListQuery & { search: string }): { ids: number[]; total: number } {
   const wanted = query.filter === 'configured' ? true : query.filter === 'unconfigured' ? false : undefined;
-  const matching = matches(copy, query.search.toLowerCase(), (e) => wanted === undefined || e.configured === wanted);
+  // Plain pages (no search) are most of what the users screen asks: a slice of the copy, not a pass over it.
+  const matching =
+    query.search !== ''
+      ? matches(copy, query.search.toLowerCase(), (e) => wanted === undefined || e.configured === wanted)
+      : wanted === undefined
+        ? copy.entries
+        : wanted
+          ? (copy.configured ??= copy.entries.filter((e) => e.configured))
+          : (copy.unconfigured ??= copy.entries.filter((e) => !e.configured));
   const offset = query.offset ?? 0;
   const page = query.limit === undefined ? matching.slice(offset) : matching.slice(offset, offset + query.limit);
   return { ids: page.map((e) => e.id), total: matching.length };
