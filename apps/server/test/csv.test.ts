@@ -19,9 +19,13 @@ describe.each(DB_KINDS)('CSV import and export (%s)', (kind) => {
     ((await get('/api/users/false?sort=username')).json() as { username: string; default_extension: string }[]).map(
       (u) => `${u.username}:${u.default_extension}`,
     );
-  const finished = async () => {
+  const finished = async (lang = 'en') => {
     for (let i = 0; i < 500; i++) {
-      const res = await get('/api/csv/csvimport');
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/csv/csvimport',
+        headers: { ...t.headers, 'accept-language': lang },
+      });
       const body = res.json();
       if (body.result === 100 || body.result === -1) return body;
       await new Promise((r) => setTimeout(r, 20));
@@ -76,16 +80,22 @@ describe.each(DB_KINDS)('CSV import and export (%s)', (kind) => {
     expect(await users()).toEqual(before);
   });
 
-  it('imports the valid rows and reports each failed row in the user language', async () => {
+  it("imports the valid rows and reports each failed row in the reader's language", async () => {
     const res = await post('/api/csv/csvimport', { file: dataUrl(file) }, 'it');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().result).toMatch(/^[0-9a-f]{32}$/);
-    const status = await finished();
+    const status = await finished('it');
     expect(status.result).toBe(-1);
     expect(status.created).toBe(2);
     expect(status.updated).toBe(1);
     expect(status.failures.map((f: { line: number }) => f.line)).toEqual([5, 6, 7, 8, 9, 11, 12]);
     expect(status.failures[0]).toEqual({ line: 5, username: 'carla', message: 'Interno 300 già in uso.' });
+    // Another administrator (or the migration's report) reads the same import in English.
+    const english = await finished('en');
+    expect(english.failures[0]).toEqual({ line: 5, username: 'carla', message: 'Extension 300 already in use.' });
+    expect(english.failures.map((f: { message: string }) => f.message)).not.toEqual(
+      status.failures.map((f: { message: string }) => f.message),
+    );
     expect(await users()).toEqual(['alice:201', 'bob:202', 'zoe:300']);
     expect((await get('/api/users/alice/password')).json()).toEqual({ result: 'Pw-alice1' });
     const alice = (await get('/api/users/false?search=alice')).json()[0];

@@ -562,6 +562,11 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       for (const [type, lines] of Object.entries(lists)) expect(it[section][type]).toHaveLength(lines.length);
     }
     expect(it.cloneOldCTIProfile.warnings).toContain('Profilo "Base" già migrato');
+    // The users the import refused too, though the import ran in English.
+    expect(it.csvimport.errors).toContainEqual(
+      expect.stringMatching(/^anna\.colombo: .*L'interno 281 non può essere usato/),
+    );
+    expect(it.csvimport.errors).not.toContainEqual(expect.stringMatching(/already in use|cannot be used/));
     expect(it.getOldGateways.warnings).toContain(
       'Gateway "Old Patton" non migrato: il modello Patton_SN4112_JO non è supportato',
     );

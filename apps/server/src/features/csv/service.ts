@@ -11,6 +11,7 @@ import {
   hasControlChars,
   isSystemAccount,
   NO_EXTENSION,
+  UI_LANGUAGES,
   type UiLanguage,
   USERNAME_PATTERN,
 } from '@centralino/contract';
@@ -42,11 +43,14 @@ const CHUNK = 250;
 export const csvImportHooks = { afterChunk: async (_chunks: number): Promise<void> => {} };
 
 /** What an import has committed so far; stored with every chunk. */
+/** A failed row as kept with the job: its message in the language the import was started in, and in the others. */
+type StoredFailure = CsvRowFailure & { messages?: Partial<Record<UiLanguage, string>> };
+
 interface ImportOutcome {
   created: number;
   updated: number;
   unchanged: number;
-  failures: CsvRowFailure[];
+  failures: StoredFailure[];
 }
 
 interface Existing {
@@ -409,8 +413,18 @@ export class CsvService {
   /** Starts the import job once its status row exists (progress 0), so the first poll finds it. */
   async start(file: string, lang: UiLanguage): Promise<string> {
     const plan = await this.plan(file, lang);
+    // Refused rows are said in every language, so that whoever reads the status reads them in theirs (another
+    // administrator, or the migration's report, which has both): the file is checked again in the others.
+    const refusals = new Map<number, Partial<Record<UiLanguage, string>>>();
+    if (plan.preview.reject > 0) {
+      for (const other of UI_LANGUAGES.filter((l) => l !== lang)) {
+        for (const row of (await this.plan(file, other)).preview.rows)
+          if (row.action === 'reject')
+            refusals.set(row.line, { ...refusals.get(row.line), [other]: row.errors.join(' ') });
+      }
+    }
     try {
-      return await this.jobs.start(IMPORT_JOB, 'Importing users', (ctx) => this.run(plan, lang, ctx), {
+      return await this.jobs.start(IMPORT_JOB, 'Importing users', (ctx) => this.run(plan, lang, refusals, ctx), {
         exclusive: true,
       });
     } catch (error) {
@@ -419,10 +433,20 @@ export class CsvService {
     }
   }
 
-  private async run(plan: Plan, lang: UiLanguage, ctx: JobContext) {
-    const failures: CsvRowFailure[] = plan.preview.rows
+  private async run(
+    plan: Plan,
+    lang: UiLanguage,
+    refusals: Map<number, Partial<Record<UiLanguage, string>>>,
+    ctx: JobContext,
+  ) {
+    const failures: StoredFailure[] = plan.preview.rows
       .filter((r) => r.action === 'reject')
-      .map((r) => ({ line: r.line, username: r.username, message: r.errors.join(' ') }));
+      .map((r) => ({
+        line: r.line,
+        username: r.username,
+        message: r.errors.join(' '),
+        messages: { ...refusals.get(r.line), [lang]: r.errors.join(' ') },
+      }));
     const unchanged = plan.preview.unchanged;
     let created = 0;
     let updated = 0;
@@ -459,14 +483,21 @@ export class CsvService {
           try {
             released.push(...(await commit([row])));
           } catch (rowError) {
-            const reason = isUniqueViolation(rowError)
-              ? csvMessage(lang, 'extensionInUse', { value: row.extension ?? '' })
-              : isNumberClash(rowError) && typeof rowError.detail === 'function'
-                ? rowError.detail(lang)
-                : rowError instanceof Error
-                  ? rowError.message
-                  : String(rowError);
-            failures.push({ line: row.line, username: row.username, message: csvMessage(lang, 'failed', { reason }) });
+            const reason = (l: UiLanguage) =>
+              isUniqueViolation(rowError)
+                ? csvMessage(l, 'extensionInUse', { value: row.extension ?? '' })
+                : isNumberClash(rowError) && typeof rowError.detail === 'function'
+                  ? rowError.detail(l)
+                  : rowError instanceof Error
+                    ? rowError.message
+                    : String(rowError);
+            const said = (l: UiLanguage) => csvMessage(l, 'failed', { reason: reason(l) });
+            failures.push({
+              line: row.line,
+              username: row.username,
+              message: said(lang),
+              messages: Object.fromEntries(UI_LANGUAGES.map((l) => [l, said(l)])),
+            });
           }
         }
         await ctx.checkpoint(outcome());
@@ -598,7 +629,11 @@ export class CsvService {
     const outcome = (job.result ?? {}) as Partial<ImportOutcome>;
     const created = outcome.created ?? 0;
     const updated = outcome.updated ?? 0;
-    const failures = [...(outcome.failures ?? [])];
+    const failures: CsvRowFailure[] = (outcome.failures ?? []).map((f) => ({
+      line: f.line,
+      username: f.username,
+      message: f.messages?.[lang] ?? f.message,
+    }));
     const interrupted = job.status === 'failed' && job.error === INTERRUPTED_ERROR;
     if (interrupted) {
       failures.push({ line: 0, username: '', message: csvMessage(lang, 'interrupted', { saved: created + updated }) });

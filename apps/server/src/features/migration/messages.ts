@@ -324,15 +324,19 @@ export function textMessage(text: MessageParam): Message {
   return msg('text', { text });
 }
 
-/** A service's refusal in words for the report, in both languages: its detail and the fields it names. */
+/**
+ * A service's refusal in words for the report, in both languages. A refusal's own detail says it all (its fields
+ * point the console's form at an input, which a report has not: `extension: 271` after it read as noise); a refusal
+ * with only its code's general message gets the fields it names.
+ */
 export function describe(error: unknown): Localized {
   if (error instanceof AppError) {
     const inLang = (lang: UiLanguage) => {
-      const detail =
-        typeof error.detail === 'function' ? error.detail(lang) : (error.detail ?? errorDetails[lang][error.code]);
+      const own = typeof error.detail === 'function' ? error.detail(lang) : error.detail;
+      if (own) return own;
       const fields = typeof error.fields === 'function' ? error.fields(lang) : error.fields;
       const parts = Object.entries(fields ?? {}).map(([field, message]) => `${field}: ${message}`);
-      return [detail ?? error.message, ...parts].join('; ');
+      return [errorDetails[lang][error.code] ?? error.message, ...parts].join('; ');
     };
     return { en: inLang('en'), it: inLang('it') };
   }

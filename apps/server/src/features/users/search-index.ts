@@ -182,6 +182,14 @@ export class UsersSearchIndex {
   }
 }
 
+/** The configured (or the unconfigured) entries of a copy, made once per copy. */
+function filtered(copy: Copy, configured: boolean): Entry[] {
+  const which = configured ? 'configured' : 'unconfigured';
+  const kept = copy[which] ?? copy.entries.filter((e) => e.configured === configured);
+  copy[which] = kept;
+  return kept;
+}
+
 /** Ids of the query's page of matches in a copy, and how many match in all. */
 function pick(copy: Copy, query: UserListQuery & { search: string }): { ids: number[]; total: number } {
   const wanted = query.filter === 'configured' ? true : query.filter === 'unconfigured' ? false : undefined;
@@ -191,9 +199,7 @@ function pick(copy: Copy, query: UserListQuery & { search: string }): { ids: num
       ? matches(copy, query.search.toLowerCase(), (e) => wanted === undefined || e.configured === wanted)
       : wanted === undefined
         ? copy.entries
-        : wanted
-          ? (copy.configured ??= copy.entries.filter((e) => e.configured))
-          : (copy.unconfigured ??= copy.entries.filter((e) => !e.configured));
+        : filtered(copy, wanted);
   const offset = query.offset ?? 0;
   const page = query.limit === undefined ? matching.slice(offset) : matching.slice(offset, offset + query.limit);
   return { ids: page.map((e) => e.id), total: matching.length };
