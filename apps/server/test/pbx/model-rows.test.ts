@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { MODEL_TABLES } from '../../src/db/migrations/0031_table_versions.ts';
+import { rowChanges } from '../../src/db/migrations/0032_row_changes.ts';
 import type { Database } from '../../src/db/schema.ts';
 import { extensionColumns, searchKey } from '../../src/features/users/repository.ts';
 import { loadPbxModel } from '../../src/pbx/load.ts';
@@ -42,6 +43,28 @@ describe.each(DB_KINDS)('what the PBX configuration was read from, kept between 
     const after = await loadPbxModel(db, TEST_ENGINE, kept);
     expect(kept.reads - queries).toBe(1);
     expect(after).toEqual(await loadPbxModel(db, TEST_ENGINE, new ModelRows(db)));
+  });
+
+  it('goes back to counters alone when migration 0032 is undone, and logs rows again when it is redone', async () => {
+    const db = t.database.db;
+    const counter = async () =>
+      Number(
+        (await db.selectFrom('table_versions').select('n').where('name', '=', 'users').executeTakeFirstOrThrow()).n,
+      );
+    await db.deleteFrom('users').execute();
+    await someUsers(db, 'undo', 2);
+    if (!rowChanges.down) throw new Error('migration 0032 cannot be undone');
+    await rowChanges.down(db as never);
+    try {
+      const before = await counter();
+      await db.updateTable('users').set({ displayname: 'Undone' }).execute();
+      expect(await counter()).toBeGreaterThan(before);
+    } finally {
+      await rowChanges.up(db as never);
+    }
+    await db.updateTable('users').set({ displayname: 'Redone' }).execute();
+    const logged = await db.selectFrom('row_changes').select('key').where('name', '=', 'users').execute();
+    expect(logged.length).toBeGreaterThan(0);
   });
 
   it('counts changes on every table the model is read from', async () => {

@@ -32,21 +32,20 @@ export const MODEL_TABLES = [
   'inbound_routes',
 ] as const;
 
+/** The trigger moving `table`'s counter on `event` (0032 puts it back when it is undone). */
+export function counterTrigger(table: string, event: string, postgres: boolean): string {
+  const trigger = `table_versions_${table}_${event}`;
+  return postgres
+    ? `create trigger ${trigger} after ${event} on ${table} for each statement execute function table_versions_bump()`
+    : `create trigger ${trigger} after ${event} on ${table} begin update table_versions set n = n + 1 where name = '${table}'; end`;
+}
+
 /** Gives `tables` a change counter in `table_versions`, moved by the database itself in the writer's transaction. */
 export async function countChanges(db: Kysely<unknown>, tables: readonly string[]): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   for (const table of tables) {
     await sql`insert into table_versions (name, n) values (${table}, 0)`.execute(db);
-    for (const event of EVENTS) {
-      const trigger = `table_versions_${table}_${event}`;
-      await sql
-        .raw(
-          postgres
-            ? `create trigger ${trigger} after ${event} on ${table} for each statement execute function table_versions_bump()`
-            : `create trigger ${trigger} after ${event} on ${table} begin update table_versions set n = n + 1 where name = '${table}'; end`,
-        )
-        .execute(db);
-    }
+    for (const event of EVENTS) await sql.raw(counterTrigger(table, event, postgres)).execute(db);
   }
 }
 

@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely';
+import { counterTrigger } from './0031_table_versions.ts';
 
 /**
  * The tables whose changed rows are named in `row_changes`, with the column that names a row. The PBX model reads
@@ -98,15 +99,8 @@ export const rowChanges: Migration = {
     const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
     for (const table of Object.keys(LOGGED_ROWS)) {
       for (const event of EVENTS) {
-        const trigger = `table_versions_${table}_${event}`;
-        await sql.raw(`drop trigger ${trigger}${postgres ? ` on ${table}` : ''}`).execute(db);
-        await sql
-          .raw(
-            postgres
-              ? `create trigger ${trigger} after ${event} on ${table} for each statement execute function table_versions_bump()`
-              : `create trigger ${trigger} after ${event} on ${table} begin update table_versions set n = n + 1 where name = '${table}'; end`,
-          )
-          .execute(db);
+        await sql.raw(`drop trigger table_versions_${table}_${event}${postgres ? ` on ${table}` : ''}`).execute(db);
+        await sql.raw(counterTrigger(table, event, postgres)).execute(db);
       }
     }
     if (postgres) await sql`drop function row_changes_log()`.execute(db);
