@@ -140,6 +140,15 @@ async function run(label: string, env: Record<string, string>) {
       `    apply phases, median: read the model ${phase('load')} ms, render ${phase('render')}, ` +
         `check ${phase('check')}, write ${phase('write')}`,
     );
+    // Each run's own account, so that a slow one says where its time went (or that it was not in the apply).
+    console.log(
+      `    each run, to disk = wait before the apply + read/render/check/write: ${toDisk
+        .map((ms, i) => {
+          const p = phases[i];
+          return p ? `${ms} = ${ms - (applies[i] ?? 0)} + ${p.load}/${p.render}/${p.check}/${p.write}` : `${ms}`;
+        })
+        .join(', ')}`,
+    );
     // The start-up apply of a new process: every file rendered and checked, the files on disk compared.
     const restartedAt = Date.now();
     await server.restart();
