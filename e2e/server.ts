@@ -49,8 +49,8 @@ export async function waitForHealth(url: string, child: ChildProcess, output: ()
 /** Starts the real built server (apps/server/dist) on a free port with its own data directory. */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'centralino-e2e-'));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  let port = await freePort();
+  let url = `http://127.0.0.1:${port}`;
   let log = '';
   let child: ChildProcess;
   // Parallel workers' servers must not meet on the phonebook services' default ports.
@@ -93,7 +93,19 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   };
 
   const started = performance.now();
-  await launch();
+  // The free port is released before the server takes it: another worker's process may take it in between. The
+  // server then stops at once on EADDRINUSE, and is started again on another port.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await launch();
+      break;
+    } catch (error) {
+      if (attempt >= 3 || !/EADDRINUSE/.test(log)) throw error;
+      port = await freePort();
+      url = `http://127.0.0.1:${port}`;
+      log = '';
+    }
+  }
   const coldStartMs = performance.now() - started;
   return {
     url,
