@@ -14,6 +14,40 @@ describe.each(DB_KINDS)('a CSV import cut short by a crash (%s)', (kind) => {
     for (const a of apps.splice(0)) await a.close();
   });
 
+  it("says an import stopped by an error in the reader's language, with what it saved", async () => {
+    const app = await startApp(testDb.current);
+    apps.push(app);
+    const headers = await login(app.app);
+    const call = (method: 'GET' | 'POST', url: string, payload?: object, lang = 'en') =>
+      app.app.inject({ method, url, headers: { ...headers, 'accept-language': lang }, payload });
+    await call('POST', '/api/configuration/mode', { mode: 'legacy' });
+    for (let i = 0; i < 100 && (await call('GET', '/api/configuration/userprovider')).json().configured !== 1; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    csvImportHooks.afterChunk = async (chunks) => {
+      if (chunks === 1) throw new Error('disk full');
+    };
+    const file = Array.from({ length: USERS }, (_, i) => `stop${i},Stop ${i},${6000 + i}`).join('\n');
+    expect((await call('POST', '/api/csv/csvimport', { file: b64(file) })).statusCode).toBe(200);
+    const status = async (lang: string) => {
+      for (let i = 0; i < 500; i++) {
+        const body = (await call('GET', '/api/csv/csvimport', undefined, lang)).json();
+        if (body.result === -1 || body.result === 100) return body;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      throw new Error('the import did not end');
+    };
+    expect((await status('en')).failures).toEqual([
+      {
+        line: 0,
+        username: '',
+        message: expect.stringMatching(/^The import stopped on an error after saving 250 users: .*disk full/),
+      },
+    ]);
+    expect((await status('it')).failures[0].message).toMatch(
+      /^L'importazione si è fermata per un errore dopo aver salvato 250 utenti: .*disk full/,
+    );
+  });
+
   it('reports what it committed after the restart, and a re-run finds those rows unchanged', async () => {
     const first = await startApp(testDb.current);
     apps.push(first);

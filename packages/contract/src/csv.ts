@@ -116,6 +116,7 @@ export const csvProblems = [
   'profileUnknown',
   'failed',
   'interrupted',
+  'stopped',
   'controlChars',
 ] as const;
 export type CsvProblem = (typeof csvProblems)[number];
@@ -147,6 +148,8 @@ export const csvMessages: Record<UiLanguage, Record<CsvProblem, string>> = {
     failed: 'Could not save this row: {{reason}}',
     interrupted:
       'The import was interrupted (the server process running it stopped) after saving {{saved}} users. Import the same file again to finish: the users already saved show as unchanged.',
+    stopped:
+      'The import stopped on an error after saving {{saved}} users: {{reason}}. Import the same file again once the cause is fixed: the users already saved show as unchanged.',
     controlChars: 'Column {{column}} contains control characters (tab, line break, NUL and the like).',
   },
   it: {
@@ -174,6 +177,8 @@ export const csvMessages: Record<UiLanguage, Record<CsvProblem, string>> = {
     failed: 'Impossibile salvare questa riga: {{reason}}',
     interrupted:
       "L'importazione è stata interrotta (il processo del server che la eseguiva si è fermato) dopo aver salvato {{saved}} utenti. Importa di nuovo lo stesso file per completarla: gli utenti già salvati risultano invariati.",
+    stopped:
+      "L'importazione si è fermata per un errore dopo aver salvato {{saved}} utenti: {{reason}}. Importa di nuovo lo stesso file una volta risolta la causa: gli utenti già salvati risultano invariati.",
     controlChars: 'La colonna {{column}} contiene caratteri di controllo (tabulazione, a capo, NUL e simili).',
   },
 };

@@ -42,10 +42,10 @@ const CHUNK = 250;
 /** Test hook: called after each committed chunk of an import (tests simulate a crash there). */
 export const csvImportHooks = { afterChunk: async (_chunks: number): Promise<void> => {} };
 
-/** What an import has committed so far; stored with every chunk. */
 /** A failed row as kept with the job: its message in the language the import was started in, and in the others. */
 type StoredFailure = CsvRowFailure & { messages?: Partial<Record<UiLanguage, string>> };
 
+/** What an import has committed so far; stored with every chunk. */
 interface ImportOutcome {
   created: number;
   updated: number;
@@ -638,7 +638,11 @@ export class CsvService {
     if (interrupted) {
       failures.push({ line: 0, username: '', message: csvMessage(lang, 'interrupted', { saved: created + updated }) });
     } else if (job.status === 'failed') {
-      failures.push({ line: 0, username: '', message: job.error ?? 'Import failed' });
+      failures.push({
+        line: 0,
+        username: '',
+        message: csvMessage(lang, 'stopped', { saved: created + updated, reason: job.error ?? '?' }),
+      });
     }
     const result = job.status === 'running' ? job.progress : failures.length > 0 ? -1 : 100;
     return { result, created, updated, unchanged: outcome.unchanged ?? 0, interrupted, failures };
