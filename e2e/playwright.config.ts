@@ -16,6 +16,10 @@ export default defineConfig({
   outputDir: '../test-results',
   use: {
     locale: 'en-US',
+    // Tests click at machine speed: with transitions, a click could land in a dialog still opening and do nothing
+    // (a trunk's deletion, confirmed 170 ms after its dialog began to open, once sent no request). The console
+    // respects the setting (theme.ts), so dialogs appear at once.
+    reducedMotion: 'reduce',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },

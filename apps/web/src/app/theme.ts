@@ -88,6 +88,8 @@ export function makeTheme(t: TFunction): MantineThemeOverride {
     autoContrast: true,
     luminanceThreshold: 0.179,
     defaultRadius: 'md',
+    // Someone whose system asks for less motion gets none: dialogs and notifications appear and go at once.
+    respectReducedMotion: true,
     components: {
       // A named loader needs a role to carry the name (aria-prohibited-attr otherwise): it is a status.
       Loader: Loader.extend({ defaultProps: { role: 'status' } }),
