@@ -28,11 +28,12 @@ export function tablesOf(sqlText: string): string[] {
 }
 
 interface Kept {
-  stamp: string;
   /** Counter value per table when the rows were read (never newer than the rows). */
   versions: Map<string, string>;
   rows: Promise<readonly unknown[]>;
 }
+
+const stampOf = (versions: Map<string, string>) => [...versions.values()].join(',');
 
 /**
  * What the PBX configuration was read from last time, kept while the tables' change counters (`table_versions`,
@@ -47,7 +48,7 @@ interface Kept {
  * not 10,000.
  */
 export class ModelRows {
-  private counters = new Map<string, { n: string; forgotten: string }>();
+  private counters = new Map<string, string>();
   private readonly kept = new Map<string, Kept>();
   /** The trim under way, if any (tests wait for it). */
   trimming: Promise<void> | undefined;
@@ -72,7 +73,7 @@ export class ModelRows {
   /** Reads every counter: call once before the rows of one model. */
   async look(): Promise<void> {
     const rows = await this.db.selectFrom('table_versions').select(['name', 'n', 'forgotten']).execute();
-    this.counters = new Map(rows.map((r) => [r.name, { n: String(r.n), forgotten: String(r.forgotten) }]));
+    this.counters = new Map(rows.map((r) => [r.name, String(r.n)]));
     const long = rows.filter((r) => r.name in LOGGED_ROWS && Number(r.n) - Number(r.forgotten) >= 2 * this.logKept);
     if (long.length > 0 && !this.trimming) {
       // Not awaited: the apply does not wait for housekeeping. A reader racing it sees `forgotten` move in the same
@@ -112,10 +113,9 @@ export class ModelRows {
       });
     }
     const key = `${compiled.sql}\n${JSON.stringify(compiled.parameters)}`;
-    const versions = new Map(tables.map((t) => [t, this.counters.get(t)?.n as string]));
-    const stamp = [...versions.values()].join(',');
+    const versions = new Map(tables.map((t) => [t, this.counters.get(t) as string]));
     const known = this.kept.get(key);
-    if (known?.stamp === stamp) return known.rows as Promise<readonly T[]>;
+    if (known && stampOf(known.versions) === stampOf(versions)) return known.rows as Promise<readonly T[]>;
     this.reads++;
     const whole = () =>
       query.execute().then((list) => {
@@ -125,7 +125,7 @@ export class ModelRows {
       });
     const rows =
       byKey && known ? this.merged(query, byKey, known, versions).then((merged) => merged ?? whole()) : whole();
-    this.kept.set(key, { stamp, versions, rows });
+    this.kept.set(key, { versions, rows });
     rows.catch(() => {
       if (this.kept.get(key)?.rows === rows) this.kept.delete(key);
     });

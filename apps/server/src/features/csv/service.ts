@@ -42,8 +42,11 @@ const CHUNK = 250;
 /** Test hook: called after each committed chunk of an import (tests simulate a crash there). */
 export const csvImportHooks = { afterChunk: async (_chunks: number): Promise<void> => {} };
 
+/** One text in each interface language it was said in. */
+type Said = Partial<Record<UiLanguage, string>>;
+
 /** A failed row as kept with the job: its message in the language the import was started in, and in the others. */
-type StoredFailure = CsvRowFailure & { messages?: Partial<Record<UiLanguage, string>> };
+type StoredFailure = CsvRowFailure & { messages?: Said };
 
 /** What an import has committed so far; stored with every chunk. */
 interface ImportOutcome {
@@ -415,7 +418,7 @@ export class CsvService {
     const plan = await this.plan(file, lang);
     // Refused rows are said in every language, so that whoever reads the status reads them in theirs (another
     // administrator, or the migration's report, which has both): the file is checked again in the others.
-    const refusals = new Map<number, Partial<Record<UiLanguage, string>>>();
+    const refusals = new Map<number, Said>();
     if (plan.preview.reject > 0) {
       for (const other of UI_LANGUAGES.filter((l) => l !== lang)) {
         for (const row of (await this.plan(file, other)).preview.rows)
@@ -433,12 +436,7 @@ export class CsvService {
     }
   }
 
-  private async run(
-    plan: Plan,
-    lang: UiLanguage,
-    refusals: Map<number, Partial<Record<UiLanguage, string>>>,
-    ctx: JobContext,
-  ) {
+  private async run(plan: Plan, lang: UiLanguage, refusals: Map<number, Said>, ctx: JobContext) {
     const failures: StoredFailure[] = plan.preview.rows
       .filter((r) => r.action === 'reject')
       .map((r) => ({
