@@ -1,3 +1,4 @@
+import net from 'node:net';
 import {
   CARD_SOURCE_CONNECT_TIMEOUT_MS,
   CARD_SOURCE_REQUEST_TIMEOUT_MS,
@@ -62,10 +63,16 @@ export const mssqlOptions = (c: SourceConnection, requestTimeoutMs: number): mss
   pool: { min: 0, max: 1 },
 });
 
-/** Why a check failed, as an administrator can act on it. */
+/** Why a check failed (the answer tells only `denied`/`no_database` apart from the rest; see reason()). */
 export type FailureKind = 'refused' | 'timeout' | 'host_unknown' | 'denied' | 'no_database' | 'other';
 
-/** A check that failed; `reason(lang)` says why in the caller's language, with the driver's own words. */
+/**
+ * A check that failed. `reason(lang)` says so in the caller's language with the host and port, never with the
+ * driver's words: whether the port was refused, silent or spoke another protocol, whether the name resolved, the
+ * answer is the same, so the check cannot be used to scan ports (as the directory test, `directory/ldap.ts`).
+ * Only a server that spoke the database's own protocol and refused the sign-in (user, password or database) is
+ * told apart. The driver's message stays on the error (`driverMessage`) for the server's log.
+ */
 export class ConnectionCheckError extends Error {
   constructor(
     readonly kind: FailureKind,
@@ -76,33 +83,16 @@ export class ConnectionCheckError extends Error {
   }
 
   reason(lang: UiLanguage): string {
-    const { host, port, name } = this.connection;
-    const seconds = CARD_SOURCE_CONNECT_TIMEOUT_MS / 1000;
-    const words: Record<FailureKind, Record<UiLanguage, string>> = {
-      refused: {
-        en: `Nothing accepts connections at ${host}:${port} (connection refused).`,
-        it: `Nessun servizio accetta connessioni su ${host}:${port} (connessione rifiutata).`,
-      },
-      timeout: {
-        en: `${host}:${port} did not answer within ${seconds} seconds.`,
-        it: `${host}:${port} non ha risposto entro ${seconds} secondi.`,
-      },
-      host_unknown: {
-        en: `The address ${host} cannot be resolved.`,
-        it: `Impossibile risolvere l'indirizzo ${host}.`,
-      },
-      denied: {
-        en: 'The database server refused the user name or password.',
-        it: 'Il server del database ha rifiutato il nome utente o la password.',
-      },
-      no_database: {
-        en: `The database ${name} does not exist on the server (or the user may not open it).`,
-        it: `Il database ${name} non esiste sul server (o l'utente non può aprirlo).`,
-      },
-      other: { en: 'The connection check failed.', it: 'La verifica della connessione non è riuscita.' },
-    };
-    const driver = lang === 'it' ? 'messaggio del driver' : 'driver message';
-    return `${words[this.kind][lang]} (${driver}: ${this.driverMessage})`;
+    const { host, port } = this.connection;
+    const where = `${net.isIPv6(host) ? `[${host}]` : host}:${port}`;
+    if (this.kind === 'denied' || this.kind === 'no_database') {
+      return lang === 'it'
+        ? `Il server di database su ${where} ha rifiutato l'accesso: controlla nome utente, password e nome del database.`
+        : `The database server at ${where} refused the sign-in: check the user name, password and database name.`;
+    }
+    return lang === 'it'
+      ? `Impossibile connettersi a un server di database su ${where}.`
+      : `Could not connect to a database server at ${where}.`;
   }
 }
 

@@ -8,9 +8,10 @@ import {
   cardSourceTypesSchema,
   errorBodySchema,
 } from '@centralino/contract';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { CardSourcesService } from './service.ts';
+import { type CardSourcesService, driverMessageOf } from './service.ts';
 
 const tags = ['customer cards'];
 const idParams = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
@@ -18,6 +19,16 @@ const idParams = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647
 export const cardSourcesRoutes =
   (sources: CardSourcesService): FastifyPluginAsyncZod =>
   async (app) => {
+    /** A failed connection check goes to the log with the driver's message, which the answer leaves out. */
+    const logged = async <T>(request: FastifyRequest, run: () => Promise<T>): Promise<T> => {
+      try {
+        return await run();
+      } catch (error) {
+        const driver = driverMessageOf(error);
+        if (driver) request.log.info({ driver }, 'card source connection check failed');
+        throw error;
+      }
+    };
     const errors = {
       400: errorBodySchema,
       401: errorBodySchema,
@@ -60,7 +71,7 @@ export const cardSourcesRoutes =
           response: { 200: cardSourceSchema, ...errors },
         },
       },
-      (request) => sources.create(request.body),
+      (request) => logged(request, () => sources.create(request.body)),
     );
 
     app.put(
@@ -74,7 +85,7 @@ export const cardSourcesRoutes =
           response: { 200: cardSourceSchema, ...errors },
         },
       },
-      (request) => sources.update(request.params.id, request.body),
+      (request) => logged(request, () => sources.update(request.params.id, request.body)),
     );
 
     app.delete(
@@ -104,6 +115,6 @@ export const cardSourcesRoutes =
           response: { 200: cardSourceTestResultSchema, ...errors, 503: errorBodySchema },
         },
       },
-      (request) => sources.test(request.body),
+      (request) => logged(request, () => sources.test(request.body)),
     );
   };

@@ -59,7 +59,16 @@ function checkFailed(error: ConnectionCheckError, status: number, saving: boolea
   const lead: Record<UiLanguage, string> = saving
     ? { en: 'The source was not saved.', it: 'La sorgente non è stata salvata.' }
     : { en: 'The connection check failed.', it: 'La verifica della connessione non è riuscita.' };
-  return new AppError(status, 'card_source_failed', (lang) => `${lead[lang]} ${error.reason(lang)}`);
+  const failure = new AppError(status, 'card_source_failed', (lang) => `${lead[lang]} ${error.reason(lang)}`);
+  // The driver's words are for the server's log (routes.ts), never for the answer.
+  failure.cause = error;
+  return failure;
+}
+
+/** The driver's message behind a failed check, for the log; undefined for any other error. */
+export function driverMessageOf(error: unknown): string | undefined {
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return cause instanceof ConnectionCheckError ? `${cause.kind}: ${cause.driverMessage}` : undefined;
 }
 
 /**
@@ -184,7 +193,8 @@ export class CardSourcesService {
   /**
    * The connection check (POST /api/dbconn/test). With an id, the stored source with the given fields laid
    * over it (its stored password unless one is given); a built-in source checks Centralino's own database.
-   * Answers the time it took; a failure is a 503 `card_source_failed` naming why.
+   * Answers the time it took; a failure is a 503 `card_source_failed`: could not connect to host:port, or the
+   * server refused the sign-in (ConnectionCheckError.reason), never the driver's text.
    */
   async test(fields: SourceFields & { id?: number }): Promise<{ status: true; elapsed_ms: number }> {
     const started = performance.now();
