@@ -1,4 +1,4 @@
-import { apiAs, expect, signIn, test } from './fixtures.ts';
+import { apiAs, expect, seriousViolations, signIn, test } from './fixtures.ts';
 import { ADMIN_PASSWORD } from './server.ts';
 
 // Each test gets a server of its own (the server fixture is test-scoped), so a changed password
@@ -17,6 +17,8 @@ async function openSettings(page: import('@playwright/test').Page) {
   await expect(page.getByRole('heading', { name: 'Administrator password' })).toBeVisible();
 }
 
+const currentPassword = (page: import('@playwright/test').Page) =>
+  page.getByRole('textbox', { name: 'Current password', exact: true });
 const newPassword = (page: import('@playwright/test').Page) =>
   page.getByRole('textbox', { name: 'New password', exact: true });
 const confirmPassword = (page: import('@playwright/test').Page) =>
@@ -39,9 +41,10 @@ test('a confirmation that does not match is flagged, nothing is sent and the old
     if (request.url().includes('/api/users/admin/password')) sent.push(request.method());
   });
 
-  // Both fields are required.
+  // Every field is required.
   await page.getByRole('button', { name: 'Change password' }).click();
-  await expect(page.getByText('This field is required')).toHaveCount(2);
+  await expect(page.getByText('This field is required')).toHaveCount(3);
+  await currentPassword(page).fill(ADMIN_PASSWORD);
 
   await newPassword(page).fill(NEW_PASSWORD);
   await confirmPassword(page).fill(`${NEW_PASSWORD}x`);
@@ -76,11 +79,25 @@ test('changing the password keeps this browser signed in, signs out the others, 
   await expect(otherPage.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
 
   await openSettings(page);
+  // The form, with its errors showing, has no serious accessibility finding.
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByText('This field is required')).toHaveCount(3);
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
+
+  // A wrong current password is refused at its field, and nothing changes.
+  await currentPassword(page).fill('not-the-password');
   await newPassword(page).fill(NEW_PASSWORD);
   await confirmPassword(page).fill(NEW_PASSWORD);
   await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(currentPassword(page)).toHaveAccessibleDescription('The current password is not right');
+  await expect(page.getByText('Password error')).toBeVisible();
+
+  await currentPassword(page).fill(ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Change password' }).click();
   await expect(page.getByText('Password changed')).toBeVisible();
   await expect(newPassword(page)).toHaveValue('');
+  await expect(currentPassword(page)).toHaveValue('');
+  expect(await seriousViolations(page, ['main', '.mantine-Notification-root'])).toEqual([]);
 
   // This browser is still signed in, after a reload too.
   await page.reload();

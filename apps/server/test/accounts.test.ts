@@ -122,7 +122,7 @@ describe.each(DB_KINDS)('console accounts and the read-only role (%s)', (kind) =
       method: 'POST',
       url: '/api/users/admin/password',
       headers: reader,
-      payload: { password: 'reader-pass-2' },
+      payload: { password: 'reader-pass-2', current_password: 'reader-pass-1' },
     });
     expect(own.statusCode).toBe(201);
     await login(t.app, 'reader', 'reader-pass-2');

@@ -46,7 +46,10 @@ describe.each(DB_KINDS)('admin is never a directory user (%s)', (kind) => {
   });
 
   it('keeps POST /api/users/admin/password for the administrator', async () => {
-    const res = await post('/api/users/admin/password', { password: 'a-new-admin-password' });
+    const res = await post('/api/users/admin/password', {
+      password: 'a-new-admin-password',
+      current_password: ADMIN_PASSWORD,
+    });
     expect(res.statusCode, res.body).toBe(201);
     await login(t.app, 'admin', 'a-new-admin-password');
     expectError(

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { base32Decode, base32Encode, hotp, verifyTotp } from '../src/features/auth/totp.ts';
-import { ADMIN_PASSWORD, callAs, DB_KINDS, expectError, useTestApp } from './helpers.ts';
+import { ADMIN_PASSWORD, callAs, DB_KINDS, expectError, login, useTestApp } from './helpers.ts';
 
 /** The test's own RFC 6238 generator (independent of the server's): HMAC-SHA1 over the 30 s step counter. */
 async function totpOf(secretBase32: string, atMs: number): Promise<string> {
@@ -82,9 +82,18 @@ describe.each(DB_KINDS)('two-factor sign-in (%s)', (kind) => {
     expect(setup.uri).toBe(
       `otpauth://totp/Centralino%3Aadmin?secret=${secret}&issuer=Centralino&algorithm=SHA1&digits=6&period=30`,
     );
+    // Sessions of the account signed in before (another browser, or someone who knew the password).
+    const others = [await login(t.app), await login(t.app)];
+    const alive = async (headers: object) =>
+      (await t.app.inject({ method: 'GET', url: '/api/login', headers: headers as Record<string, string> })).statusCode;
     expectError(await call('POST', '/api/account/2fa/enable', { code: '000000' }), 400, 'second_factor_failed');
+    // A refused code ends nothing.
+    for (const headers of others) expect(await alive(headers)).toBe(200);
     const enabled = await call('POST', '/api/account/2fa/enable', { code: await totpOf(secret, clock) });
     expect(enabled.statusCode).toBe(200);
+    // Turning it on ends every other session of the account; this one stays signed in.
+    for (const headers of others) expect(await alive(headers)).toBe(401);
+    expect(await alive(t.headers)).toBe(200);
     recovery = enabled.json().recovery_codes;
     expect(recovery).toHaveLength(10);
     expect(new Set(recovery).size).toBe(10);
@@ -97,6 +106,31 @@ describe.each(DB_KINDS)('two-factor sign-in (%s)', (kind) => {
     // The audit row of the enrolment does not carry the code.
     const audit = (await call('GET', '/api/admin/audit?q=2fa%2Fenable')).json();
     expect(JSON.stringify(audit.rows[0].changes)).toContain('[redacted]');
+  });
+
+  it('changes its own password with a code from the app instead of the current password', async () => {
+    clock += 60_000;
+    const url = '/api/users/admin/password';
+    const other = (
+      await post('/api/login/code', {
+        challenge: (await post('/api/login', { username: 'admin', password: ADMIN_PASSWORD })).json().challenge,
+        code: await totpOf(secret, clock),
+      })
+    ).json();
+    expectError(
+      await call('POST', url, { password: 'Changed-by-code-1', code: '000000' }),
+      403,
+      'current_password_wrong',
+    );
+    clock += 30_000;
+    const byCode = await call('POST', url, { password: 'Changed-by-code-1', code: await totpOf(secret, clock) });
+    expect(byCode.statusCode, byCode.body).toBe(201);
+    // The password change signed the other session out, not this one.
+    expect((await t.app.inject({ method: 'GET', url: '/api/login', headers: other })).statusCode).toBe(401);
+    expect((await call('GET', '/api/login')).statusCode).toBe(200);
+    // Back, with the current password this time.
+    const back = await call('POST', url, { password: ADMIN_PASSWORD, current_password: 'Changed-by-code-1' });
+    expect(back.statusCode, back.body).toBe(201);
   });
 
   it('asks for the code after the password; a used code and a wrong one are refused; a recovery code works once', async () => {

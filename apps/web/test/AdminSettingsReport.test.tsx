@@ -52,14 +52,15 @@ const posts = () => calls.filter((c) => c.method === 'POST');
 
 describe('checkPasswordForm', () => {
   it.each([
-    ['', '', { password: 'required', confirm: 'required' }],
-    ['short', 'short', { password: 'tooShort' }],
-    ['long-enough', 'long-enougH', { confirm: 'mismatch' }],
-    ['long-enough', '', { confirm: 'required' }],
-    ['long-enough', 'long-enough', {}],
-    ['x'.repeat(129), 'x'.repeat(129), { password: 'tooShort' }],
-  ])('%j / %j', (password, confirmation, expected) => {
-    expect(checkPasswordForm(password, confirmation)).toEqual(expected);
+    ['', '', '', { current: 'required', password: 'required', confirm: 'required' }],
+    ['old-pass', 'short', 'short', { password: 'tooShort' }],
+    ['old-pass', 'long-enough', 'long-enougH', { confirm: 'mismatch' }],
+    ['old-pass', 'long-enough', '', { confirm: 'required' }],
+    ['', 'long-enough', 'long-enough', { current: 'required' }],
+    ['old-pass', 'long-enough', 'long-enough', {}],
+    ['old-pass', 'x'.repeat(129), 'x'.repeat(129), { password: 'tooShort' }],
+  ])('%j / %j / %j', (current, password, confirmation, expected) => {
+    expect(checkPasswordForm(current, password, confirmation)).toEqual(expected);
   });
 });
 
@@ -93,13 +94,42 @@ describe('/admin/settings', () => {
     routes['POST /api/users/admin/password'] = () => ({ status: 201, body: { success: true } });
     renderPage(<AdminSettingsPage />);
     await screen.findByRole('heading', { name: 'Administrator password' });
+    fill('Current password', 'the-old-pass');
     fill('New password', 'brand-new-pass');
     fill('Confirm password', 'brand-new-pass');
     fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
     expect(await screen.findByText('Password changed')).toBeTruthy();
     expect(posts()).toEqual([
-      { method: 'POST', path: '/api/users/admin/password', body: { password: 'brand-new-pass' } },
+      {
+        method: 'POST',
+        path: '/api/users/admin/password',
+        body: { password: 'brand-new-pass', current_password: 'the-old-pass' },
+      },
     ]);
+  });
+
+  it('asks for the current password before sending, and shows a wrong one at its field', async () => {
+    routes['POST /api/users/admin/password'] = () => ({
+      status: 403,
+      body: {
+        title: 'Current password is wrong',
+        detail: 'The current password (or code) is not right.',
+        code: 'current_password_wrong',
+      },
+    });
+    renderPage(<AdminSettingsPage />);
+    await screen.findByRole('heading', { name: 'Administrator password' });
+    fill('New password', 'brand-new-pass');
+    fill('Confirm password', 'brand-new-pass');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    });
+    expect(screen.getByText('This field is required')).toBeTruthy();
+    expect(posts()).toEqual([]);
+    fill('Current password', 'not-it');
+    fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('The current password is not right')).toBeTruthy();
+    expect(screen.getByText('Password error')).toBeTruthy();
   });
 
   it('says Password error when the server refuses', async () => {
@@ -109,6 +139,7 @@ describe('/admin/settings', () => {
     });
     renderPage(<AdminSettingsPage />);
     await screen.findByRole('heading', { name: 'Administrator password' });
+    fill('Current password', 'the-old-pass');
     fill('New password', 'brand-new-pass');
     fill('Confirm password', 'brand-new-pass');
     fireEvent.click(screen.getByRole('button', { name: 'Change password' }));

@@ -49,5 +49,19 @@ export const twoFactorEnableSchema = z
       .regex(/^\d{6}$/, 'Six digits'),
   })
   .meta({ id: 'TwoFactorEnable' });
+/**
+ * POST /api/users/admin/password (the signed-in account's own password): the new password and proof that the
+ * caller is the account's owner, the current password or, for an account with a second factor, a code from
+ * the app or a recovery code. Without either: 400 `current_password_required`; wrong: 403 `current_password_wrong`.
+ */
+export const ownPasswordChangeSchema = z
+  .object({
+    password: z.string().min(1, 'Password is required').max(128),
+    current_password: z.string().max(256).optional(),
+    code: z.string().trim().max(32).optional(),
+  })
+  .meta({ id: 'OwnPasswordChange' });
+export type OwnPasswordChange = z.infer<typeof ownPasswordChangeSchema>;
+
 /** Shown once, when the second factor is turned on; stored hashed. */
 export const recoveryCodesSchema = z.object({ recovery_codes: z.array(z.string()) }).meta({ id: 'RecoveryCodes' });

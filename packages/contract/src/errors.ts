@@ -45,6 +45,8 @@ export const errorCodes = [
   'second_factor_required',
   'second_factor_failed',
   'second_factor_enabled',
+  'current_password_required',
+  'current_password_wrong',
   'no_csv_import',
   'migration_not_configured',
   'no_cdr_migration',
@@ -169,6 +171,8 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     second_factor_required: 'Code required',
     second_factor_failed: 'Wrong code',
     second_factor_enabled: 'Already enabled',
+    current_password_required: 'Current password required',
+    current_password_wrong: 'Current password is wrong',
     no_csv_import: 'No CSV import active',
     migration_not_configured: 'No migration source',
     no_cdr_migration: 'No cdr migration active',
@@ -287,6 +291,8 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     second_factor_required: 'Codice richiesto',
     second_factor_failed: 'Codice errato',
     second_factor_enabled: 'Già attivo',
+    current_password_required: 'Password attuale richiesta',
+    current_password_wrong: 'Password attuale errata',
     no_csv_import: 'Nessuna importazione CSV attiva',
     migration_not_configured: 'Nessuna sorgente di migrazione',
     no_cdr_migration: 'Nessuna migrazione CDR attiva',
@@ -410,6 +416,10 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     second_factor_failed:
       'The code is wrong or expired. Enter the current code from your authenticator app, or a recovery code.',
     second_factor_enabled: 'Two-factor sign-in is already on for this account. An administrator can reset it.',
+    current_password_required:
+      'To change your own password, type your current password (or, with two-factor sign-in, a code from your app). Nothing was changed.',
+    current_password_wrong:
+      'The current password (or code) is not right. Nothing was changed. Repeated wrong attempts pause sign-ins to this account.',
     no_csv_import: 'No CSV import has been started.',
     migration_not_configured: 'The older system to migrate from is not configured or not reachable (MIGRATION_DB_URL).',
     no_cdr_migration: 'No call-record migration has been started.',
@@ -547,6 +557,10 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
       "Il codice è errato o scaduto. Inserisci il codice attuale dell'app di autenticazione o un codice di recupero.",
     second_factor_enabled:
       "L'accesso a due fattori è già attivo per questo account. Un amministratore può reimpostarlo.",
+    current_password_required:
+      "Per cambiare la tua password inserisci la password attuale (oppure, con l'accesso a due fattori, un codice dell'app). Non è stato modificato nulla.",
+    current_password_wrong:
+      'La password attuale (o il codice) non è corretta. Non è stato modificato nulla. Tentativi errati ripetuti sospendono gli accessi a questo account.',
     no_csv_import: 'Nessuna importazione CSV avviata.',
     migration_not_configured:
       'Il vecchio sistema da cui migrare non è configurato o non è raggiungibile (MIGRATION_DB_URL).',

@@ -22,8 +22,11 @@ export const api = {
   installLanguage: (body: LanguageRequest) => apiRequest('POST', '/api/settings/language', { body, schema: success }),
   setDefaultLanguage: (body: LanguageRequest) =>
     apiRequest('POST', '/api/settings/defaultlanguage', { body, schema: success }),
-  changeAdminPassword: (password: string) =>
-    apiRequest('POST', '/api/users/admin/password', { body: { password }, schema: success }),
+  changeAdminPassword: (password: string, currentPassword: string) =>
+    apiRequest('POST', '/api/users/admin/password', {
+      body: { password, current_password: currentPassword },
+      schema: success,
+    }),
   finalReport: () => apiRequest('GET', '/api/final', { schema: finalReportSchema }),
   userProvider: () => apiRequest('GET', '/api/configuration/userprovider', { schema: userProviderSchema }),
 };

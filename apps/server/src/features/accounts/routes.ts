@@ -8,6 +8,7 @@ import {
 } from '@centralino/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { AppError } from '../../errors.ts';
 import type { AccountsService } from './service.ts';
 
 const tags = ['accounts'];
@@ -107,13 +108,22 @@ export const accountsRoutes =
       {
         schema: {
           tags,
-          summary: "Sets another account's password and signs it out everywhere",
+          summary:
+            "Sets another account's password and signs it out everywhere (one's own: 400 current_password_required, see POST /api/users/admin/password)",
           params,
           body: accountPasswordResetSchema,
           response: { 200: done, ...errors },
         },
       },
       async (request) => {
+        // One's own password changes with the current one (POST /api/users/admin/password), never by a reset.
+        if (request.params.username.trim().toLowerCase() === (request.admin ?? '').trim().toLowerCase()) {
+          throw new AppError(400, 'current_password_required', (lang) =>
+            lang === 'it'
+              ? 'La tua password si cambia in Impostazioni, inserendo la password attuale. Non è stato modificato nulla.'
+              : 'Change your own password under Settings, with your current password. Nothing was changed.',
+          );
+        }
         await accounts.resetPassword(request.params.username, request.body.password);
         return { success: true as const };
       },

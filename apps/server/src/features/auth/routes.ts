@@ -4,7 +4,7 @@ import {
   loginChallengeSchema,
   loginRequestSchema,
   loginResponseSchema,
-  passwordRequestSchema,
+  ownPasswordChangeSchema,
   pickUiLanguage,
   recoveryCodesSchema,
   secondFactorRequestSchema,
@@ -170,12 +170,15 @@ export const authRoutes =
         config: { ownAccount: true },
         schema: {
           tags: ['session'],
-          summary: 'Confirms enrolment with a code from the app; answers the recovery codes, shown once',
+          summary:
+            'Confirms enrolment with a code from the app; answers the recovery codes, shown once. Signs out every other session of the account',
           body: twoFactorEnableSchema,
           response: { 200: recoveryCodesSchema, 400: errorBodySchema, 401: errorBodySchema, 409: errorBodySchema },
         },
       },
-      async (request) => ({ recovery_codes: await auth.twoFactor.enable(request.admin ?? '', request.body.code) }),
+      async (request) => ({
+        recovery_codes: await auth.enableTwoFactor(request.admin ?? '', request.body.code, secretKeyOf(request)),
+      }),
     );
 
     app.get(
@@ -198,12 +201,15 @@ export const authRoutes =
         config: { ownAccount: true },
         schema: {
           tags: ['session'],
-          summary: "Changes the signed-in account's password; signs out every other session of that account",
-          body: passwordRequestSchema,
+          summary:
+            "Changes the signed-in account's password, given its current password (or a second-factor code); signs out every other session of that account",
+          body: ownPasswordChangeSchema,
           response: {
             201: z.object({ success: z.literal(true) }),
             400: errorBodySchema,
             401: errorBodySchema,
+            403: errorBodySchema,
+            429: errorBodySchema,
           },
         },
       },
@@ -214,6 +220,25 @@ export const authRoutes =
           throw new AppError(400, 'validation', detail, { password: detail });
         }
         const admin = request.admin ?? '';
+        const owner = await auth.confirmOwner(admin, request.body);
+        if (owner.ok === false && owner.reason === 'missing') {
+          throw new AppError(400, 'current_password_required', undefined, (lang) => ({
+            current_password: lang === 'it' ? 'Inserisci la password attuale' : 'Type your current password',
+          }));
+        }
+        if (owner.ok === false && owner.reason === 'locked') {
+          request.log.warn({ account: owner.account }, 'own password change refused: account throttled');
+          const current = now();
+          reply.header('retry-after', String(Math.max(1, Math.ceil((owner.retryAt - current) / 1000))));
+          throw new AppError(429, 'login_locked', lockedDetail(owner.retryAt, current));
+        }
+        if (owner.ok === false) {
+          request.log.warn({ account: owner.account }, 'own password change refused: wrong current password');
+          throw new AppError(403, 'current_password_wrong', undefined, (lang) => ({
+            current_password:
+              lang === 'it' ? 'La password attuale non è corretta' : 'The current password is not right',
+          }));
+        }
         await auth.changePassword(admin, password, secretKeyOf(request));
         request.log.info({ username: admin }, 'administrator password changed');
         return reply.code(201).send({ success: true as const });

@@ -44,6 +44,12 @@ export type LoginResult =
   | { ok: false; reason: 'failed'; account: string }
   | { ok: false; reason: 'locked'; account: string; retryAt: number };
 
+/** Whether the caller proved to own the account (POST /api/users/admin/password). */
+export type OwnerCheck =
+  | { ok: true }
+  | { ok: false; reason: 'missing' | 'wrong'; account: string }
+  | { ok: false; reason: 'locked'; account: string; retryAt: number };
+
 export interface SignedIn {
   username: string;
   role: AccountRole;
@@ -188,6 +194,37 @@ export class AuthService {
   async changePassword(username: string, newPassword: string, keepKey: string): Promise<void> {
     const hash = await hashPassword(newPassword);
     await this.repo.changePassword(username.trim().toLowerCase(), hash, hashKey(keepKey), this.now());
+  }
+
+  /**
+   * Proof that the signed-in caller owns the account before its password changes: the current password, or for
+   * an account with a second factor a code from the app or a recovery code (spent). A wrong proof counts as a
+   * failed sign-in of the account (the same throttle), so a stolen key cannot be used to guess the password.
+   */
+  async confirmOwner(username: string, proof: { current_password?: string; code?: string }): Promise<OwnerCheck> {
+    const name = username.trim().toLowerCase();
+    const key = accountHash(name);
+    const account = key.slice(0, 16);
+    const password = proof.current_password ?? '';
+    const code = proof.code?.trim() ?? '';
+    if (password === '' && code === '') return { ok: false, reason: 'missing', account };
+    const refused = await this.countAttempt(key, account);
+    if (refused?.ok === false && refused.reason === 'locked') return refused;
+    let ok = false;
+    if (password !== '') {
+      const admin = await this.repo.findAdmin(name);
+      ok = await verifyPassword(password, admin?.password_hash ?? (await this.decoy));
+      ok &&= admin !== undefined;
+    }
+    if (!ok && code !== '') ok = await this.twoFactor.verifyCode(name, code);
+    if (!ok) return { ok: false, reason: 'wrong', account };
+    await this.repo.clearThrottle(key);
+    return { ok: true };
+  }
+
+  /** Turns the caller's second factor on; every other session of the account ends, keepKey's stays. */
+  async enableTwoFactor(username: string, code: string, keepKey: string): Promise<string[]> {
+    return this.twoFactor.enable(username, code, hashKey(keepKey));
   }
 
   async logout(key: string): Promise<void> {

@@ -36,8 +36,12 @@ export class TwoFactor {
     return { secret, uri: otpauthUri('Centralino', username, secret) };
   }
 
-  /** Confirms enrolment with a code from the app; returns the recovery codes, shown this once. */
-  async enable(username: string, code: string): Promise<string[]> {
+  /**
+   * Confirms enrolment with a code from the app; returns the recovery codes, shown this once. Every other session
+   * of the account ends in the same transaction (one signed in before, perhaps by someone who knew the password,
+   * would otherwise keep its access); the caller's session (keepKeyHash) stays.
+   */
+  async enable(username: string, code: string, keepKeyHash: string): Promise<string[]> {
     const row = await this.db
       .selectFrom('admins')
       .select(['totp_secret', 'totp_enabled_at'])
@@ -58,6 +62,7 @@ export class TwoFactor {
         .insertInto('admin_recovery_codes')
         .values(codes.map((c) => ({ username, code_hash: sha256(normaliseRecoveryCode(c)) })))
         .execute();
+      await trx.deleteFrom('sessions').where('username', '=', username).where('key_hash', '!=', keepKeyHash).execute();
     });
     return codes;
   }
@@ -108,13 +113,22 @@ export class TwoFactor {
    * one code) or a recovery code (deleted as it is used). On success the challenge is spent.
    */
   async verify(token: string, username: string, code: string): Promise<boolean> {
+    const ok = await this.verifyCode(username, code);
+    if (ok) await this.db.deleteFrom('login_challenges').where('token_hash', '=', sha256(token)).execute();
+    return ok;
+  }
+
+  /**
+   * A TOTP code or a recovery code of an account with a second factor, spent as at sign-in (also the proof of
+   * ownership a password change accepts); false when the account has none.
+   */
+  async verifyCode(username: string, code: string): Promise<boolean> {
     const row = await this.db
       .selectFrom('admins')
-      .select(['totp_secret', 'totp_last_step'])
+      .select(['totp_secret', 'totp_last_step', 'totp_enabled_at'])
       .where('username', '=', username)
       .executeTakeFirst();
-    if (!row?.totp_secret) return false;
-    let ok = false;
+    if (!row?.totp_secret || row.totp_enabled_at === null) return false;
     const step = verifyTotp(row.totp_secret, code.trim(), this.now(), Number(row.totp_last_step ?? -1));
     if (step !== undefined) {
       const claimed = await this.db
@@ -123,16 +137,13 @@ export class TwoFactor {
         .where('username', '=', username)
         .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
         .executeTakeFirst();
-      ok = Number(claimed.numUpdatedRows) > 0;
-    } else {
-      const used = await this.db
-        .deleteFrom('admin_recovery_codes')
-        .where('username', '=', username)
-        .where('code_hash', '=', sha256(normaliseRecoveryCode(code)))
-        .executeTakeFirst();
-      ok = Number(used.numDeletedRows) > 0;
+      return Number(claimed.numUpdatedRows) > 0;
     }
-    if (ok) await this.db.deleteFrom('login_challenges').where('token_hash', '=', sha256(token)).execute();
-    return ok;
+    const used = await this.db
+      .deleteFrom('admin_recovery_codes')
+      .where('username', '=', username)
+      .where('code_hash', '=', sha256(normaliseRecoveryCode(code)))
+      .executeTakeFirst();
+    return Number(used.numDeletedRows) > 0;
   }
 }

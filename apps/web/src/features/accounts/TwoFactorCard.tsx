@@ -90,6 +90,7 @@ export function TwoFactorCard() {
           <form onSubmit={submit} noValidate>
             <Stack gap="sm">
               <Text size="sm">{t('twoFactor.scan')}</Text>
+              <Text size="sm">{t('twoFactor.othersSignedOut')}</Text>
               <QrCode uri={setup.data.uri} label={t('twoFactor.qr')} />
               <Text size="sm">
                 {t('twoFactor.key')}: <Code data-testid="totp-secret">{setup.data.secret}</Code>

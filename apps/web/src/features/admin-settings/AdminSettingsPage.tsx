@@ -4,6 +4,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../api/client.ts';
 import { api } from '../../api/endpoints.ts';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { useEngine, useWizardState } from '../wizard/useWizard.ts';
@@ -13,9 +14,12 @@ const PATH = '/admin/settings';
 
 type Problem = 'required' | 'tooShort' | 'mismatch';
 
+type Problems = { current?: Problem; password?: Problem; confirm?: Problem };
+
 /** What is wrong with each field, checked before anything is sent (the server applies the same rules). */
-export function checkPasswordForm(password: string, confirmation: string): { password?: Problem; confirm?: Problem } {
-  const problems: { password?: Problem; confirm?: Problem } = {};
+export function checkPasswordForm(current: string, password: string, confirmation: string): Problems {
+  const problems: Problems = {};
+  if (current === '') problems.current = 'required';
   if (password === '') problems.password = 'required';
   else if ([...password].length < ADMIN_PASSWORD_MIN_LENGTH || !passwordRequestSchema.safeParse({ password }).success)
     problems.password = 'tooShort';
@@ -26,30 +30,40 @@ export function checkPasswordForm(password: string, confirmation: string): { pas
 
 function PasswordForm() {
   const { t } = useTranslation();
+  const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [touched, setTouched] = useState(false);
+  /** The server's word on the current password (wrong, or sign-ins paused), shown at that field. */
+  const [currentRefused, setCurrentRefused] = useState<string>();
   const change = useMutation({
-    mutationFn: (value: string) => api.changeAdminPassword(value),
+    mutationFn: () => api.changeAdminPassword(password, current),
     onSuccess: () => {
+      setCurrent('');
       setPassword('');
       setConfirmation('');
       setTouched(false);
+      setCurrentRefused(undefined);
       notifySuccess(t('adminSettings.changed'));
     },
-    onError: (error) => notifyError(t('adminSettings.error'), error),
+    onError: (error) => {
+      if (error instanceof ApiError && ['current_password_wrong', 'login_locked'].includes(error.code)) {
+        setCurrentRefused(error.code === 'login_locked' ? error.body.detail : t('adminSettings.currentWrong'));
+      }
+      notifyError(t('adminSettings.error'), error);
+    },
   });
 
-  const problems = touched ? checkPasswordForm(password, confirmation) : {};
+  const problems = touched ? checkPasswordForm(current, password, confirmation) : {};
   const message = (problem: Problem | undefined) =>
     problem && t(`adminSettings.${problem}`, { min: ADMIN_PASSWORD_MIN_LENGTH });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
-    const found = checkPasswordForm(password, confirmation);
-    if (found.password || found.confirm) return;
-    change.mutate(password);
+    const found = checkPasswordForm(current, password, confirmation);
+    if (found.current || found.password || found.confirm) return;
+    change.mutate();
   };
 
   return (
@@ -62,6 +76,19 @@ function PasswordForm() {
           <Alert color="yellow" icon={<IconAlertTriangle />} title={t('adminSettings.warningTitle')}>
             {t('adminSettings.warning')}
           </Alert>
+          <PasswordInput
+            label={t('adminSettings.current')}
+            name="current-password"
+            autoComplete="current-password"
+            required
+            value={current}
+            onChange={(e) => {
+              setCurrent(e.currentTarget.value);
+              setCurrentRefused(undefined);
+            }}
+            error={message(problems.current) ?? currentRefused}
+            visibilityToggleButtonProps={{ 'aria-label': t('adminSettings.toggleCurrent') }}
+          />
           <PasswordInput
             label={t('adminSettings.password')}
             name="new-password"
