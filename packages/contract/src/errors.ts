@@ -47,6 +47,7 @@ export const errorCodes = [
   'second_factor_enabled',
   'current_password_required',
   'current_password_wrong',
+  'public_ip_lookup_failed',
   'no_csv_import',
   'migration_not_configured',
   'no_cdr_migration',
@@ -173,6 +174,7 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     second_factor_enabled: 'Already enabled',
     current_password_required: 'Current password required',
     current_password_wrong: 'Current password is wrong',
+    public_ip_lookup_failed: 'Public address not found',
     no_csv_import: 'No CSV import active',
     migration_not_configured: 'No migration source',
     no_cdr_migration: 'No cdr migration active',
@@ -293,6 +295,7 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     second_factor_enabled: 'Già attivo',
     current_password_required: 'Password attuale richiesta',
     current_password_wrong: 'Password attuale errata',
+    public_ip_lookup_failed: 'Indirizzo pubblico non trovato',
     no_csv_import: 'Nessuna importazione CSV attiva',
     migration_not_configured: 'Nessuna sorgente di migrazione',
     no_cdr_migration: 'Nessuna migrazione CDR attiva',
@@ -420,6 +423,8 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
       'To change your own password, type your current password (or, with two-factor sign-in, a code from your app). Nothing was changed.',
     current_password_wrong:
       'The current password (or code) is not right. Nothing was changed. Repeated wrong attempts pause sign-ins to this account.',
+    public_ip_lookup_failed:
+      'The outside service that tells the public address could not be reached or gave no address. Type the public address yourself.',
     no_csv_import: 'No CSV import has been started.',
     migration_not_configured: 'The older system to migrate from is not configured or not reachable (MIGRATION_DB_URL).',
     no_cdr_migration: 'No call-record migration has been started.',
@@ -561,6 +566,8 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
       "Per cambiare la tua password inserisci la password attuale (oppure, con l'accesso a due fattori, un codice dell'app). Non è stato modificato nulla.",
     current_password_wrong:
       'La password attuale (o il codice) non è corretta. Non è stato modificato nulla. Tentativi errati ripetuti sospendono gli accessi a questo account.',
+    public_ip_lookup_failed:
+      "Il servizio esterno che indica l'indirizzo pubblico non è raggiungibile o non ha dato un indirizzo. Inserisci tu l'indirizzo pubblico.",
     no_csv_import: 'Nessuna importazione CSV avviata.',
     migration_not_configured:
       'Il vecchio sistema da cui migrare non è configurato o non è raggiungibile (MIGRATION_DB_URL).',

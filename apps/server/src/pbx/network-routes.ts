@@ -87,6 +87,15 @@ function jsonString(reply: FastifyReply, value: string): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(JSON.stringify(value));
 }
 
+/** The public address lookup failed (502): why, and what to do instead, in the caller's language. */
+function lookupFailed(service: string, en: (where: string) => string, it: (where: string) => string): AppError {
+  return new AppError(502, 'public_ip_lookup_failed', (lang) =>
+    lang === 'it'
+      ? `${it(service)} Inserisci tu l'indirizzo pubblico.`
+      : `${en(service)} Type the public address yourself.`,
+  );
+}
+
 export interface NetworkRouteOptions {
   /** Where the public address is asked (a plain-text answer); tests point it at a local server. */
   publicIpUrl?: string;
@@ -153,22 +162,40 @@ export const networkRoutes =
       {
         schema: {
           tags,
-          summary: 'Public IPv4 address of the host, as an outside service sees it',
-          response: { 200: z.string(), ...errors },
+          summary:
+            'Public IPv4 address of the host, as an outside service sees it (administrators only: the server calls out; 502 when the service fails)',
+          response: { 200: z.string(), ...errors, 403: errorBodySchema, 502: errorBodySchema },
         },
       },
       async (request, reply) => {
+        // A read only account reads settings; it does not make the server call out to the Internet.
+        if (request.role !== 'admin') throw new AppError(403, 'read_only');
         const url = options.publicIpUrl ?? 'http://ifconfig.io/ip';
+        const service = new URL(url).host;
         let answer: string;
         try {
-          const res = await fetch(url, { signal: AbortSignal.timeout(options.publicIpTimeoutMs ?? 4000) });
+          const res = await fetch(url, {
+            signal: AbortSignal.timeout(options.publicIpTimeoutMs ?? 4000),
+            redirect: 'error',
+          });
           if (!res.ok) throw new Error(`HTTP ${res.status}`);
-          answer = (await res.text()).trim();
+          answer = (await res.text()).slice(0, 100).trim();
         } catch (error) {
           request.log.warn({ err: error, url }, 'public address lookup failed');
-          throw new AppError(500, 'internal', 'The public address could not be looked up.');
+          throw lookupFailed(
+            service,
+            (where) => `The outside service ${where} could not be reached from this server, or did not answer.`,
+            (where) => `Il servizio esterno ${where} non è raggiungibile da questo server, o non ha risposto.`,
+          );
         }
-        if (!IPV4.test(answer)) throw new AppError(500, 'internal', 'The public address lookup gave no IPv4 address.');
+        if (!IPV4.test(answer)) {
+          request.log.warn({ url }, 'public address lookup gave no IPv4 address');
+          throw lookupFailed(
+            service,
+            (where) => `The outside service ${where} answered, but not with an IPv4 address.`,
+            (where) => `Il servizio esterno ${where} ha risposto, ma non con un indirizzo IPv4.`,
+          );
+        }
         return jsonString(reply, answer);
       },
     );

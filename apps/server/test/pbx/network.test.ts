@@ -1,8 +1,11 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { validMask } from '../../src/pbx/network-routes.ts';
-import { DB_KINDS, expectError, useTestApp } from '../helpers.ts';
+import { DB_KINDS, expectError, login, useTestApp } from '../helpers.ts';
+import { freePort } from '../support/slapd.ts';
 
 describe('netmasks', () => {
   it('accepts prefix lengths and contiguous dotted masks only', () => {
@@ -114,9 +117,63 @@ describe.each(DB_KINDS)('network / NAT settings (%s)', (kind) => {
     expect(res.json()).toBe('146.190.28.17');
     expect(String(fetch.mock.calls[0]?.[0])).toBe('http://ifconfig.io/ip');
     fetch.mockResolvedValueOnce(new Response('<html>not an address</html>'));
-    expectError(await get('/api/configuration/suggestedip'), 500, 'internal');
-    fetch.mockRejectedValueOnce(new Error('offline'));
-    expectError(await get('/api/configuration/suggestedip'), 500, 'internal');
+    const notAnAddress = expectError(await get('/api/configuration/suggestedip'), 502, 'public_ip_lookup_failed');
+    expect(notAnAddress.detail).toBe(
+      'The outside service ifconfig.io answered, but not with an IPv4 address. Type the public address yourself.',
+    );
+  });
+
+  it('answers 502 with a message in English and Italian when the outside service cannot be reached', async () => {
+    // The real fetch, sent to local addresses: a port nobody listens on, and a server that answers 503.
+    const realFetch = globalThis.fetch;
+    const refused = await freePort();
+    const failing = http.createServer((_req, res) => res.writeHead(503).end('down'));
+    await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
+    const failingPort = (failing.address() as AddressInfo).port;
+    try {
+      for (const target of [`http://127.0.0.1:${refused}/ip`, `http://127.0.0.1:${failingPort}/ip`]) {
+        vi.spyOn(globalThis, 'fetch').mockImplementation((_url, init) => realFetch(target, init));
+        const en = expectError(await get('/api/configuration/suggestedip'), 502, 'public_ip_lookup_failed');
+        expect(en.title).toBe('Public address not found');
+        expect(en.detail).toBe(
+          'The outside service ifconfig.io could not be reached from this server, or did not answer. Type the public address yourself.',
+        );
+        const it = expectError(
+          await t.app.inject({
+            method: 'GET',
+            url: '/api/configuration/suggestedip',
+            headers: { ...t.headers, 'accept-language': 'it' },
+          }),
+          502,
+          'public_ip_lookup_failed',
+        );
+        expect(it.title).toBe('Indirizzo pubblico non trovato');
+        expect(it.detail).toBe(
+          "Il servizio esterno ifconfig.io non è raggiungibile da questo server, o non ha risposto. Inserisci tu l'indirizzo pubblico.",
+        );
+        vi.restoreAllMocks();
+      }
+    } finally {
+      await new Promise((resolve) => failing.close(resolve));
+    }
+  });
+
+  it('refuses a read-only account with 403 read_only before any outbound request', async () => {
+    const created = await post('/api/admin/accounts', {
+      username: 'netreader',
+      password: 'reader-pass-1',
+      role: 'readonly',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const reader = await login(t.app, 'netreader', 'reader-pass-1');
+    const fetch = vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('146.190.28.17'));
+    const res = await t.app.inject({ method: 'GET', url: '/api/configuration/suggestedip', headers: reader });
+    expectError(res, 403, 'read_only');
+    expect(fetch).not.toHaveBeenCalled();
+    // The stored public address stays readable.
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/configuration/externalip', headers: reader })).statusCode,
+    ).toBe(200);
   });
 
   it('needs a signed-in administrator', async () => {
