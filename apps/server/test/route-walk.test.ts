@@ -1,7 +1,7 @@
 import type { HTTPMethods, RouteOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { isProtectedPath } from '../src/plugins/auth.ts';
-import { DB_KINDS, expectError, useTestApp } from './helpers.ts';
+import { DB_KINDS, expectError, login, useTestApp } from './helpers.ts';
 import { PATTON_GATEWAY } from './support/gateway.ts';
 
 /**
@@ -41,17 +41,37 @@ const PUBLIC_PHONE_ROUTES = [
 /**
  * GET routes whose purpose is to show a secret to the administrator, with the reason. Lists carry no
  * secrets: a new list answering one fails the walk below, and a new secret-showing call is added here on
- * purpose.
+ * purpose. A read-only account never reads one (issue 37): a route that exists for the credential is refused to
+ * it (its `config.credentials`), a report that shows credentials beside other data answers it with them blanked
+ * (read-only-secrets.test.ts plants a marker in every credential and walks every GET).
  */
-const SECRET_SHOWING_ROUTES: Record<string, string> = {
-  'GET /api/final': 'the final report: users with their directory password and voicemail PIN, to hand out',
-  'GET /api/csv/csvexport': 'the CSV export, a backup the administrator re-imports (passwords included)',
-  'GET /api/users/:username/password': "one user's password, shown on request",
-  'GET /api/phones/account/:mac': "the account one phone is linked to, with its SIP secret (the older API's call)",
-  'GET /api/extensions/:extension/credentials': "one device's SIP secret and web login, for its information",
-  'GET /api/phonebook/config/:id/password': "one phonebook source's database password, for the card's Show (spec)",
-  'GET /api/phonebook/ldap':
-    "the PBX's own LDAP phonebook login, which the phone defaults copy into every phone's ldap_password",
+const SECRET_SHOWING_ROUTES: Record<string, { reason: string; readOnly: 'refused' | 'blanked' }> = {
+  'GET /api/backup': { reason: 'a whole backup: database, keys and passwords', readOnly: 'refused' },
+  'GET /api/final': {
+    reason: 'the final report: users with their directory password and voicemail PIN, to hand out',
+    readOnly: 'blanked',
+  },
+  'GET /api/csv/csvexport': {
+    reason: 'the CSV export, a backup the administrator re-imports (passwords included)',
+    readOnly: 'blanked',
+  },
+  'GET /api/users/:username/password': { reason: "one user's password, shown on request", readOnly: 'refused' },
+  'GET /api/phones/account/:mac': {
+    reason: "the account one phone is linked to, with its SIP secret (the older API's call)",
+    readOnly: 'blanked',
+  },
+  'GET /api/extensions/:extension/credentials': {
+    reason: "one device's SIP secret and web login, for its information",
+    readOnly: 'refused',
+  },
+  'GET /api/phonebook/config/:id/password': {
+    reason: "one phonebook source's database password, for the card's Show (spec)",
+    readOnly: 'refused',
+  },
+  'GET /api/phonebook/ldap': {
+    reason: "the PBX's own LDAP phonebook login, which the phone defaults copy into every phone's ldap_password",
+    readOnly: 'blanked',
+  },
 };
 
 /** Field names that hold a secret. `has_password` (a boolean) and key types are not secrets. */
@@ -96,6 +116,8 @@ interface Route {
   method: string;
   url: string;
   public: boolean;
+  /** The route hands out a credential: administrators only. */
+  credentials: boolean;
 }
 
 /** Replaces :params and wildcards with dummy values. */
@@ -108,7 +130,14 @@ describe.each(DB_KINDS)('every /api route requires a key (%s)', (kind) => {
   const t = useTestApp(kind, {
     onRoute: (route: RouteOptions) => {
       const methods = ([] as HTTPMethods[]).concat(route.method);
-      for (const method of methods) routes.push({ method, url: route.url, public: route.config?.public === true });
+      for (const method of methods) {
+        routes.push({
+          method,
+          url: route.url,
+          public: route.config?.public === true,
+          credentials: route.config?.credentials !== undefined,
+        });
+      }
     },
   });
   // The API and the original product's paths kept for existing clients (/tancredi/api/v1, /freepbx/rest).
@@ -245,6 +274,34 @@ describe.each(DB_KINDS)('every /api route requires a key (%s)', (kind) => {
     ]);
     const names = apiRoutes().map((r) => `${r.method} ${r.url}`);
     for (const entry of Object.keys(SECRET_SHOWING_ROUTES)) expect(names, entry).toContain(entry);
+  });
+
+  it('refuses every route that exists for a credential to a read-only key, and only those', async () => {
+    const refused = routes.filter((r) => r.credentials && r.method === 'GET').map((r) => `${r.method} ${r.url}`);
+    const expected = Object.entries(SECRET_SHOWING_ROUTES)
+      .filter(([, entry]) => entry.readOnly === 'refused')
+      .map(([name]) => name);
+    expect(refused.sort()).toEqual(expected.sort());
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/accounts',
+      headers: t.headers,
+      payload: { username: 'walker', password: 'walker-pass-1', role: 'readonly' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const reader = await login(t.app, 'walker', 'walker-pass-1');
+    for (const name of refused) {
+      const url = concrete(name.slice(name.indexOf(' ') + 1));
+      for (const lang of ['en', 'it']) {
+        const res = await t.app.inject({ method: 'GET', url, headers: { ...reader, 'accept-language': lang } });
+        const body = expectError(res, 403, 'read_only');
+        expect(body.detail, `${name} in ${lang}`).toMatch(
+          lang === 'en' ? /only to administrators/ : /solo agli amministratori/,
+        );
+      }
+      // An administrator is not refused.
+      expect((await t.app.inject({ method: 'GET', url, headers: t.headers })).statusCode, name).not.toBe(403);
+    }
   });
 
   it('answers no list with a secret in it (with users, devices, a phone, a trunk and a gateway stored)', async () => {

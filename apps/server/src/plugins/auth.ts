@@ -1,6 +1,7 @@
 import { type AccountRole, AUTH_KEY_HEADER, AUTH_USER_HEADER } from '@centralino/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthService } from '../features/auth/service.ts';
+import { hideCredentials } from './credentials.ts';
 import { sendError } from './errors.ts';
 
 declare module 'fastify' {
@@ -19,6 +20,11 @@ declare module 'fastify' {
     ownAccount?: boolean;
     /** A GET that changes state: refused to read-only accounts like a write (and audited). */
     changesState?: boolean;
+    /**
+     * A route whose purpose is to hand out a credential (a backup, a password, a device's SIP secret): the
+     * reason, for the route walk. Administrators only: a read-only account gets 403 `read_only`.
+     */
+    credentials?: string;
   }
   interface FastifyRequest {
     /** The signed-in administrator, set by the auth hook on protected routes. */
@@ -86,7 +92,26 @@ export function registerAuth(app: FastifyInstance, auth: AuthService) {
     request.role = signedIn.role;
     // The one place the read-only role is enforced, for every route present and future.
     if (signedIn.role !== 'admin' && isWrite(request)) return sendError(request, reply, 403, 'read_only');
+    if (signedIn.role !== 'admin' && request.routeOptions.config?.credentials) {
+      return sendError(request, reply, 403, 'read_only', (lang) => credentialRefusal[lang]);
+    }
   });
+  // A read-only account sees every setting but no credential: whatever an answer carries under a credential's
+  // name (a password, a PIN, a phone's tokens) is blanked for it, so a screen shows the field empty.
+  app.addHook('preSerialization', async (request, _reply, payload) =>
+    request.role !== undefined && request.role !== 'admin' ? hideCredentials(payload) : payload,
+  );
+}
+
+/** Why a read-only account may not open a credential, in the reader's language. */
+export const credentialRefusal = {
+  en: 'Passwords, secrets and backups are shown only to administrators: a read-only account sees the settings without them.',
+  it: 'Password, segreti e backup sono visibili solo agli amministratori: un account in sola lettura vede le impostazioni senza di essi.',
+} as const;
+
+/** Whether the request's account may read credentials (an administrator). */
+export function mayReadCredentials(request: FastifyRequest): boolean {
+  return request.role === 'admin';
 }
 
 /** A request that may change state: any method but GET/HEAD/OPTIONS, or a GET its route marks as changing state. */

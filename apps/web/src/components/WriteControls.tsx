@@ -14,10 +14,42 @@ import { useCanWrite } from '../app/auth.tsx';
 /** Id of the visually hidden "Read-only account" text the disabled controls point to (aria-describedby). */
 export const READ_ONLY_HINT_ID = 'read-only-hint';
 
-/** The hint itself, once in the signed-in frame (only for a read-only account). */
+/** Id of the hint a control that would show a credential points to, for a read-only account. */
+export const CREDENTIAL_HINT_ID = 'credential-hint';
+
+/** The hints themselves, once in the signed-in frame (only for a read-only account). */
 export function ReadOnlyHint() {
   const { t } = useTranslation();
-  return <VisuallyHidden id={READ_ONLY_HINT_ID}>{t('readOnly.control')}</VisuallyHidden>;
+  return (
+    <>
+      <VisuallyHidden id={READ_ONLY_HINT_ID}>{t('readOnly.control')}</VisuallyHidden>
+      <VisuallyHidden id={CREDENTIAL_HINT_ID}>{t('readOnly.credential')}</VisuallyHidden>
+    </>
+  );
+}
+
+/**
+ * What a control that shows or downloads a credential (a password's Show, a backup) gets for a read-only account:
+ * disabled, and why (the server answers such an account 403). Nothing for an administrator.
+ */
+export function useCredentialGuard(): { disabled?: true; 'aria-describedby'?: string; title?: string } {
+  const { t } = useTranslation();
+  return useCanWrite()
+    ? {}
+    : { disabled: true, 'aria-describedby': CREDENTIAL_HINT_ID, title: t('readOnly.credential') };
+}
+
+/** A Button that shows or downloads a credential: disabled, with its reason, for a read-only account. */
+export function CredentialButton({ disabled, 'aria-describedby': describedBy, title, ...props }: WriteButtonProps) {
+  const guard = useCredentialGuard();
+  return (
+    <Button
+      {...props}
+      disabled={disabled || guard.disabled}
+      aria-describedby={guard['aria-describedby'] ?? describedBy}
+      title={guard.title ?? title}
+    />
+  );
 }
 
 /** What a write control gets for a read-only account: disabled, and why. Nothing for an administrator. */

@@ -8,6 +8,7 @@ import {
   pickUiLanguage,
 } from '@centralino/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { mayReadCredentials } from '../../plugins/auth.ts';
 import { sendJsonValue } from '../../plugins/json-value.ts';
 import type { CsvService } from './service.ts';
 
@@ -29,7 +30,7 @@ export const csvRoutes =
           response: { 200: csvExportSchema, 401: errorBodySchema },
         },
       },
-      async (_request, reply) => sendJsonValue(reply, await csv.export()),
+      async (request, reply) => sendJsonValue(reply, await csv.export(mayReadCredentials(request))),
     );
 
     app.post(

@@ -114,7 +114,8 @@ export class CsvService {
     private readonly phonesReleased: (macs: string[]) => Promise<void> = async () => {},
   ) {}
 
-  async export(): Promise<string> {
+  /** users.csv; without `passwords` (a read-only account's export) the password column stays empty. */
+  async export(passwords = true): Promise<string> {
     const [rows, memberships] = await Promise.all([
       this.db
         .selectFrom('users')
@@ -153,7 +154,7 @@ export class CsvService {
           r.username,
           r.displayname,
           r.default_extension ?? NO_EXTENSION,
-          r.password_clear ?? '',
+          passwords ? (r.password_clear ?? '') : '',
           r.mobile ?? '',
           r.voicemail_pin ? 'TRUE' : 'FALSE',
           'FALSE',

@@ -170,6 +170,7 @@ export const devicesRoutes =
     app.get(
       '/api/extensions/:extension/credentials',
       {
+        config: { credentials: "one device's SIP secret and web login" },
         schema: {
           tags,
           summary: "A device's SIP secret and web login, for its information (the users list carries no secrets)",

@@ -52,6 +52,7 @@ export const phonebookRoutes =
     app.get(
       '/api/phonebook/config/:id/password',
       {
+        config: { credentials: "one phonebook source's database password" },
         schema: {
           tags,
           summary: "A MySQL source's stored password, for the card's Show",

@@ -151,6 +151,7 @@ export const usersRoutes =
     app.get(
       '/api/users/:username/password',
       {
+        config: { credentials: "one user's password, shown on request" },
         schema: {
           tags,
           summary: 'The password last set through the console',

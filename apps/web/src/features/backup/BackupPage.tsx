@@ -29,7 +29,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { confirmAction } from '../../components/confirm.tsx';
 import { notifyError, notifySuccess, reported } from '../../components/notify.ts';
-import { WriteButton, WriteFieldset } from '../../components/WriteControls.tsx';
+import { CredentialButton, WriteButton, WriteFieldset } from '../../components/WriteControls.tsx';
 import { backupApi } from './backupApi.ts';
 
 function bytes(n: number, lang: string): string {
@@ -62,13 +62,13 @@ function DownloadCard() {
         </Title>
         <Text size="sm">{t('backup.downloadHelp')}</Text>
         <Group>
-          <Button
+          <CredentialButton
             leftSection={<IconDownload size={18} />}
             loading={download.isPending}
             onClick={() => download.mutate()}
           >
             {t('backup.download')}
-          </Button>
+          </CredentialButton>
         </Group>
       </Stack>
     </Card>

@@ -20,7 +20,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { confirmAction } from '../../components/confirm.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
-import { WriteButton, WriteFieldset } from '../../components/WriteControls.tsx';
+import { useCredentialGuard, WriteButton, WriteFieldset } from '../../components/WriteControls.tsx';
 import { phonebookApi } from './phonebookApi.ts';
 import { SourceModal } from './SourceModal.tsx';
 
@@ -29,6 +29,7 @@ function PasswordField({ id }: { id: string }) {
   const { t } = useTranslation();
   const [shown, setShown] = useState<string | null>(null);
   const read = useMutation({ mutationFn: () => phonebookApi.password(id), onSuccess: (r) => setShown(r.password) });
+  const guard = useCredentialGuard();
   return (
     <Group gap={4} wrap="nowrap">
       <Text size="sm">{t('phonebook.card.password')}:</Text>
@@ -37,6 +38,7 @@ function PasswordField({ id }: { id: string }) {
         variant="subtle"
         size="sm"
         loading={read.isPending}
+        {...guard}
         aria-label={shown === null ? t('phonebook.card.show') : t('phonebook.card.hide')}
         onClick={() => (shown === null ? read.mutate() : setShown(null))}
       >

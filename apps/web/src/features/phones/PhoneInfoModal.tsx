@@ -16,11 +16,21 @@ import {
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { useCanWrite } from '../../app/auth.tsx';
+import { CREDENTIAL_HINT_ID } from '../../components/WriteControls.tsx';
 import { phonesApi } from './phonesApi.ts';
 
 /** A URL with a button that copies it. */
 export function CopyableUrl({ url, label }: { url: string; label: string }) {
   const { t } = useTranslation();
+  // A provisioning address carries the phone's token, which opens its SIP credentials: administrators only.
+  if (!useCanWrite()) {
+    return (
+      <Code aria-label={label} aria-describedby={CREDENTIAL_HINT_ID}>
+        {t('readOnly.hidden')}
+      </Code>
+    );
+  }
   return (
     <Group gap="xs" wrap="nowrap" align="flex-start">
       <Code style={{ wordBreak: 'break-all' }} aria-label={label}>

@@ -21,6 +21,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
+import { useCanWrite } from '../../app/auth.tsx';
 import { confirmAction } from '../../components/confirm.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { WriteButton, WriteFieldset } from '../../components/WriteControls.tsx';
@@ -49,19 +50,24 @@ function DeviceInfo({ device, onClose }: { device: UserDevice; onClose: () => vo
     enabled: device.mac !== null,
   });
   const models = useQuery({ queryKey: ['phone-models'], queryFn: phonesApi.models, retry: false });
+  // A read-only account is shown no credential: not the secret, nor the provisioning addresses (their tokens
+  // open the phone's file with its SIP password).
+  const showsCredentials = useCanWrite();
   // The secret is read from its own call when the information opens, and never cached.
   const credentials = useQuery({
     queryKey: ['device-credentials', device.extension],
     queryFn: () => preferencesApi.credentials(device.extension as string),
-    enabled: device.extension !== null,
+    enabled: device.extension !== null && showsCredentials,
     gcTime: 0,
     staleTime: 0,
   });
-  const secret = credentials.isPending
-    ? t('preferences.info.loadingSecret')
-    : credentials.isError
-      ? t('preferences.info.secretUnavailable')
-      : (credentials.data?.secret ?? '');
+  const secret = !showsCredentials
+    ? t('readOnly.hidden')
+    : credentials.isPending
+      ? t('preferences.info.loadingSecret')
+      : credentials.isError
+        ? t('preferences.info.secretUnavailable')
+        : (credentials.data?.secret ?? '');
   const rows: [string, string][] = [
     [t('preferences.info.server'), window.location.hostname],
     [t('preferences.info.port'), encrypted ? '5061' : '5060'],

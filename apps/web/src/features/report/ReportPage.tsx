@@ -23,7 +23,7 @@ function Cell({ label, value, testId }: { label: string; value: string; testId: 
 
 export function ReportPage() {
   const { t } = useTranslation();
-  const { report, provider, showPassword } = useFinalReport();
+  const { report, provider, showPassword, showPin } = useFinalReport();
   const rows = useMemo(() => sortReportRows(report.data ?? []), [report.data]);
 
   let content: React.ReactNode;
@@ -49,15 +49,17 @@ export function ReportPage() {
         emptyText={t('report.empty')}
         renderItem={(row) => (
           <Paper withBorder p="sm" radius="md" data-testid="report-row">
-            <SimpleGrid cols={{ base: 2, sm: showPassword ? 5 : 4 }} spacing="sm">
+            <SimpleGrid cols={{ base: 2, sm: 3 + Number(showPin) + Number(showPassword) }} spacing="sm">
               <Cell label={t('report.columns.extension')} value={row.default_extension} testId="report-extension" />
               <Cell label={t('report.columns.fullname')} value={row.displayname} testId="report-fullname" />
               <Cell label={t('report.columns.username')} value={row.username} testId="report-username" />
-              <Cell
-                label={t('report.columns.voicemailPassword')}
-                value={row.voicemailpwd || EMPTY_CELL}
-                testId="report-voicemail"
-              />
+              {showPin && (
+                <Cell
+                  label={t('report.columns.voicemailPassword')}
+                  value={row.voicemailpwd || EMPTY_CELL}
+                  testId="report-voicemail"
+                />
+              )}
               {showPassword && (
                 <Cell
                   label={t('report.columns.password')}
@@ -82,6 +84,11 @@ export function ReportPage() {
           <Text size="sm" c="dimmed">
             {showPassword ? t('report.descriptionLocal') : t('report.description')}
           </Text>
+          {!showPin && (
+            <Text size="sm" c="dimmed" data-testid="report-credentials-hidden">
+              {t('readOnly.credential')}
+            </Text>
+          )}
         </div>
         <PrintReportButton />
       </Group>

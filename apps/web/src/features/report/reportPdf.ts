@@ -21,6 +21,8 @@ export interface ReportLabels {
 export interface ReportOptions {
   /** The password column exists only when users live in the local directory. */
   showPassword: boolean;
+  /** A read-only account's report has no credential column: neither passwords nor voicemail PINs. */
+  showPin?: boolean;
 }
 
 /** Text shown for an empty cell (no voicemail, no remembered password). */
@@ -36,11 +38,17 @@ export function sortReportRows(rows: readonly FinalReportRow[]): FinalReportRow[
 }
 
 /** Header and body of the report table, in the column order of the spec. */
-export function reportTable(rows: readonly FinalReportRow[], labels: ReportLabels, { showPassword }: ReportOptions) {
-  const head = [labels.extension, labels.fullname, labels.username, labels.voicemailPassword];
+export function reportTable(
+  rows: readonly FinalReportRow[],
+  labels: ReportLabels,
+  { showPassword, showPin = true }: ReportOptions,
+) {
+  const head = [labels.extension, labels.fullname, labels.username];
+  if (showPin) head.push(labels.voicemailPassword);
   if (showPassword) head.push(labels.password);
   const body = sortReportRows(rows).map((row) => {
-    const cells = [row.default_extension, row.displayname, row.username, row.voicemailpwd || EMPTY_CELL];
+    const cells = [row.default_extension, row.displayname, row.username];
+    if (showPin) cells.push(row.voicemailpwd || EMPTY_CELL);
     if (showPassword) cells.push(row.password ?? EMPTY_CELL);
     return cells;
   });

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/endpoints.ts';
+import { useCanWrite } from '../../app/auth.tsx';
 import { notifyError } from '../../components/notify.ts';
 import type { ReportLabels } from './reportPdf.ts';
 
@@ -17,7 +18,9 @@ export function showsPasswords(provider: UserProvider | undefined): boolean {
 export function useFinalReport() {
   const report = useQuery({ queryKey: REPORT_KEY, queryFn: api.finalReport });
   const provider = useQuery({ queryKey: PROVIDER_KEY, queryFn: api.userProvider });
-  return { report, provider, showPassword: showsPasswords(provider.data) };
+  // A read-only account gets the report without credentials (the server blanks them): no column for them.
+  const showPin = useCanWrite();
+  return { report, provider, showPin, showPassword: showPin && showsPasswords(provider.data) };
 }
 
 export function reportLabels(t: TFunction, language: string, now = new Date()): ReportLabels {
@@ -38,6 +41,7 @@ export function reportLabels(t: TFunction, language: string, now = new Date()): 
 export function usePrintReport() {
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
+  const showPin = useCanWrite();
   return useMutation({
     mutationFn: async () => {
       const [rows, provider, pdf] = await Promise.all([
@@ -49,7 +53,8 @@ export function usePrintReport() {
         import('./reportPdf.ts'),
       ]);
       const doc = pdf.buildReportPdf(rows, reportLabels(t, i18n.language), {
-        showPassword: showsPasswords(provider),
+        showPassword: showPin && showsPasswords(provider),
+        showPin,
       });
       doc.save(pdf.REPORT_FILE_NAME);
     },

@@ -1,11 +1,11 @@
 import { EXTENSION_PATTERN, NO_EXTENSION, type User } from '@centralino/contract';
-import { ActionIcon, Badge, Button, Code, Group, Paper, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Code, Group, Paper, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconCheck, IconEye, IconEyeOff, IconPencil, IconX } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
-import { WriteButton } from '../../components/WriteControls.tsx';
+import { CredentialButton, WriteButton } from '../../components/WriteControls.tsx';
 import { usersApi } from './usersApi.ts';
 
 /**
@@ -36,7 +36,7 @@ function PasswordReveal({ username }: { username: string }) {
   }
   return (
     <Group gap={4} wrap="nowrap">
-      <Button
+      <CredentialButton
         variant="subtle"
         size="compact-xs"
         leftSection={<IconEye size={14} />}
@@ -45,7 +45,7 @@ function PasswordReveal({ username }: { username: string }) {
         onClick={() => read.mutate()}
       >
         {t('extensions.showPassword')}
-      </Button>
+      </CredentialButton>
       {read.isError && (
         <Text size="xs" c="red">
           {t('extensions.passwordUnavailable')}
