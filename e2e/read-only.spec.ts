@@ -176,3 +176,41 @@ test('read-only account during the wizard: it may look at the step, not choose a
   );
   expect(await seriousViolations(page, ['body'])).toEqual([]);
 });
+
+test('read-only account: credentials are shown only to administrators, and the console says so', async ({ page }) => {
+  await signIn(page);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await seed(page);
+  await signInAs(page, 'looker', 'looker-pass-1');
+  const reason = 'Read-only account: passwords, secrets and backups are shown only to administrators';
+
+  // A user's password: its Show is disabled, with the reason.
+  await page.goto('/extensions');
+  const show = page.getByRole('button', { name: 'Show password of alice' });
+  await expect(show).toBeDisabled({ timeout: 30_000 });
+  await expect(show).toHaveAccessibleDescription(reason);
+
+  // A backup holds every secret: no download.
+  await page.goto('/admin/backup');
+  const download = page.getByRole('button', { name: 'Download backup' });
+  await expect(download).toBeDisabled({ timeout: 30_000 });
+  await expect(download).toHaveAccessibleDescription(reason);
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
+
+  // The final report lists the users without their passwords and PINs, and says why.
+  await page.goto('/admin/report');
+  await expect(page.getByTestId('report-row')).toHaveCount(1, { timeout: 30_000 });
+  await expect(page.getByTestId('report-username')).toContainText('alice');
+  await expect(page.getByTestId('report-voicemail')).toHaveCount(0);
+  await expect(page.getByTestId('report-password')).toHaveCount(0);
+  await expect(page.getByTestId('report-credentials-hidden')).toHaveText(reason);
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
+
+  // The server agrees: the credential calls answer 403 with the reason, in the reader's language.
+  const refused = await apiAs(page, 'GET', '/api/users/alice/password');
+  expect(refused.status).toBe(403);
+  expect(refused.body).toMatchObject({ code: 'read_only', detail: expect.stringMatching(/only to administrators/) });
+  const phone = await apiAs(page, 'GET', `/api/provisioning/v1/phones/${MAC}`);
+  expect(phone.status).toBe(200);
+  expect(JSON.stringify(phone.body)).not.toMatch(/[0-9a-f]{32}/);
+});
