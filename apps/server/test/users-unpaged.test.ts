@@ -1,5 +1,5 @@
 import zlib from 'node:zlib';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { extensionColumns, searchKey, UsersRepository } from '../src/features/users/repository.ts';
 import { UNPAGED_CHUNK } from '../src/features/users/service.ts';
 import { DB_KINDS, useTestApp } from './helpers.ts';
@@ -124,5 +124,65 @@ describe.each(DB_KINDS)('the unpaged users list (%s)', (kind) => {
       (await asked('br', '/api/users/false?limit=1&search=user00001')).headers['content-encoding'],
     ).toBeUndefined();
     expect((await asked('identity')).headers['content-encoding']).toBeUndefined();
+  });
+  it('keeps the answer between requests, and after any change to users or devices answers the users as they are', async () => {
+    const reads = vi.spyOn(UsersRepository.prototype, 'list');
+    onTestFinished(() => reads.mockRestore());
+    const first = await get('/api/users/false');
+    // (Made for the compression test above already, and kept since.)
+    const madeWith = reads.mock.calls.length;
+    const again = await get('/api/users/false');
+    const br = await t.app.inject({
+      method: 'GET',
+      url: '/api/users/false',
+      headers: { ...t.headers, 'accept-encoding': 'br' },
+    });
+    // Kept: no user read again, the same bytes, compressed from the same answer.
+    expect(reads.mock.calls.length).toBe(madeWith);
+    expect(again.body).toBe(first.body);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['x-total-count']).toBe(first.headers['x-total-count']);
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(first.body);
+
+    // The list the paged route gives, page by page, is the one truth to compare with.
+    const paged = async () => {
+      const out: unknown[] = [];
+      for (let offset = 0; ; offset += 500) {
+        const page = (await get(`/api/users/false?limit=500&offset=${offset}`)).json() as unknown[];
+        out.push(...page);
+        if (page.length < 500) return out;
+      }
+    };
+    expect(first.json()).toEqual(await paged());
+
+    // Through the API: a web phone for user00000 (devices), then a main extension for user00001 (users).
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/webrtc', headers: t.headers, payload: { extension: '1000' } }))
+        .statusCode,
+    ).toBe(200);
+    const withPhone = (await get('/api/users/false')).json() as { username: string; devices: { type: string }[] }[];
+    expect(withPhone[0]?.devices.map((d) => d.type)).toEqual(['webrtc']);
+    const set = await t.app.inject({
+      method: 'POST',
+      url: '/api/mainextensions',
+      headers: t.headers,
+      payload: { username: 'user00001', extension: '7001' },
+    });
+    expect(set.statusCode, set.body).toBeLessThan(300);
+    // Behind the server's back (another process, a restore): the database's counters see it all the same.
+    await t.database.db.deleteFrom('users').where('username', '=', 'user00003').execute();
+    await t.database.db
+      .updateTable('users')
+      .set({ displayname: 'Renamed Later' })
+      .where('username', '=', 'user00005')
+      .execute();
+    const after = await get('/api/users/false');
+    const listed = after.json() as { username: string; displayname: string; default_extension: string }[];
+    expect(listed).toEqual(await paged());
+    expect(after.headers['x-total-count']).toBe(String(listed.length));
+    expect(listed.find((u) => u.username === 'user00001')?.default_extension).toBe('7001');
+    expect(listed.find((u) => u.username === 'user00003')).toBeUndefined();
+    expect(listed.find((u) => u.username === 'user00005')?.displayname).toBe('Renamed Later');
+    expect(after.body).not.toMatch(/"password"|secret|Pw\d+secret|"voicemail/);
   });
 });

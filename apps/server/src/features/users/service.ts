@@ -65,6 +65,11 @@ export class UsersService {
     }
   }
 
+  /** Accounts registered right now (what each listed device's `registered` says). */
+  registeredAccounts(): Promise<Set<string>> {
+    return this.registered();
+  }
+
   async list(query: UserListQuery, withTotal = true): Promise<{ users: User[]; total: number }> {
     const { rows, total } = await this.repo.list(query, withTotal);
     const [devices, registered] = await Promise.all([
