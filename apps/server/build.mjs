@@ -11,6 +11,8 @@ await build({
   entryPoints: {
     main: 'src/main.ts',
     'validate-worker': 'src/pbx/validate-worker.ts',
+    // Customer-card templates are parsed and rendered on threads of their own (custcards/render-thread.ts).
+    'card-render-worker': 'src/features/custcards/render-worker.ts',
     // The voicemail mail command when transcription is on (voicemail-stt/helper.ts), run by Asterisk.
     'voicemail-stt': 'src/voicemail-stt/main.ts',
     // Maintenance commands (reset-2fa), README.

@@ -16,6 +16,7 @@ import { auditRoutes } from './features/audit/routes.ts';
 import { AuditService } from './features/audit/service.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { AuthService } from './features/auth/service.ts';
+import { cleanUpInterruptedWork } from './features/backup/leftovers.ts';
 import { backupRoutes } from './features/backup/routes.ts';
 import { BackupService } from './features/backup/service.ts';
 import { bulkRoutes } from './features/bulk/routes.ts';
@@ -150,6 +151,15 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
   registerSecurityHeaders(app);
   registerCompression(app);
 
+  // Copies of the database and keys that a backup or restore killed midway left behind, before anything reads them.
+  await cleanUpInterruptedWork({
+    dataDir: config.dataDir,
+    backupDir: config.backupDir,
+    singleProcess: database.kind === 'sqlite',
+    now,
+    log: app.log,
+  });
+
   const auth = new AuthService(database.db, config.sessionIdleMinutes * 60_000, now);
 
   registerErrorHandler(app);
@@ -227,6 +237,7 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
   const customerCards = new CustomerCardsService(database.db, cardQueries, now);
   await app.register(customerCardsRoutes(customerCards));
   app.addHook('onClose', () => cardQueries.close());
+  app.addHook('onClose', () => customerCards.close());
   await app.register(paramUrlsRoutes(new ParamUrlsService(database.db, now)));
   await app.register(
     cloudSpeechRoutes(new CloudSpeechService(database.db, config.dataDir, googleSpeech), pbx.voicemailSttToken),
@@ -364,6 +375,7 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
     dataDir: config.dataDir,
     version: VERSION,
     backupDir: config.backupDir,
+    restoreMaxBytes: config.backupRestoreMaxBytes,
     now,
     log: app.log,
     inRestore: (trx) => provisioning.allChanged(trx),

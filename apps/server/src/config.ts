@@ -44,6 +44,12 @@ const envSchema = z.object({
   HOST: z.string().min(1, 'HOST must not be empty').default('0.0.0.0'),
   DATA_DIR: z.string().min(1, 'DATA_DIR must not be empty').default('./data'),
   BACKUP_DIR: z.string().startsWith('/', 'BACKUP_DIR must be an absolute path').optional(),
+  BACKUP_RESTORE_MAX_BYTES: z.coerce
+    .number({ error: 'BACKUP_RESTORE_MAX_BYTES must be a number of bytes' })
+    .int('BACKUP_RESTORE_MAX_BYTES must be a whole number of bytes')
+    .min(1024, 'BACKUP_RESTORE_MAX_BYTES must be at least 1024')
+    .max(Number.MAX_SAFE_INTEGER, 'BACKUP_RESTORE_MAX_BYTES is too large')
+    .default(4 * 1024 ** 3),
   DATABASE_URL: z
     .string()
     .regex(/^(postgres|postgresql):\/\/.+/, 'DATABASE_URL must start with postgres:// (leave it unset for SQLite)')
@@ -194,6 +200,8 @@ export type Config = {
   dataDir: string;
   /** Where scheduled backups are written (BACKUP_DIR); unset, scheduled backups are off. */
   backupDir: string | undefined;
+  /** How many bytes an uploaded backup may unpack to (BACKUP_RESTORE_MAX_BYTES); more is refused while unpacking. */
+  backupRestoreMaxBytes: number;
   databaseUrl: string | undefined;
   adminPassword: string | undefined;
   logLevel: (typeof logLevels)[number];
@@ -339,6 +347,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
     host: v.HOST,
     dataDir: path.resolve(v.DATA_DIR),
     backupDir: v.BACKUP_DIR,
+    backupRestoreMaxBytes: v.BACKUP_RESTORE_MAX_BYTES,
     databaseUrl: v.DATABASE_URL,
     adminPassword: v.ADMIN_PASSWORD,
     logLevel: v.LOG_LEVEL,

@@ -30,6 +30,7 @@ describe('loadConfig', () => {
       loginRateLimit: 10,
       webDistDir: undefined,
       extensionLimit: undefined,
+      backupRestoreMaxBytes: 4 * 1024 ** 3,
       // The original's ports for the phones' phonebook (api-admin §9.9 legacy): what deployed phones point at.
       phonebookLdapPorts: { ldap: 10389, ldaps: 10636 },
     });
@@ -83,12 +84,14 @@ describe('loadConfig', () => {
       MIGRATION_CTI_DB: 'old_cti',
       MIGRATION_SOUNDS_DIR: '/srv/old-pbx/sounds',
       MIGRATION_CTI_TEMPLATES_DIR: '/srv/old-pbx/cti-templates',
+      BACKUP_RESTORE_MAX_BYTES: String(8 * 1024 ** 3),
     });
     expect(config).toEqual({
       port: 9000,
       host: '127.0.0.1',
       dataDir: '/tmp/centralino-data',
       backupDir: '/var/backups/centralino',
+      backupRestoreMaxBytes: 8 * 1024 ** 3,
       databaseUrl: 'postgresql://u:p@db/centralino',
       adminPassword: 'long-enough',
       logLevel: 'warn',

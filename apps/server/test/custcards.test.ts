@@ -280,18 +280,89 @@ describe.each(DB_KINDS)('customer cards (%s)', (kind) => {
       query: toBase64("select '<script>x</script>' as v"),
     });
     expect(html(escaped)).toBe('&lt;script&gt;x&lt;/script&gt; <script>x</script>');
-    // A template that runs away stops at its memory or time limit, naming the line.
+    // A template that runs away stops at its memory limit, and says so.
     const runaway = expectError(
       await preview({
         dbconn_id: 2,
         html: toBase64('ok\n{% for i in (1..100000000) %}xxxxxxxxxx{% endfor %}'),
         query: toBase64('select 1 as v'),
       }),
-      422,
-      'card_render_failed',
+      400,
+      'card_render_too_large',
     );
-    expect(runaway.detail).toMatch(/^Line 2: .*limit/);
+    expect(runaway.detail).toMatch(/^The template used more memory than a card may \(128 MB/);
   });
+
+  it('bounds what a template may cost (1 MB of HTML, 2 s) and keeps answering while the worst one renders', async () => {
+    const hundred = toBase64(
+      'with recursive n(x) as (select 1 union all select x + 1 from n where x < 100) select x from n',
+    );
+    const nested = (depth: number, body: string) =>
+      `${'{% for r in results %}'.repeat(depth)}${body}${'{% endfor %}'.repeat(depth)}`;
+    // 100 x 100 paragraphs: 470 kB is a card, 2 MB is not (stopped as it passes 1 MB, not rendered whole).
+    const fits = await preview({ dbconn_id: 2, html: toBase64(nested(2, `<p>${'x'.repeat(40)}</p>`)), query: hundred });
+    expect(fits.statusCode, fits.body).toBe(200);
+    expect(html(fits)).toHaveLength(470_000);
+    const large = expectError(
+      await preview({ dbconn_id: 2, html: toBase64(nested(2, `<p>${'x'.repeat(200)}</p>`)), query: hundred }),
+      400,
+      'card_render_too_large',
+    );
+    expect(large.detail).toBe(
+      'The template makes a card larger than 1 MB of HTML and was stopped: show fewer rows or less text.',
+    );
+    const largeIt = expectError(
+      await preview(
+        { dbconn_id: 2, html: toBase64(nested(2, `<p>${'x'.repeat(200)}</p>`)), query: hundred },
+        { 'accept-language': 'it' },
+      ),
+      400,
+      'card_render_too_large',
+    );
+    expect(largeIt).toMatchObject({
+      title: 'Scheda troppo grande',
+      detail: expect.stringMatching(/^Il modello produce una scheda più grande di 1 MB/),
+    });
+
+    // The worst a template can do to time: 100^4 steps that write nothing, stopped at 2 s. Meanwhile the health
+    // check answers, again and again, before the preview does.
+    const loop = monitorEventLoopDelay({ resolution: 5 });
+    loop.enable();
+    let pending = true;
+    const looping = preview({ dbconn_id: 2, html: toBase64(nested(4, '')), query: hundred }).finally(() => {
+      pending = false;
+    });
+    const health: number[] = [];
+    while (pending) {
+      const started = performance.now();
+      const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+      expect(res.statusCode).toBe(200);
+      if (pending) health.push(performance.now() - started);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    loop.disable();
+    const refused = expectError(await looping, 400, 'card_render_timeout');
+    expect(refused.detail).toBe(
+      'The template took longer than 2 s and was stopped: look for loops that repeat too often (loops inside loops, for example).',
+    );
+    const slowest = Math.max(...health);
+    console.log(
+      `health checks during a 2 s template: ${health.length}, slowest ${slowest.toFixed(1)} ms; event loop delay max ${(loop.max / 1e6).toFixed(1)} ms`,
+    );
+    // Hundreds on a quiet machine (each ~1 ms); the bound is loose (a shared, loaded machine delays timers too): a
+    // template rendered on the request thread held it for the whole 2 s.
+    expect(health.length).toBeGreaterThan(10);
+    expect(loop.max / 1e6).toBeLessThan(1_000);
+    const italian = expectError(
+      await preview({ dbconn_id: 2, html: toBase64(nested(4, '')), query: hundred }, { 'accept-language': 'it' }),
+      400,
+      'card_render_timeout',
+    );
+    expect(italian).toMatchObject({
+      title: 'Modello troppo lento',
+      detail: expect.stringMatching(/^Il modello ha impiegato più di 2 s/),
+    });
+  }, 30_000);
 
   it('creates, changes and deletes templates, with the line of an error', async () => {
     const created = await call('POST', '/api/cti/customer_card/template', {

@@ -113,6 +113,8 @@ export const errorCodes = [
   'card_query_failed',
   'card_query_timeout',
   'card_render_failed',
+  'card_render_too_large',
+  'card_render_timeout',
   'paramurl_exists',
   'paramurl_profile_taken',
   'cti_profile_unknown',
@@ -132,6 +134,7 @@ export const errorCodes = [
   'backup_too_new',
   'backup_expired',
   'backup_busy',
+  'backup_too_large',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
@@ -240,6 +243,8 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     card_query_failed: 'Query failed',
     card_query_timeout: 'Query too slow',
     card_render_failed: 'Template failed',
+    card_render_too_large: 'Card too large',
+    card_render_timeout: 'Template too slow',
     paramurl_exists: 'URL already exists',
     paramurl_profile_taken: 'Profile already has a URL',
     cti_profile_unknown: 'Profile not found',
@@ -259,6 +264,7 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     backup_too_new: 'Backup from a newer version',
     backup_expired: 'Backup no longer available',
     backup_busy: 'Backup or restore in progress',
+    backup_too_large: 'Backup too large',
   },
   it: {
     validation: 'Richiesta non valida',
@@ -361,6 +367,8 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     card_query_failed: 'Query non riuscita',
     card_query_timeout: 'Query troppo lenta',
     card_render_failed: 'Modello non riuscito',
+    card_render_too_large: 'Scheda troppo grande',
+    card_render_timeout: 'Modello troppo lento',
     paramurl_exists: 'URL già esistente',
     paramurl_profile_taken: 'Profilo già associato a un URL',
     cti_profile_unknown: 'Profilo non trovato',
@@ -380,6 +388,7 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     backup_too_new: 'Backup di una versione più recente',
     backup_expired: 'Backup non più disponibile',
     backup_busy: 'Backup o ripristino in corso',
+    backup_too_large: 'Backup troppo grande',
   },
 };
 
@@ -501,6 +510,10 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     card_query_failed: 'The card query failed on its source.',
     card_query_timeout: 'The card query did not finish in time and was stopped.',
     card_render_failed: 'The template could not be rendered with the query rows.',
+    card_render_too_large:
+      'The card the template makes is larger than a card may be (1 MB of HTML, 128 MB of memory while rendering): show fewer rows or less text.',
+    card_render_timeout:
+      'The template took longer than a card may take to render (2 s) and was stopped: look for loops that repeat too often.',
     paramurl_exists: 'Another entry already has this URL: modify that one instead.',
     paramurl_profile_taken: 'A profile can have one URL only: free it from the other URL first.',
     cti_profile_unknown: 'One of the chosen profiles does not exist (any more): reload the page.',
@@ -524,6 +537,8 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
       'The backup was taken by a newer version of Centralino: update this server first. Nothing was changed.',
     backup_expired: 'The uploaded backup is no longer on the server: upload it again.',
     backup_busy: 'Another backup or restore is running: try again when it has finished.',
+    backup_too_large:
+      'The backup unpacks to more than this server accepts (BACKUP_RESTORE_MAX_BYTES). Nothing was changed.',
   },
   it: {
     validation: 'Alcuni campi non sono validi.',
@@ -648,6 +663,10 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     card_query_failed: 'La query della scheda non è riuscita sulla sorgente.',
     card_query_timeout: 'La query della scheda non è terminata in tempo ed è stata interrotta.',
     card_render_failed: 'Non è stato possibile comporre il modello con le righe della query.',
+    card_render_too_large:
+      'La scheda prodotta dal modello supera quanto una scheda può essere (1 MB di HTML, 128 MB di memoria durante la composizione): mostra meno righe o meno testo.',
+    card_render_timeout:
+      'Il modello ha impiegato più del tempo concesso a una scheda (2 s) ed è stato interrotto: cerca cicli che si ripetono troppe volte.',
     paramurl_exists: "Un'altra voce ha già questo URL: modifica quella.",
     paramurl_profile_taken: "Un profilo può avere un solo URL: liberalo prima dall'altro URL.",
     cti_profile_unknown: 'Uno dei profili scelti non esiste (più): ricarica la pagina.',
@@ -672,6 +691,8 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
       'Il backup è stato creato da una versione più recente di Centralino: aggiorna prima questo server. Non è stato cambiato nulla.',
     backup_expired: 'Il backup caricato non è più sul server: caricalo di nuovo.',
     backup_busy: 'È in corso un altro backup o ripristino: riprova quando è finito.',
+    backup_too_large:
+      'Una volta estratto, il backup supera quanto questo server accetta (BACKUP_RESTORE_MAX_BYTES). Non è stato cambiato nulla.',
   },
 };
 

@@ -27,6 +27,13 @@ export interface Manifest {
 
 export class ArchiveInvalid extends Error {}
 
+/** The archive unpacks to more than `limit` bytes (BACKUP_RESTORE_MAX_BYTES): refused as soon as that is known. */
+export class ArchiveTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`the archive unpacks to more than ${limit} bytes`);
+  }
+}
+
 export interface ArchiveSource {
   name: string;
   /** Where the bytes are now. */
@@ -107,12 +114,31 @@ function safeName(name: string): boolean {
  * Unpacks an uploaded archive into `dir` (0600 files), hashing each entry as it passes, then checks the manifest
  * against what arrived: every entry listed, none more, sizes and checksums equal. Throws ArchiveInvalid with the
  * reason; the caller removes `dir`.
+ *
+ * A few MB of gzip can expand to terabytes (a gzip bomb): the unpacked stream may be at most `maxBytes`. An entry
+ * whose declared size would pass it is refused before a byte of it is written, and the gunzipped bytes are counted
+ * as they come (ArchiveTooLarge); the caller removes what was written.
  */
-export async function unpackArchive(archive: string, dir: string): Promise<Manifest> {
+export async function unpackArchive(archive: string, dir: string, maxBytes: number): Promise<Manifest> {
   const seen = new Map<string, { size: number; sha256: string }>();
   let manifestText: string | undefined;
+  const input = fs.createReadStream(archive);
+  const gunzip = zlib.createGunzip();
+  input.on('error', (error) => gunzip.destroy(error));
+  input.pipe(gunzip);
+  let unpacked = 0;
+  let declared = 0;
+  async function* counted(): AsyncGenerator<Buffer> {
+    for await (const chunk of gunzip) {
+      unpacked += (chunk as Buffer).length;
+      if (unpacked > maxBytes) throw new ArchiveTooLarge(maxBytes);
+      yield chunk as Buffer;
+    }
+  }
   try {
-    await readTar(fs.createReadStream(archive).pipe(zlib.createGunzip()), async (entry, content) => {
+    await readTar(counted(), async (entry, content) => {
+      declared += entry.size;
+      if (declared > maxBytes) throw new ArchiveTooLarge(maxBytes);
       if (!safeName(entry.name)) throw new ArchiveInvalid(`unexpected entry ${JSON.stringify(entry.name)}`);
       if (seen.has(entry.name) || (entry.name === 'manifest.json' && manifestText !== undefined)) {
         throw new ArchiveInvalid(`${entry.name} appears twice`);
@@ -142,9 +168,12 @@ export async function unpackArchive(archive: string, dir: string): Promise<Manif
       seen.set(entry.name, { size: entry.size, sha256: hash.digest('hex') });
     });
   } catch (error) {
-    if (error instanceof ArchiveInvalid) throw error;
+    if (error instanceof ArchiveInvalid || error instanceof ArchiveTooLarge) throw error;
     // A damaged gzip stream, a truncated file, a bad tar header.
     throw new ArchiveInvalid(error instanceof Error ? error.message : String(error));
+  } finally {
+    input.destroy();
+    gunzip.destroy();
   }
   if (manifestText === undefined) throw new ArchiveInvalid('the archive has no manifest');
   let manifest: Manifest;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { SettingsStore } from '../../db/settings-store.ts';
 import { AppError } from '../../errors.ts';
 import {
   ArchiveInvalid,
+  ArchiveTooLarge,
   compareVersions,
   dataFiles,
   FILE_AREAS,
@@ -20,6 +22,7 @@ import {
 } from './archive.ts';
 import { type AnyDb, backedUpTables, isPostgres } from './catalog.ts';
 import { dumpTable, inspectDump, loadTable } from './dump.ts';
+import { COMMITTED, claimWork, ownWork } from './leftovers.ts';
 import { upgradesFor } from './upgrades.ts';
 
 const SCHEDULE_KEY = 'backup.schedule';
@@ -34,6 +37,8 @@ export interface BackupOptions {
   version: string;
   /** BACKUP_DIR: where scheduled backups go; undefined switches them off. */
   backupDir?: string;
+  /** BACKUP_RESTORE_MAX_BYTES: how much an uploaded archive may unpack to (4 GiB unless given). */
+  restoreMaxBytes?: number;
   now?: () => number;
   log?: { error(obj: object, msg: string): void; info(obj: object, msg: string): void };
   /** Runs inside the restore's transaction after the rows are in (the phone-file caches' generation). */
@@ -46,6 +51,18 @@ interface Staged {
   dir: string;
   manifest: Manifest;
   summary: BackupSummary;
+}
+
+/** 4 GiB, 512 MiB, 10 KiB or 1500 bytes: the cap as the administrator set it. */
+export function byteSize(bytes: number, lang: 'en' | 'it'): string {
+  for (const [unit, size] of [
+    ['GiB', 1024 ** 3],
+    ['MiB', 1024 ** 2],
+    ['KiB', 1024],
+  ] as const) {
+    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
+  }
+  return `${bytes.toLocaleString(lang === 'it' ? 'it-IT' : 'en-GB')} byte${lang === 'it' ? '' : 's'}`;
 }
 
 function stamp(date: Date): string {
@@ -62,12 +79,16 @@ export class BackupService {
   private busy = false;
   private timer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
+  /** Names this instance in the work folders it owns (leftovers.ts tells live work from a killed process's). */
+  private readonly instance = randomUUID();
+  private readonly disown: () => void;
 
   constructor(private readonly options: BackupOptions) {
     this.db = options.db as AnyDb;
     this.settings = new SettingsStore(options.db);
     this.work = path.join(options.dataDir, 'backup-work');
     this.now = options.now ?? Date.now;
+    this.disown = ownWork(this.instance);
   }
 
   get backupDir(): string | undefined {
@@ -87,7 +108,9 @@ export class BackupService {
 
   private async scratch(): Promise<string> {
     await fsp.mkdir(this.work, { recursive: true, mode: 0o700 });
-    return fsp.mkdtemp(path.join(this.work, 'w-'));
+    const dir = await fsp.mkdtemp(path.join(this.work, 'w-'));
+    await claimWork(dir, this.instance);
+    return dir;
   }
 
   // ------------------------------------------------------------------------------------------------ backup
@@ -164,9 +187,10 @@ export class BackupService {
         await fsp.mkdir(content, { mode: 0o700 });
         let manifest: Manifest;
         try {
-          manifest = await unpackArchive(archive, content);
+          manifest = await unpackArchive(archive, content, this.options.restoreMaxBytes ?? 4 * 1024 ** 3);
         } catch (error) {
           if (error instanceof ArchiveInvalid) throw this.invalid(error.message);
+          if (error instanceof ArchiveTooLarge) throw this.tooLarge(error.limit);
           throw error;
         }
         await fsp.rm(archive);
@@ -183,6 +207,14 @@ export class BackupService {
         throw error;
       }
     });
+  }
+
+  private tooLarge(limit: number): AppError {
+    return new AppError(413, 'backup_too_large', (lang) =>
+      lang === 'it'
+        ? `Una volta estratto, il backup supera ${byteSize(limit, lang)}, il massimo che questo server accetta (BACKUP_RESTORE_MAX_BYTES): è stato rifiutato e quanto estratto è stato rimosso. Non è stato cambiato nulla.`
+        : `The backup unpacks to more than ${byteSize(limit, lang)}, the most this server accepts (BACKUP_RESTORE_MAX_BYTES): it was refused and what was unpacked removed. Nothing was changed.`,
+    );
   }
 
   /** Version, migration level and every table against this server; the summary if it can be restored. */
@@ -258,6 +290,8 @@ export class BackupService {
       for (const name of Object.keys(staged.manifest.entries)) {
         if (!fs.existsSync(path.join(content, name))) throw new AppError(404, 'backup_expired');
       }
+      // This process does the restore now (the upload may come from another one): its folder names it.
+      await claimWork(staged.dir, this.instance);
       const aside = await this.layOutFiles(content, id);
       let rows = 0;
       try {
@@ -282,6 +316,8 @@ export class BackupService {
         this.options.log?.error({ err: error }, 'restore rolled back');
         throw this.invalid('the database refused its content');
       }
+      // Committed: should this process die while swapping, the next start finishes the swap (leftovers.ts).
+      await fsp.writeFile(path.join(staged.dir, COMMITTED), '', { mode: 0o600 });
       for (const { target, next } of aside) {
         const old = `${target}.old-${id}`;
         await fsp.rename(target, old).catch(() => {});
@@ -381,10 +417,16 @@ export class BackupService {
       .executeTakeFirst();
     if (Number(claimed.numInsertedOrUpdatedRows ?? 0) !== 1) return undefined;
     const name = `centralino-backup-${stamp(now)}.tar.gz`;
+    let mark: string | undefined;
     try {
       await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
-      const partial = path.join(dir, `.${name}.partial`);
-      await this.exclusive(() => this.writeTo(partial));
+      // The partial file names a work folder of this process, so a start can tell a killed run's from a live one.
+      mark = await this.scratch();
+      const partial = path.join(dir, `.${name}.partial-${path.basename(mark)}`);
+      await this.exclusive(() => this.writeTo(partial)).catch(async (error) => {
+        await fsp.rm(partial, { force: true });
+        throw error;
+      });
       await fsp.rename(partial, path.join(dir, name));
       for (const old of (await this.stored(dir)).slice(schedule.keep))
         await fsp.rm(path.join(dir, old.name), { force: true });
@@ -404,21 +446,16 @@ export class BackupService {
         .execute();
       this.options.log?.error({ err: error }, 'scheduled backup failed');
       return undefined;
+    } finally {
+      if (mark) await fsp.rm(mark, { recursive: true, force: true });
     }
   }
 
   /**
-   * Looks for a due backup every 30 s. Leftovers of an interrupted backup, upload or restore are removed first once
-   * they are a day old (younger ones may be another process's work in progress).
+   * Looks for a due backup every 30 s. (Leftovers of an interrupted backup, upload or restore were removed when the
+   * app was built, before any service started: leftovers.ts.)
    */
   async start(): Promise<void> {
-    const names = await fsp.readdir(this.work).catch(() => [] as string[]);
-    for (const name of names) {
-      const stat = await fsp.stat(path.join(this.work, name)).catch(() => null);
-      if (stat && stat.mtimeMs < this.now() - 24 * 3600_000) {
-        await fsp.rm(path.join(this.work, name), { recursive: true, force: true });
-      }
-    }
     if (!this.options.backupDir) return;
     this.timer = setInterval(() => {
       this.runDue().catch((error) => this.options.log?.error({ err: error }, 'scheduled backup failed'));
@@ -428,6 +465,7 @@ export class BackupService {
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    this.disown();
   }
 }
 

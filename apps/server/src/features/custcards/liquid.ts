@@ -1,121 +1,102 @@
 import type { UiLanguage } from '@centralino/contract';
-import { type FilterImplOptions, type FS, Liquid, LiquidError, type Template } from 'liquidjs';
+import type { Template } from 'liquidjs';
 import { AppError } from '../../errors.ts';
-import { cardLabel } from './card-labels.ts';
+import {
+  CARD_LIMITS,
+  engine,
+  parse,
+  type TemplateFailure,
+  type TemplateProblem,
+  TemplateRefused,
+  type TemplateRow,
+} from './liquid-engine.ts';
+import { CardRenderer, TemplateRefusedError } from './render-thread.ts';
+
+export type { TemplateProblem, TemplateRow } from './liquid-engine.ts';
 
 /**
- * Customer-card templates are written by administrators and rendered on the server with rows from databases
- * that callers' numbers select, so the language must not reach the server: the original's EJS compiles the
- * template to JavaScript (`<% require('fs') %>` reads any file). Liquid was made for untrusted customer
- * templates: no code, only variables, filters and a few tags; liquidjs is maintained and already a dependency
- * (the phone files are Liquid). What it is still allowed to do is cut down here:
- * - `ownPropertyOnly`: `results.constructor`, `__proto__` and the like read nothing (only the rows' own keys);
- * - no file access: the tags that load other templates (include, render, layout) are removed, so they are
- *   parse errors, and the file system given to the engine refuses everything anyway;
- * - values are HTML-escaped unless a template writes `| raw`; unknown filters are errors, not silence;
- * - parse, render time and memory are limited, so a template cannot stall the API or fill the memory.
+ * Card templates as the API answers them: checked and rendered on the template threads (render-thread.ts, under
+ * CARD_LIMITS; the engine and its restrictions are in liquid-engine.ts), their failures turned into error answers.
  */
-
-/** Refuses every read: nothing a template names is ever looked up on disk. */
-const noFiles: FS = {
-  exists: async () => false,
-  existsSync: () => false,
-  readFile: async () => {
-    throw new Error('templates cannot read files');
-  },
-  readFileSync: () => {
-    throw new Error('templates cannot read files');
-  },
-  resolve: (_dir, file) => file,
-  contains: async () => false,
-  containsSync: () => false,
-};
-
-const REMOVED_TAGS = ['include', 'render', 'layout'];
-
-function engine(): Liquid {
-  const liquid = new Liquid({
-    fs: noFiles,
-    root: [],
-    partials: [],
-    layouts: [],
-    relativeReference: false,
-    dynamicPartials: false,
-    ownPropertyOnly: true,
-    outputEscape: 'escape',
-    strictFilters: true,
-    strictVariables: false,
-    cache: false,
-    // Characters of template text; renders longer than this many milliseconds or allocating more than this
-    // many characters of strings (loops of `append`) stop with an error.
-    parseLimit: 200_000,
-    renderLimit: 1_000,
-    memoryLimit: 20_000_000,
-  });
-  for (const tag of REMOVED_TAGS) delete liquid.tags[tag];
-  // The viewer's language comes with each render (`lang` beside `results`).
-  const translate: FilterImplOptions = function (text: unknown) {
-    return cardLabel(String(text ?? ''), this.context.getSync(['lang']) === 'it' ? 'it' : 'en');
-  };
-  liquid.registerFilter('t', translate);
-  return liquid;
-}
-
-const liquid = engine();
-
-/** Where a template failed, as the administrator reads it. */
-export interface TemplateProblem {
-  line: number | null;
-  message: string;
-}
-
-function problemOf(error: unknown): TemplateProblem {
-  if (error instanceof LiquidError) {
-    const position = (
-      error as LiquidError & { token?: { getPosition?: () => [number, number] } }
-    ).token?.getPosition?.();
-    // liquidjs appends ", line:N, col:M" and a code frame: keep the first sentence, the line is given apart.
-    const message = (error.message.split('\n')[0] ?? '').replace(/,\s*line:\d+,\s*col:\d+\s*$/, '').trim();
-    return { line: position?.[0] ?? null, message: message || error.name };
-  }
-  return { line: null, message: error instanceof Error ? error.message : String(error) };
-}
 
 function describe(problem: TemplateProblem, lang: UiLanguage): string {
   if (problem.line === null) return problem.message;
   return lang === 'it' ? `Riga ${problem.line}: ${problem.message}` : `Line ${problem.line}: ${problem.message}`;
 }
 
-/** Parses a template; a syntax error is a 400 `card_template_invalid` naming its line. */
-export function parseTemplate(text: string): Template[] {
-  try {
-    return liquid.parse(text);
-  } catch (error) {
-    const problem = problemOf(error);
-    throw new AppError(
-      400,
-      'card_template_invalid',
-      (lang) => describe(problem, lang),
-      (lang) => ({
-        html: describe(problem, lang),
-      }),
-    );
+const seconds = (ms: number, lang: UiLanguage) => `${(ms / 1000).toLocaleString(lang === 'it' ? 'it-IT' : 'en-GB')} s`;
+
+/** A refused parse or render as the answer: 400 for the template itself and its limits, 422 for a failed render. */
+export function templateError(failure: TemplateFailure): AppError {
+  switch (failure.kind) {
+    case 'invalid':
+      return new AppError(
+        400,
+        'card_template_invalid',
+        (lang) => describe(failure.problem, lang),
+        (lang) => ({ html: describe(failure.problem, lang) }),
+      );
+    case 'failed':
+      return new AppError(422, 'card_render_failed', (lang) => describe(failure.problem, lang));
+    case 'timeout':
+      return new AppError(400, 'card_render_timeout', (lang) =>
+        lang === 'it'
+          ? `Il modello ha impiegato più di ${seconds(CARD_LIMITS.renderMs, lang)} ed è stato interrotto: cerca cicli che si ripetono troppe volte (per esempio cicli uno dentro l'altro).`
+          : `The template took longer than ${seconds(CARD_LIMITS.renderMs, lang)} and was stopped: look for loops that repeat too often (loops inside loops, for example).`,
+      );
+    case 'too_large':
+      return new AppError(400, 'card_render_too_large', (lang) => {
+        if (failure.what === 'html') {
+          return lang === 'it'
+            ? `Il modello produce una scheda più grande di 1 MB di HTML ed è stato interrotto: mostra meno righe o meno testo.`
+            : 'The template makes a card larger than 1 MB of HTML and was stopped: show fewer rows or less text.';
+        }
+        return lang === 'it'
+          ? `Il modello ha usato più memoria di quanta una scheda ne possa avere (${CARD_LIMITS.memoryMb} MB, ${CARD_LIMITS.memoryChars.toLocaleString('it-IT')} caratteri di testo) ed è stato interrotto: costruisci testi più corti.`
+          : `The template used more memory than a card may (${CARD_LIMITS.memoryMb} MB, ${CARD_LIMITS.memoryChars.toLocaleString('en-GB')} characters of text) and was stopped: build shorter texts.`;
+      });
   }
 }
 
-/** Values a template sees: the rows' own keys with text, numbers, booleans or null. */
-export type TemplateRow = Record<string, string | number | boolean | null>;
+const refused = (error: unknown): never => {
+  if (error instanceof TemplateRefusedError && error.failure.kind !== 'crashed') throw templateError(error.failure);
+  throw error;
+};
+
+/** Checks and renders administrators' templates off the request thread; one per app (closed with it). */
+export class CardTemplates {
+  private readonly renderer = new CardRenderer();
+
+  /** A template that does not parse is a 400 `card_template_invalid` naming its line. */
+  check(text: string): Promise<void> {
+    return this.renderer.check(text).catch(refused);
+  }
+
+  /**
+   * Renders `text` with `results` = the rows and `lang` = the language of whoever reads the card. A template that does
+   * not parse is a 400 as on save; one that fails while rendering is a 422 `card_render_failed` with its line; one past
+   * CARD_LIMITS a 400 `card_render_too_large` or `card_render_timeout`.
+   */
+  render(text: string, rows: TemplateRow[], lang: UiLanguage): Promise<string> {
+    return this.renderer.render(text, rows, lang).catch(refused);
+  }
+
+  close(): Promise<void> {
+    return this.renderer.close();
+  }
+}
+
+const local = engine();
 
 /**
- * Renders a template with `results` = the rows and `lang` = the language of whoever reads the card. A template that does not parse is a 400 as on save; one that
- * fails while rendering (a limit, a filter given the wrong value) is a 422 `card_render_failed` with its line.
+ * Parses on the calling thread: only for text this server generated itself (the EJS converter checks its own
+ * output, at most CARD_LIMITS.parseChars characters); administrators' templates go through CardTemplates.check.
  */
-export async function renderTemplate(text: string, rows: TemplateRow[], lang: UiLanguage): Promise<string> {
-  const parsed = parseTemplate(text);
+export function parseTemplate(text: string): Template[] {
   try {
-    return await liquid.render(parsed, { results: rows, lang });
+    return parse(local, text);
   } catch (error) {
-    const problem = problemOf(error);
-    throw new AppError(422, 'card_render_failed', (lang) => describe(problem, lang));
+    if (error instanceof TemplateRefused) throw templateError(error.failure);
+    throw error;
   }
 }

@@ -16,7 +16,7 @@ import type { CardSourcesTable, CustomerCardsTable, Database } from '../../db/sc
 import { AppError } from '../../errors.ts';
 import type { SourceConnection } from '../card-sources/connect.ts';
 import { isUniqueViolation } from '../users/service.ts';
-import { parseTemplate, renderTemplate } from './liquid.ts';
+import { CardTemplates } from './liquid.ts';
 import type { CardQueryRunner, QueryResult, QueryTarget } from './run-query.ts';
 
 /** What the routes hand over after the contract schemas parsed (and base64-decoded) the body. */
@@ -46,7 +46,13 @@ export class CustomerCardsService {
     private readonly db: Kysely<Database>,
     private readonly runner: CardQueryRunner,
     private readonly now: () => number = Date.now,
+    /** Parses and renders templates on threads of their own, under CARD_LIMITS. */
+    private readonly liquid = new CardTemplates(),
   ) {}
+
+  close(): Promise<void> {
+    return this.liquid.close();
+  }
 
   // ---- templates ----
 
@@ -69,7 +75,7 @@ export class CustomerCardsService {
   /** Stores a new template under its normalised name; the text must parse. An existing name is refused. */
   async createTemplate(body: { name: string; custom: boolean; html: string }): Promise<CardTemplate> {
     const name = cardTemplateName(body.name);
-    parseTemplate(body.html);
+    await this.liquid.check(body.html);
     const now = this.now();
     try {
       await this.db
@@ -86,7 +92,7 @@ export class CustomerCardsService {
   /** Replaces the text of the template named in the path (the original took the name from the body). */
   async updateTemplate(ref: string, html: string): Promise<CardTemplate> {
     const name = await this.templateName(ref);
-    parseTemplate(html);
+    await this.liquid.check(html);
     await this.db
       .updateTable('card_templates')
       .set({ html, updated_at: this.now() })
@@ -371,7 +377,7 @@ export class CustomerCardsService {
       text = row.html;
     }
     // A template that does not parse is answered before the query runs.
-    parseTemplate(text);
+    await this.liquid.check(text);
     const source = await this.db
       .selectFrom('card_sources')
       .selectAll()
@@ -379,7 +385,7 @@ export class CustomerCardsService {
       .executeTakeFirst();
     if (!source) throw new AppError(404, 'not_found', undefined, { dbconn_id: 'unknown' });
     const result = await this.runner.run(this.target(source), body.query, normaliseCallerNumber(body.number ?? ''));
-    const html = await renderTemplate(text, result.rows, lang);
+    const html = await this.liquid.render(text, result.rows, lang);
     return {
       html: toBase64(html),
       columns: result.columns,
