@@ -32,6 +32,7 @@ export const backupRoutes =
     app.get(
       '/api/backup',
       {
+        config: { credentials: 'a backup holds every password, SIP secret and private key' },
         schema: {
           tags,
           summary: 'Takes a backup now and downloads it (tar.gz: database dump, files, TLS material, manifest)',
