@@ -96,6 +96,7 @@ export const errorCodes = [
   'prov_unknown_model',
   'prov_invalid_host',
   'prov_unreachable_address',
+  'prov_invalid_networks',
   'pbx_apply_failed',
   'bulk_no_phones',
   'bulk_mixed_vendors',
@@ -226,6 +227,7 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     prov_unknown_model: 'Unknown model',
     prov_invalid_host: "Provided host isn't a valid IP address or FQDN",
     prov_unreachable_address: 'The PBX address is not reachable!',
+    prov_invalid_networks: 'Invalid network list',
     pbx_apply_failed: 'The PBX configuration was not applied',
     bulk_no_phones: 'No phones selected',
     bulk_mixed_vendors: 'Phones of different vendors',
@@ -350,6 +352,7 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     prov_unknown_model: 'Modello sconosciuto',
     prov_invalid_host: "L'host indicato non è un indirizzo IP o un FQDN valido",
     prov_unreachable_address: "L'indirizzo del PBX non è raggiungibile!",
+    prov_invalid_networks: 'Elenco di reti non valido',
     pbx_apply_failed: 'La configurazione del centralino non è stata applicata',
     bulk_no_phones: 'Nessun telefono selezionato',
     bulk_mixed_vendors: 'Telefoni di produttori diversi',
@@ -490,6 +493,8 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     prov_invalid_host: 'Enter a host name (FQDN) or an IPv4 address, optionally followed by :port.',
     prov_unreachable_address:
       'Phones could not reach this console at the provisioning URL: use an address and port that reach it.',
+    prov_invalid_networks:
+      'List IPv4 or IPv6 networks separated by commas, such as 192.168.1.0/24, 2001:db8::/32 (at most 50).',
     pbx_apply_failed:
       'The wizard cannot be finalised while the last apply of the PBX configuration failed. Fix or remove the objects named at the top of the page, wait until the configuration is applied, then finalise.',
     bulk_no_phones: 'The selection names no phone of the inventory: nothing was changed.',
@@ -642,6 +647,8 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     prov_invalid_host: 'Inserisci un nome host (FQDN) o un indirizzo IPv4, eventualmente seguito da :porta.',
     prov_unreachable_address:
       "I telefoni non raggiungerebbero questa console all'URL di provisioning: usa un indirizzo e una porta che la raggiungano.",
+    prov_invalid_networks:
+      'Elenca reti IPv4 o IPv6 separate da virgole, come 192.168.1.0/24, 2001:db8::/32 (al massimo 50).',
     pbx_apply_failed:
       "La procedura guidata non può essere conclusa finché l'ultima applicazione della configurazione del centralino è fallita. Correggi o elimina gli oggetti indicati in cima alla pagina, attendi che la configurazione sia applicata, poi concludi.",
     bulk_no_phones: "La selezione non contiene telefoni dell'inventario: non è stato modificato nulla.",

@@ -295,6 +295,8 @@ export type VariableRule =
   | { kind: 'template' }
   | { kind: 'timezone' }
   | { kind: 'list' }
+  /** Comma-separated IPv4/IPv6 networks (networkListSchema). */
+  | { kind: 'networks' }
   | { kind: 'text' };
 
 const text: VariableRule = { kind: 'text' };
@@ -312,6 +314,8 @@ export const VARIABLES: Readonly<Record<string, VariableRule>> = {
   hostname: text,
   provisioning_url_scheme: { kind: 'enum', values: URL_SCHEMES },
   provisioning_url_filename: text,
+  // Default settings only (TOKENLESS_NETWORKS_VARIABLE): where the token-less bootstrap may hand out tok1.
+  provisioning_tokenless_networks: { kind: 'networks' },
   provisioning_freq: { kind: 'enum', values: PROVISIONING_FREQUENCIES },
   tmpl_phone: { kind: 'template' },
   tmpl_firmware: { kind: 'template' },
@@ -733,6 +737,7 @@ export const PROVISIONING_PROBLEM_TYPES: Readonly<Record<string, string>> = {
   prov_unknown_model: `${PROBLEMS}#malformed-data`,
   prov_invalid_host: `${PROBLEMS}#malformed-data`,
   prov_unreachable_address: `${PROBLEMS}#malformed-data`,
+  prov_invalid_networks: `${PROBLEMS}#malformed-data`,
   prov_upload_empty: `${PROBLEMS}#malformed-data`,
   upload_invalid_filename: `${PROBLEMS}#invalid-file-name`,
   prov_read_only_attribute: `${PROBLEMS}#read-only-attribute`,

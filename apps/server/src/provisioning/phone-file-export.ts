@@ -9,10 +9,11 @@ import type { FastifyBaseLogger } from 'fastify';
  * effect and stay right until the console changes something are written:
  * - a steady-state token's file once the phone's first-access token is retired (the first tok2 fetch must reach
  *   Centralino, since that fetch is what retires tok1);
- * - a first-access token's file while that token lives (removed the moment tok2 is first used);
- * - token-less files (credentials blanked).
- * Everything else (unknown tokens, files rendered per user agent, assets) is missing on disk, so the front
- * server hands it to Centralino, which gives the answer it always gave.
+ * - a first-access token's file while that token lives (removed the moment tok2 is first used).
+ * Never a token-less file: it carries the phone's first-access URL and goes only to the networks allowed to
+ * bootstrap without a token, which the front server cannot tell. Everything else (token-less requests, unknown
+ * tokens, files rendered per user agent, assets) is missing on disk, so the front server hands it to Centralino,
+ * which gives the answer it always gave.
  *
  * Every operation is synchronous on purpose: a removal and the answer that made it happen (a retired tok1, a
  * changed phone) follow each other with no turn of the event loop in between in which a write could land.
@@ -41,7 +42,7 @@ export class PhoneFileExport {
    * token and moves the folder into the served tree (`promote`); without that log it stays empty.
    */
   readonly firstBase: string;
-  /** MAC → what was written for it (token directories and token-less files), to drop on a change. */
+  /** MAC → what was written for it (token directories), to drop on a change. */
   private readonly byMac = new Map<string, Set<string>>();
   private readonly fileMode: number;
   private readonly dirMode: number;
@@ -100,10 +101,11 @@ export class PhoneFileExport {
   write(mac: string, token: string, filename: string, bytes: Uint8Array, tree: 'served' | 'first' = 'served'): void {
     // Names come from the request and were matched by the phone-file rules; never a path of their own.
     if (filename.includes('/') || filename.startsWith('.') || token.includes('/') || token.startsWith('.')) return;
-    if (tree === 'first' && token === '') return;
+    // Token-less answers depend on the client's address: Centralino gives them (see above).
+    if (token === '') return;
     const base = tree === 'first' ? this.firstBase : this.base;
-    const entry = token === '' ? path.join(base, filename) : path.join(base, token);
-    const file = token === '' ? entry : path.join(entry, filename);
+    const entry = path.join(base, token);
+    const file = path.join(entry, filename);
     const stamp = this.stampOf(mac);
     const entries = this.byMac.get(mac) ?? new Set<string>();
     this.byMac.set(mac, entries);
@@ -111,20 +113,18 @@ export class PhoneFileExport {
     const temp = `${file}.${process.pid}-${++this.written}.tmp`;
     const done = (async () => {
       try {
-        if (token !== '') await this.makeDirAsync(entry);
+        await this.makeDirAsync(entry);
         await fsp.writeFile(temp, bytes, { mode: this.fileMode });
         // The service's umask keeps data files private (main.ts): the front server's group is given its bits here.
         await fsp.chmod(temp, this.fileMode);
         if (this.gid !== null) await fsp.chown(temp, -1, this.gid);
         if (this.stampOf(mac) !== stamp) {
           await fsp.rm(temp, { force: true });
-          if (token !== '') await fsp.rmdir(entry).catch(() => {});
+          await fsp.rmdir(entry).catch(() => {});
           return;
         }
         // A token's directory is put aside whole by a removal, so a rename still in flight lands out of reach.
-        // A token-less file sits in the served folder itself: checked and moved in one turn of the event loop.
-        if (token === '') fs.renameSync(temp, file);
-        else await fsp.rename(temp, file);
+        await fsp.rename(temp, file);
       } catch (error) {
         await fsp.rm(temp, { force: true }).catch(() => {});
         // Put aside meanwhile: nothing to serve, nothing to say.

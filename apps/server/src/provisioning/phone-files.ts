@@ -1,8 +1,9 @@
-import type { ProvisioningFileType } from '@centralino/contract';
+import { type ProvisioningFileType, TOKENLESS_NETWORKS_VARIABLE } from '@centralino/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { parseStoredAccounts } from './accounts.ts';
 import type { CachedFile } from './cache.ts';
 import type { FileStore } from './files.ts';
+import { NetworkList } from './networks.ts';
 import type { PhoneFileExport } from './phone-file-export.ts';
 import { NoTemplateError, renderedByAgent, renderFile } from './render.ts';
 import type { PhoneRow, ProvisioningService } from './service.ts';
@@ -31,6 +32,13 @@ export interface PhoneFileCounts {
   lastUnknownAgent?: string;
 }
 
+/**
+ * What a phone request found: the file, or nothing. 'absent': the token is right but names no such file (answered
+ * 404, never throttled); 'unknown': a token nobody has, or a token-less request that gets nothing (counted by the
+ * miss throttle).
+ */
+export type PhoneFileResult<T> = { file: T } | { miss: 'absent' | 'unknown' };
+
 /** The configuration file name a phone of this MAC asks for (the first rule that takes one). */
 function configFileName(mac: string): { filename: string; rule: FileRule } | undefined {
   const short = mac.replaceAll('-', '').toLowerCase();
@@ -43,8 +51,8 @@ function configFileName(mac: string): { filename: string; rule: FileRule } | und
 
 /**
  * What phones download: configuration files rendered per vendor (with a token, or token-less with every
- * credential blanked) and the uploaded assets. Answers undefined for anything a phone may not have, so the
- * route gives one plain 404 whatever the reason.
+ * credential blanked, to allowed networks only) and the uploaded assets. Answers a miss for anything a phone may
+ * not have, so the route gives one plain 404 whatever the reason (or 429, to an address with too many misses).
  */
 export class PhoneFiles {
   private retireQueue = new Map<string, string>();
@@ -67,6 +75,8 @@ export class PhoneFiles {
   }[] = [];
   /** The front server reports first steady-state fetches (PHONE_FILES_FIRST_USE_LOG): those files go on disk too. */
   private firstUseReported = false;
+  /** Where the token-less bootstrap may hand out first-access URLs (the defaults' TOKENLESS_NETWORKS_VARIABLE). */
+  private bootstrapNetworks = NetworkList.parse('');
 
   constructor(
     private readonly service: ProvisioningService,
@@ -158,13 +168,14 @@ export class PhoneFiles {
   // -------------------------------------------------------------------------------------------- files
 
   /**
-   * The file for a steady-state token (or token-less, `token` ''), when this exact request was answered before
-   * and nothing changed since: no parsing, no lookup, no await. Undefined sends the request the long way
-   * (configFile / tokenlessFile), which gives the same answer and remembers it. First-access tokens always go
-   * the long way: whether one is still alive is asked of the database, which every server process shares.
+   * The file for a steady-state token, when this exact request was answered before and nothing changed since: no
+   * parsing, no lookup, no await. Undefined sends the request the long way (configFile), which gives the same
+   * answer and remembers it. First-access tokens always go the long way: whether one is still alive is asked of
+   * the database, which every server process shares. So do token-less requests (`token` ''): whether the client
+   * may have the answer depends on its address (tokenlessFile).
    */
   fromMemory(token: string, filename: string): CachedFile | undefined {
-    if (!this.cache.fresh) return undefined;
+    if (token === '' || !this.cache.fresh) return undefined;
     const hit = this.cache.getHot(`${token}\n${filename}`);
     if (!hit) return undefined;
     // The phone's first steady-state fetch: from now on the front web server may answer it (PHONE_FILES_DIR).
@@ -173,48 +184,66 @@ export class PhoneFiles {
     return hit.file;
   }
 
-  async configFile(token: string, filename: string, userAgent: string): Promise<CachedFile | undefined> {
+  async configFile(token: string, filename: string, userAgent: string): Promise<PhoneFileResult<CachedFile>> {
     const match = matchFileRule(filename);
-    if (!match) return undefined;
+    // Looked up without using it (a tok2 use would retire tok1): only to tell a guesser from a phone.
+    if (!match) return { miss: (await this.tokenExists(token)) ? 'absent' : 'unknown' };
     const epoch = this.cache.epoch;
     const phone = await this.resolve(token);
     if (!phone) {
       this.counts.unknownToken++;
       this.counts.lastUnknownAgent = userAgent.slice(0, MAX_AGENT);
       this.scheduleCounts();
-      return undefined;
+      return { miss: 'unknown' };
     }
     // A file name that carries a MAC must be this phone's: another phone's token does not open it.
-    if (match.mac && match.mac !== phone.mac) return undefined;
+    if (match.mac && match.mac !== phone.mac) return { miss: 'absent' };
     const file = await this.render(phone.mac, phone.row, filename, match.rule, phone.kind === 'tok2', false, userAgent);
-    if (file) {
-      this.counted(false);
-      if (phone.kind === 'tok2') this.remember(phone.mac, token, filename, file, epoch);
-    }
-    return file;
+    if (!file) return { miss: 'absent' };
+    this.counted(false);
+    if (phone.kind === 'tok2') this.remember(phone.mac, token, filename, file, epoch);
+    return { file };
   }
 
-  /** Token-less bootstrap: the phone comes from the MAC in the file name, credentials are blanked. */
-  async tokenlessFile(filename: string, userAgent: string): Promise<CachedFile | undefined> {
+  /** Whether someone has this token, with no side effect (a tok2 is not used, tok1 not retired). */
+  async tokenExists(token: string): Promise<boolean> {
+    if (!TOKEN.test(token)) return false;
+    if (this.cache.tok2.has(token)) return true;
+    return (await this.service.phoneByToken(token)) !== undefined;
+  }
+
+  /**
+   * Token-less bootstrap: the phone comes from the MAC in the file name, credentials are blanked, and the file
+   * points the phone at its first-access URL (tok1). That URL opens the phone's credentials, so only a client in
+   * the networks of the defaults' TOKENLESS_NETWORKS_VARIABLE gets it (none by default); any other client gets
+   * what an unknown MAC gets, decided before the MAC is looked up. Never kept for the raw front handler or the
+   * front web server, which cannot tell clients apart.
+   */
+  async tokenlessFile(filename: string, userAgent: string, clientIp: string): Promise<PhoneFileResult<CachedFile>> {
     const match = matchFileRule(filename);
-    if (!match?.mac) return undefined;
+    if (!match?.mac) return { miss: 'unknown' };
     await this.cache.refresh();
-    const epoch = this.cache.epoch;
+    if (!(await this.mayBootstrap(clientIp))) return { miss: 'unknown' };
     const file = await this.render(match.mac, undefined, filename, match.rule, false, true, userAgent);
-    if (file) {
-      this.counted(false);
-      this.remember(match.mac, '', filename, file, epoch);
-    }
-    return file;
+    if (!file) return { miss: 'unknown' };
+    this.counted(false);
+    return { file };
+  }
+
+  /** Whether this client address is in the networks allowed to bootstrap without a token. */
+  private async mayBootstrap(clientIp: string): Promise<boolean> {
+    const source = (await this.service.defaultsCached())[TOKENLESS_NETWORKS_VARIABLE] ?? '';
+    if (source !== this.bootstrapNetworks.source) this.bootstrapNetworks = NetworkList.parse(source);
+    return this.bootstrapNetworks.has(clientIp);
   }
 
   /** Files that depend on the user agent are not kept by request: the agent would have to be part of the key. */
   private remember(mac: string, token: string, filename: string, file: CachedFile, epoch: number) {
-    if (this.cache.get(`${mac}\n${filename}\n${token === '' ? '1b' : '2'}`)?.byAgent) return;
+    if (this.cache.get(`${mac}\n${filename}\n2`)?.byAgent) return;
     if (epoch !== this.cache.epoch) return;
     this.cache.setHot(mac, `${token}\n${filename}`, file, epoch);
     // A steady-state file goes on disk only once tok1 is gone: the first tok2 fetch has to retire it here.
-    if (token === '' || !this.cache.tok1Alive.has(mac)) this.exportSoon(mac, token, filename, file);
+    if (!this.cache.tok1Alive.has(mac)) this.exportSoon(mac, token, filename, file);
     else if (this.firstUseReported) this.exportSoon(mac, token, filename, file, 'first');
   }
 
@@ -356,10 +385,15 @@ export class PhoneFiles {
     }
   }
 
-  async asset(token: string, collection: ProvisioningFileType, name: string) {
+  async asset(
+    token: string,
+    collection: ProvisioningFileType,
+    name: string,
+  ): Promise<PhoneFileResult<{ path: string; size: number }>> {
     const phone = await this.resolve(token);
-    if (!phone) return undefined;
-    return this.files.find(collection, name);
+    if (!phone) return { miss: 'unknown' };
+    const file = await this.files.find(collection, name);
+    return file ? { file } : { miss: 'absent' };
   }
 
   // -------------------------------------------------------------------------------------------- warming

@@ -27,7 +27,7 @@ import {
   provPhoneSchema,
 } from '@centralino/contract';
 import multipart from '@fastify/multipart';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -37,7 +37,8 @@ import { CONTENT_SECURITY_POLICY, HSTS } from '../plugins/security-headers.ts';
 import type { CachedFile } from './cache.ts';
 import { type ConnectivityOptions, unreachableAddress } from './connectivity.ts';
 import type { FileStore } from './files.ts';
-import type { PhoneFiles } from './phone-files.ts';
+import { MissThrottle } from './miss-throttle.ts';
+import type { PhoneFileResult, PhoneFiles } from './phone-files.ts';
 import type { ProvisioningService } from './service.ts';
 
 const tags = ['provisioning'];
@@ -442,11 +443,12 @@ const PHONE_FILE_HEADERS = {
 };
 
 /**
- * The raw-HTTP path for the requests of a provisioning storm: GET /provisioning/{token}/{filename} and
- * GET /provisioning/{filename} that PhoneFiles can answer from memory are written here, before Fastify (whose
- * routing, hooks, request id and logging cost several times the write itself). Anything else, including
- * every first-access token, unknown token and error, answers false and goes through the routes below, which
- * give the same answers and fill the memory this reads.
+ * The raw-HTTP path for the requests of a provisioning storm: GET /provisioning/{token}/{filename} that
+ * PhoneFiles can answer from memory are written here, before Fastify (whose routing, hooks, request id and
+ * logging cost several times the write itself). Anything else, including every first-access token, unknown
+ * token, error and token-less request (whose answer depends on the client's address as Fastify sees it, behind
+ * TRUST_PROXY), answers false and goes through the routes below, which give the same answers and fill the memory
+ * this reads.
  */
 export function phoneFileFront(phoneFiles: PhoneFiles): (req: IncomingMessage, res: ServerResponse) => boolean {
   const PREFIX = '/provisioning/';
@@ -470,15 +472,11 @@ export function phoneFileFront(phoneFiles: PhoneFiles): (req: IncomingMessage, r
     // Query strings, encoded characters and deeper paths take the long way.
     if (url.includes('?') || url.includes('%')) return false;
     const slash = url.indexOf('/', PREFIX.length);
-    let token = '';
-    let filename: string;
-    if (slash === -1) filename = url.slice(PREFIX.length);
-    else {
-      if (url.indexOf('/', slash + 1) !== -1) return false;
-      token = url.slice(PREFIX.length, slash);
-      filename = url.slice(slash + 1);
-    }
-    const file = filename === '' ? undefined : phoneFiles.fromMemory(token, filename);
+    // Token-less (one segment) and deeper paths take the long way.
+    if (slash === -1 || url.indexOf('/', slash + 1) !== -1) return false;
+    const token = url.slice(PREFIX.length, slash);
+    const filename = url.slice(slash + 1);
+    const file = filename === '' || token === '' ? undefined : phoneFiles.fromMemory(token, filename);
     if (!file) return false;
     // Phones do not use the Date header; leaving it out saves a write per answer.
     res.sendDate = false;
@@ -488,14 +486,29 @@ export function phoneFileFront(phoneFiles: PhoneFiles): (req: IncomingMessage, r
   };
 }
 
-/** What phones fetch, without login: the token in the path is the credential (contract §4.1). */
+/**
+ * What phones fetch, without login: the token in the path is the credential (contract §4.1). Misses (a token
+ * nobody has, a token-less request that gets nothing) are counted per client address (request.ip, so TRUST_PROXY
+ * applies); past the throttle's limit they answer 429 with Retry-After instead of 404. A right token is always
+ * answered.
+ */
 export const phoneFileRoutes =
-  (service: ProvisioningService, phoneFiles: PhoneFiles): FastifyPluginAsyncZod =>
+  (service: ProvisioningService, phoneFiles: PhoneFiles, throttle = new MissThrottle()): FastifyPluginAsyncZod =>
   async (app) => {
     // Phones are counted (PhoneFiles logs the counts), not logged one request at a time.
     const config = { public: true };
     const logLevel = 'warn';
     const userAgent = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? '';
+    const miss = (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      result: Exclude<PhoneFileResult<unknown>, { file: unknown }>,
+    ) => {
+      const wait = result.miss === 'unknown' ? throttle.miss(request.ip) : undefined;
+      if (wait === undefined) return sendError(request, reply, 404, 'not_found');
+      reply.header('retry-after', String(wait));
+      return sendError(request, reply, 429, 'rate_limited');
+    };
 
     app.get('/provisioning/check/ping', { config, logLevel, schema: { hide: true } }, async () => {
       // Stable per installation, so a check can tell this PBX from another answering on the same name.
@@ -515,8 +528,11 @@ export const phoneFileRoutes =
       async (request, reply) => {
         const { token, filetype, filename } = request.params;
         const collection = PROVISIONING_FILE_TYPES.find((type) => type === filetype);
-        const file = collection ? await phoneFiles.asset(token, collection, filename) : undefined;
-        if (!file) return sendError(request, reply, 404, 'not_found');
+        const result = collection
+          ? await phoneFiles.asset(token, collection, filename)
+          : ({ miss: (await phoneFiles.tokenExists(token)) ? 'absent' : 'unknown' } as const);
+        if (!('file' in result)) return miss(request, reply, result);
+        const file = result.file;
         return reply
           .headers({ ...noStore, 'content-length': String(file.size) })
           .type('application/octet-stream')
@@ -533,9 +549,9 @@ export const phoneFileRoutes =
       },
       async (request, reply) => {
         const { token, filename } = request.params;
-        const file = await phoneFiles.configFile(token, filename, userAgent(request.headers['user-agent']));
-        if (!file) return sendError(request, reply, 404, 'not_found');
-        return reply.headers(noStore).type(file.contentType).send(file.bytes);
+        const result = await phoneFiles.configFile(token, filename, userAgent(request.headers['user-agent']));
+        if (!('file' in result)) return miss(request, reply, result);
+        return reply.headers(noStore).type(result.file.contentType).send(result.file.bytes);
       },
     );
 
@@ -543,9 +559,13 @@ export const phoneFileRoutes =
       '/provisioning/:filename',
       { config, logLevel, schema: { hide: true, params: z.object({ filename: z.string() }) } },
       async (request, reply) => {
-        const file = await phoneFiles.tokenlessFile(request.params.filename, userAgent(request.headers['user-agent']));
-        if (!file) return sendError(request, reply, 404, 'not_found');
-        return reply.headers(noStore).type(file.contentType).send(file.bytes);
+        const result = await phoneFiles.tokenlessFile(
+          request.params.filename,
+          userAgent(request.headers['user-agent']),
+          request.ip,
+        );
+        if (!('file' in result)) return miss(request, reply, result);
+        return reply.headers(noStore).type(result.file.contentType).send(result.file.bytes);
       },
     );
   };

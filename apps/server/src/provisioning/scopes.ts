@@ -6,12 +6,14 @@ import {
   indexLimit,
   isValidUploadName,
   MAX_VARIABLE_LENGTH,
+  networkListSchema,
   PHONE_READ_ONLY_ATTRIBUTES,
   PROVISIONING_API_BASE,
   PROVISIONING_URL_PATH,
   RESERVED_VARIABLES,
   type ShippedModel,
   splitIndexed,
+  TOKENLESS_NETWORKS_VARIABLE,
   VARIABLES,
   type VariableRule,
 } from '@centralino/contract';
@@ -97,6 +99,10 @@ function checkValue(rule: VariableRule, value: string): string | undefined {
       return timezoneExists(value) ? undefined : 'must be an IANA time zone name such as Europe/Rome';
     case 'list':
       return /^[A-Za-z0-9_ ,.-]*$/.test(value) ? undefined : 'must be a comma-separated list';
+    case 'networks': {
+      const result = networkListSchema.safeParse(value);
+      return result.success ? undefined : (result.error.issues[0]?.message ?? 'invalid network list');
+    }
     case 'text':
       return undefined;
   }
@@ -117,6 +123,11 @@ export function checkVariables(
   for (const [name, value] of Object.entries(patch)) {
     if ((RESERVED_VARIABLES as readonly string[]).includes(name)) {
       problems.readOnly[name] = 'computed by the server';
+      continue;
+    }
+    // Decided before any phone is known (the token-less route): one value for the whole system.
+    if (name === TOKENLESS_NETWORKS_VARIABLE && scope !== 'defaults') {
+      problems.readOnly[name] = 'set in the default settings only';
       continue;
     }
     let rule = VARIABLES[name];

@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import {
   type ConnectivityCheckResult,
   canonicalMac,
+  errorDetails,
   MAX_MODEL_NAME_LENGTH,
   MODEL_NAME,
+  networkListProblem,
   PHONE_READ_ONLY_ATTRIBUTES,
   type ProvModel,
   type ProvModelCreate,
@@ -13,6 +15,7 @@ import {
   type ProvPhonePatch,
   SHIPPED_DEFAULTS,
   shortMac,
+  TOKENLESS_NETWORKS_VARIABLE,
 } from '@centralino/contract';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, ProvPhonesTable } from '../db/schema.ts';
@@ -75,6 +78,23 @@ export function requireMac(input: string | undefined | null): string {
   const mac = canonicalMac(input.trim());
   if (!mac) throw new AppError(400, 'prov_invalid_mac', undefined, { mac: 'invalid MAC address' });
   return mac;
+}
+
+/** The token-less networks of a defaults patch, checked with the console's schema (400 prov_invalid_networks). */
+function checkTokenlessNetworks(patch: VariablesPatch) {
+  const value = patch[TOKENLESS_NETWORKS_VARIABLE];
+  if (typeof value !== 'string') return;
+  const problem = networkListProblem(value);
+  if (!problem) return;
+  const detail = (lang: 'en' | 'it') => {
+    if ('tooMany' in problem) return errorDetails[lang].prov_invalid_networks;
+    return lang === 'it'
+      ? `«${problem.entry}» non è un indirizzo o una rete IPv4/IPv6. ${errorDetails.it.prov_invalid_networks}`
+      : `"${problem.entry}" is not an IPv4/IPv6 address or network. ${errorDetails.en.prov_invalid_networks}`;
+  };
+  throw new AppError(400, 'prov_invalid_networks', detail, (lang) => ({
+    [`variables.${TOKENLESS_NETWORKS_VARIABLE}`]: detail(lang),
+  }));
 }
 
 function throwProblems(problems: ReturnType<typeof checkVariables>) {
@@ -242,6 +262,7 @@ export class ProvisioningService {
   async patchDefaults(patch: VariablesPatch): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const current = await this.getDefaults(trx);
+      checkTokenlessNetworks(patch);
       throwProblems(checkVariables(patch, 'defaults', current, current));
       await trx
         .updateTable('prov_scopes')
@@ -482,14 +503,20 @@ export class ProvisioningService {
     );
   }
 
+  /** The defaults scope from the file cache (phone downloads only). */
+  async defaultsCached(): Promise<Variables> {
+    let defaults = this.cache.scopes.get('defaults');
+    if (!defaults) {
+      defaults = await this.getDefaults();
+      this.cache.scopes.set('defaults', defaults);
+    }
+    return defaults;
+  }
+
   /** As effectiveVariables, with defaults and models from the file cache (phone downloads only). */
   async effectiveVariablesCached(row: PhoneRow): Promise<Variables> {
     const scopes = this.cache.scopes;
-    let defaults = scopes.get('defaults');
-    if (!defaults) {
-      defaults = await this.getDefaults();
-      scopes.set('defaults', defaults);
-    }
+    const defaults = await this.defaultsCached();
     let model: Variables | undefined;
     if (row.model) {
       if (scopes.has(`model:${row.model}`)) model = scopes.get(`model:${row.model}`);

@@ -31,14 +31,20 @@ describe('phone files written for a front web server', () => {
     expect(fs.readdirSync(at(TOKEN))).toEqual(['phone.cfg']);
   });
 
+  it('never writes a token-less file: it carries the first-access URL, for the allowed networks only', async () => {
+    const { disk, at } = start();
+    disk.write(MAC, '', '001565aabbcc.cfg', Buffer.from(`url = /provisioning/${TOKEN}`));
+    disk.write(MAC, '', '001565aabbcc.cfg', Buffer.from(`url = /provisioning/${TOKEN}`), 'first');
+    await disk.settled();
+    expect(fs.readdirSync(at())).toEqual([]);
+  });
+
   it('throws a write away when the phone changed before it reached the disk', async () => {
     const { disk, at } = start();
     disk.write(MAC, TOKEN, 'phone.cfg', Buffer.from('old'));
-    disk.write(MAC, '', 'phone-tokenless.cfg', Buffer.from('old'));
     disk.dropMac(MAC);
     await disk.settled();
     expect(fs.existsSync(at(TOKEN, 'phone.cfg'))).toBe(false);
-    expect(fs.existsSync(at('phone-tokenless.cfg'))).toBe(false);
     expect(fs.readdirSync(at())).toEqual([]);
 
     // The same for a retired first-access token and for everything at once.

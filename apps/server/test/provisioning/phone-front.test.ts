@@ -162,15 +162,24 @@ describe.skipIf(!fs.existsSync(NGINX)).each(DB_KINDS)('phone files from a front 
     expect(defaults.body).toContain('static.security.user_password = admin:webadmin42');
   });
 
-  it('serves token-less files with credentials blanked, from disk after the first', async () => {
+  it('never puts a token-less file on disk: Centralino answers it, after the client’s address', async () => {
+    // Not in the allowed networks (none by default): as for an unknown phone.
+    expect(await phoneFetch(`/provisioning/${FILE}`)).toMatchObject({ status: 404, fromDisk: false });
+    // nginx tells Centralino the client: allowed, it gets the file with the credentials blanked.
+    await api('PATCH', `${V1}/defaults`, { provisioning_tokenless_networks: '127.0.0.1' });
     const first = await phoneFetch(`/provisioning/${FILE}`);
     expect(first).toMatchObject({ status: 200, fromDisk: false });
     expect(first.body).toContain('account.1.password = \n');
     expect(first.body).not.toContain('Sip-Secret-NEW');
     expect(first.body).not.toContain(phone.tok2);
-    await waitFor(() => fs.existsSync(onDisk(FILE)), 'the token-less file is written for nginx');
+    // Written files (the phone's steady-state one) are on disk again; the token-less one is not.
+    await waitFor(() => fs.existsSync(onDisk(phone.tok2, FILE)), 'the steady-state file is written again');
+    expect(fs.existsSync(onDisk(FILE))).toBe(false);
     const second = await phoneFetch(`/provisioning/${FILE}`);
-    expect(second).toMatchObject({ status: 200, fromDisk: true, body: first.body });
+    expect(second).toMatchObject({ status: 200, fromDisk: false, body: first.body });
+    expect(fs.existsSync(onDisk(FILE))).toBe(false);
+    await api('PATCH', `${V1}/defaults`, { provisioning_tokenless_networks: '' });
+    expect(await phoneFetch(`/provisioning/${FILE}`)).toMatchObject({ status: 404, fromDisk: false });
   });
 
   it('leaves unknown tokens and path tricks to Centralino, which refuses them', async () => {
@@ -185,10 +194,10 @@ describe.skipIf(!fs.existsSync(NGINX)).each(DB_KINDS)('phone files from a front 
       expect(res.status, urlPath).toBe(404);
       expect(res.body, urlPath).not.toContain('Sip-Secret');
     }
-    // nginx resolves an encoded '..' before looking on disk: this is the token-less file, blanked.
+    // nginx resolves an encoded '..' before looking on disk, where no token-less file is: Centralino refuses it.
     const dotted = await phoneFetch(`/provisioning/${phone.tok2}/..%2f${FILE}`);
+    expect(dotted).toMatchObject({ status: 404, fromDisk: false });
     expect(dotted.body).not.toContain('Sip-Secret');
-    expect(dotted.body).toContain('account.1.password = \n');
     // The first-use log sits in the served folder's root, out of every path nginx serves from disk.
     expect(fs.readFileSync(firstUseLog, 'utf8')).toContain('/provisioning-first/');
     for (const urlPath of ['/provisioning/..%2ffirst-use.log', `/provisioning/${phone.tok2}/..%2f..%2ffirst-use.log`]) {

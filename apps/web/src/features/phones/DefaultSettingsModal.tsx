@@ -1,6 +1,7 @@
 import {
   DEFAULTS_LOADING_MS,
   LDAP_TLS_MODES,
+  networkListProblem,
   PHONE_LANGUAGES_OFFERED,
   type PhonebookLdap,
   PROVISIONING_FREQUENCIES,
@@ -138,6 +139,8 @@ function DefaultsForm({
   const invalidCertificate =
     !checking && scheme === 'https' && check.data?.is_reachable === true && !check.data.valid_certificate;
 
+  // Checked with the schema the server applies on save.
+  const networksProblem = networkListProblem(values.provisioning_tokenless_networks);
   const systemService = isSystemPhonebook(phonebookType) ? phonebook?.[phonebookType] : undefined;
   const save = useMutation({
     mutationFn: async () => {
@@ -308,6 +311,20 @@ function DefaultsForm({
           {t('phones.defaults.certificate')}
         </Alert>
       )}
+      <TextInput
+        label={t('phones.defaults.fields.provisioning_tokenless_networks')}
+        description={t('phones.defaults.tokenlessNetworksHint')}
+        styles={{ description: { color: 'var(--mantine-color-text)' } }}
+        placeholder="192.168.1.0/24, 2001:db8::/64"
+        value={values.provisioning_tokenless_networks}
+        onChange={(e) => set('provisioning_tokenless_networks')(e.currentTarget.value)}
+        error={
+          networksProblem &&
+          ('tooMany' in networksProblem
+            ? t('phones.defaults.tokenlessNetworksTooMany')
+            : t('phones.defaults.tokenlessNetworksInvalid', { entry: networksProblem.entry }))
+        }
+      />
       <Accordion variant="separated" multiple value={sections} onChange={setSections}>
         <Accordion.Item value={'preferences' satisfies Section}>
           <Accordion.Control>{t('phones.defaults.sections.preferences')}</Accordion.Control>
@@ -374,7 +391,7 @@ function DefaultsForm({
           {t('common.cancel')}
         </Button>
         <Button
-          disabled={unreachable || checking || status === 'saving' || status === 'ok'}
+          disabled={unreachable || checking || !!networksProblem || status === 'saving' || status === 'ok'}
           onClick={() => save.mutate()}
         >
           {t('phones.defaults.save')}

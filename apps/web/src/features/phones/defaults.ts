@@ -24,7 +24,9 @@ export const LDAP_SEARCH_FIELDS = [
 ] as const;
 /** The phonebook variables in the order the section shows them (contract provisioning §6.6). */
 export const LDAP_FIELDS = [...LDAP_CONNECTION_FIELDS, ...LDAP_SEARCH_FIELDS] as const;
-export const DEFAULTS_FIELDS = [...PINNED_FIELDS, ...PREFERENCE_FIELDS, ...LDAP_FIELDS] as const;
+/** Who may provision without a token (TOKENLESS_NETWORKS_VARIABLE): shown with the PBX address. */
+export const BOOTSTRAP_FIELDS = ['provisioning_tokenless_networks'] as const;
+export const DEFAULTS_FIELDS = [...PINNED_FIELDS, ...BOOTSTRAP_FIELDS, ...PREFERENCE_FIELDS, ...LDAP_FIELDS] as const;
 export type DefaultsField = (typeof DEFAULTS_FIELDS)[number];
 export type DefaultsValues = Record<DefaultsField, string>;
 
