@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ADMIN_PASSWORD_MIN_LENGTH } from './limits.ts';
+import { secret } from './secret.ts';
 
 /** `admin` may change everything; `readonly` sees every screen and downloads reports, every write answers 403. */
 export const accountRoles = ['admin', 'readonly'] as const;
@@ -13,10 +14,9 @@ export const accountNameSchema = z
   .toLowerCase()
   .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'Use letters, digits, dot, dash or underscore (up to 64)');
 
-export const accountPasswordSchema = z
-  .string()
-  .min(ADMIN_PASSWORD_MIN_LENGTH, `At least ${ADMIN_PASSWORD_MIN_LENGTH} characters`)
-  .max(128);
+export const accountPasswordSchema = secret(
+  z.string().min(ADMIN_PASSWORD_MIN_LENGTH, `At least ${ADMIN_PASSWORD_MIN_LENGTH} characters`).max(128),
+);
 
 /** One console account in the list (no secret: the password hash and TOTP secret never leave the server). */
 export const accountSchema = z

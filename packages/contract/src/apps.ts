@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fileContent } from './secret.ts';
 import { noControlChars, registerItalianMessages } from './text.ts';
 
 /**
@@ -216,7 +217,7 @@ export const streamingTestResultSchema = z
 
 /** POST /api/configuration/googleauth: `{file: "data:application/json;base64,…"}` or the bare base64. */
 export const googleAuthUploadSchema = z
-  .object({ file: z.string({ error: 'File format error: File must be a JSON' }).min(1).max(200_000) })
+  .object({ file: fileContent(z.string({ error: 'File format error: File must be a JSON' }).min(1).max(200_000)) })
   .meta({ id: 'GoogleAuthUpload' });
 export const voicemailSttStatusSchema = z.enum(['enabled', 'disabled']);
 export type VoicemailSttStatus = z.infer<typeof voicemailSttStatusSchema>;
@@ -232,11 +233,13 @@ export const VOICEMAIL_TRANSCRIPTION_MAX_AUDIO_BYTES = 10 * 1024 * 1024;
 /** The call's body: the language (BCP-47, e.g. it-IT) and the message's 16-bit PCM WAV in base64. */
 export const voicemailTranscriptionRequestSchema = z.object({
   language: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/),
-  audio: z
-    .string()
-    .min(1)
-    .max(Math.ceil(VOICEMAIL_TRANSCRIPTION_MAX_AUDIO_BYTES / 3) * 4)
-    .regex(/^[A-Za-z0-9+/]*={0,2}$/),
+  audio: fileContent(
+    z
+      .string()
+      .min(1)
+      .max(Math.ceil(VOICEMAIL_TRANSCRIPTION_MAX_AUDIO_BYTES / 3) * 4)
+      .regex(/^[A-Za-z0-9+/]*={0,2}$/),
+  ),
 });
 export type VoicemailTranscriptionRequest = z.infer<typeof voicemailTranscriptionRequestSchema>;
 /** The recognised text ('' when nothing was recognised). */

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { secret } from './secret.ts';
 
 export { AUTH_KEY_HEADER, AUTH_USER_HEADER, STORED_CREDENTIALS_KEY } from './constants.ts';
 
 export const loginRequestSchema = z
   .object({
     username: z.string().trim().min(1).max(64),
-    password: z.string().min(1).max(256),
+    password: secret(z.string().min(1).max(256)),
   })
   .meta({ id: 'LoginRequest' });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
@@ -43,10 +44,12 @@ export const twoFactorStatusSchema = z.object({ enabled: z.boolean() }).meta({ i
 export const twoFactorSetupSchema = z.object({ secret: z.string(), uri: z.string() }).meta({ id: 'TwoFactorSetup' });
 export const twoFactorEnableSchema = z
   .object({
-    code: z
-      .string()
-      .trim()
-      .regex(/^\d{6}$/, 'Six digits'),
+    code: secret(
+      z
+        .string()
+        .trim()
+        .regex(/^\d{6}$/, 'Six digits'),
+    ),
   })
   .meta({ id: 'TwoFactorEnable' });
 /**

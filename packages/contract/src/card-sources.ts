@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { secret } from './secret.ts';
 import { noControlChars, registerItalianMessages } from './text.ts';
 
 /**
@@ -60,7 +61,7 @@ const port = z.coerce
   .max(65_535, 'A port from 1 to 65535');
 const user = text('User is required');
 /** Write-only: never in an answer. Empty = no password. */
-const pass = z.string().max(255, 'At most 255 characters').check(noControlChars);
+const pass = secret(z.string().max(255, 'At most 255 characters').check(noControlChars));
 /** The database name (the form's 'Database name'); unique among the sources, built-in ones included. */
 const name = text('Database name is required');
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { UiLanguage } from './errors.ts';
+import { fileContent } from './secret.ts';
 
 /**
  * Columns of the users CSV (contract §15.1), in order. A header line is optional; when present it
@@ -36,10 +37,12 @@ export const csvHeaderAliases: Record<CsvColumn, readonly string[]> = {
 /** Body of POST /csv/csvimport and of the preview: a data URL or bare base64 of the file. */
 export const csvFileSchema = z
   .object({
-    file: z
-      .string()
-      .min(1)
-      .max(8 * 1024 * 1024),
+    file: fileContent(
+      z
+        .string()
+        .min(1)
+        .max(8 * 1024 * 1024),
+    ),
   })
   .meta({ id: 'CsvFile' });
 

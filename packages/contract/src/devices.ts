@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { secret } from './secret.ts';
 import { noControlChars } from './text.ts';
 
 /** Product limit of devices per user (spec §5/§9), below the 9 numbers the scheme allows. */
@@ -47,7 +48,7 @@ export const physicalExtensionCreateSchema = z
       .nullish(),
     line: z.number().int().min(1).max(16).nullish(),
     web_user: webCredential,
-    web_password: webCredential,
+    web_password: secret(webCredential),
     clear_temporary: z.unknown().optional(),
   })
   .meta({ id: 'PhysicalExtensionCreate' });

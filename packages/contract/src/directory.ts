@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { secret } from './secret.ts';
 
 /** Where PBX users come from: the built-in directory ('legacy' mode) or an external one ('uc' mode). */
 export const directoryModes = ['legacy', 'uc'] as const;
@@ -68,7 +69,7 @@ export const ldapSettingsSchema = z
     allowInvalidCertificate: z.boolean(),
     bindDn: dn,
     /** Write-only: GET answers it empty; an empty value on save keeps the stored one. */
-    bindPassword: z.string().max(256),
+    bindPassword: secret(z.string().max(256)),
     baseDn: dn.min(1),
     /** An LDAP filter selecting user entries, e.g. (objectClass=inetOrgPerson). */
     userFilter: z

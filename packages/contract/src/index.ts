@@ -24,6 +24,7 @@ export * from './phonebook-ldap.ts';
 export * from './provisioning.ts';
 export * from './provisioning-catalogue.ts';
 export * from './routes.ts';
+export * from './secret.ts';
 export * from './settings.ts';
 export * from './text.ts';
 export * from './trunks.ts';

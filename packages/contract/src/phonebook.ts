@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { secret } from './secret.ts';
 import { noControlChars, registerItalianMessages } from './text.ts';
 
 /** Destination fields of the central phonebook (contract api-admin §9.1), alphabetical as GET /phonebook/fields. */
@@ -68,7 +69,7 @@ const mysqlConnection = z.object({
     .regex(/^\d{1,5}$/, required('Port')),
   user: text(255).min(1, required('User')),
   /** Absent on an update: the stored password stays. */
-  password: z.string().max(255).optional(),
+  password: secret(z.string().max(255)).optional(),
   dbname: text(255).min(1, required('Database')),
   query: z.string().trim().min(1, required('Query')).max(10_000),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { secretKeys } from './secret.ts';
 
 /**
  * Phone provisioning engine (contract provisioning.md): API shapes under /api/provisioning/v1, the variable
@@ -595,9 +596,11 @@ export function isValidUploadName(name: string): boolean {
 
 // ------------------------------------------------------------------------------------------------ Schemas
 
-const variablesSchema = z.record(z.string(), z.string());
+/** Variables whose values are credentials (the phone's admin and user passwords, LDAP and SIP account passwords). */
+export const SECRET_VARIABLES = /^(adminpw|userpw|ldap_password|account_password_\d+)$/;
+const variablesSchema = secretKeys(z.record(z.string(), z.string()), SECRET_VARIABLES);
 /** PATCH bodies: a null value removes the variable so the inherited value applies again. */
-const variablesPatchSchema = z.record(z.string(), z.string().nullable());
+const variablesPatchSchema = secretKeys(z.record(z.string(), z.string().nullable()), SECRET_VARIABLES);
 
 export const provModelSummarySchema = z
   .object({ name: z.string(), display_name: z.string(), model_url: z.string() })

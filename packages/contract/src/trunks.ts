@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { secret } from './secret.ts';
 import { noControlChars } from './text.ts';
 
 /**
@@ -335,12 +336,14 @@ const username = z
   .max(128)
   .regex(/^[^\s;#"\\]+$/, 'No spaces, ; # " or \\')
   .check(noControlChars);
-const password = z
-  .string()
-  .min(1, 'Password is required')
-  .max(128)
-  .regex(TRUNK_SECRET_PATTERN, 'No spaces, ; # " or \\')
-  .check(noControlChars);
+const password = secret(
+  z
+    .string()
+    .min(1, 'Password is required')
+    .max(128)
+    .regex(TRUNK_SECRET_PATTERN, 'No spaces, ; # " or \\')
+    .check(noControlChars),
+);
 const phone = z.string().trim().regex(phonePattern, 'A phone number of digits, optionally starting with +');
 const codecs = z.array(z.enum(VOIP_CODECS)).min(1, 'Choose at least one codec').max(VOIP_CODECS.length);
 
@@ -361,7 +364,7 @@ export type VoipTrunkCreate = z.infer<typeof voipTrunkCreateSchema>;
 export const voipTrunkPatchSchema = z
   .object({
     username: username.optional(),
-    password: z.union([z.literal(''), password]).optional(),
+    password: secret(z.union([z.literal(''), password])).optional(),
     phone: phone.optional(),
     codecs: codecs.optional(),
     forceCodec: z.boolean().optional(),

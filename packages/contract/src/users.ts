@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { secret } from './secret.ts';
 import { noControlChars } from './text.ts';
 
 /** Directory accounts that are never PBX users (compared case-insensitively). */
@@ -45,7 +46,7 @@ export const newUserSchema = z.object({ username: usernameSchema, fullname: full
 export type NewUser = z.input<typeof newUserSchema>;
 
 export const passwordRequestSchema = z
-  .object({ password: z.string().min(1, 'Password is required').max(128) })
+  .object({ password: secret(z.string().min(1, 'Password is required').max(128)) })
   .meta({ id: 'PasswordRequest' });
 
 /**

@@ -17,6 +17,8 @@ export interface AuditScope {
   writing: boolean;
   /** The answer went out: later transactions (a job the request started) are not this request's change. */
   closed: boolean;
+  /** The route only checks or previews: a row only with a change in the database, none from onSend. */
+  checkOnly?: boolean;
   status: () => number;
 }
 
