@@ -59,9 +59,9 @@ export const twoFactorEnableSchema = z
  */
 export const ownPasswordChangeSchema = z
   .object({
-    password: z.string().min(1, 'Password is required').max(128),
-    current_password: z.string().max(256).optional(),
-    code: z.string().trim().max(32).optional(),
+    password: secret(z.string().min(1, 'Password is required').max(128)),
+    current_password: secret(z.string().max(256)).optional(),
+    code: secret(z.string().trim().max(32)).optional(),
   })
   .meta({ id: 'OwnPasswordChange' });
 export type OwnPasswordChange = z.infer<typeof ownPasswordChangeSchema>;
