@@ -6,6 +6,7 @@ import { root } from './lib.ts';
 const benches = [
   'foundation.ts',
   'users.ts',
+  'users-unpaged.ts',
   'pbx.ts',
   'call-flows.ts',
   'provisioning.ts',

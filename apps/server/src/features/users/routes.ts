@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { pickEncoding } from '../../plugins/compress.ts';
 import type { UsersService } from './service.ts';
-import { UnpagedUsers } from './unpaged.ts';
+import { slices, UnpagedUsers } from './unpaged.ts';
 
 const tags = ['users'];
 
@@ -78,8 +78,9 @@ export const usersRoutes =
           const { body, total } = await unpaged.answer(request.query, encoding);
           reply.header(TOTAL_COUNT_HEADER, String(total)).header('vary', 'accept-encoding');
           if (encoding) reply.header('content-encoding', encoding);
-          // The typed reply only knows the array it would serialise.
-          return reply.type('application/json; charset=utf-8').send(body as unknown as []);
+          reply.header('content-length', String(body.length));
+          // Written a slice at a time as the socket takes it; the typed reply only knows the array it would serialise.
+          return reply.type('application/json; charset=utf-8').send(slices(body) as unknown as []);
         }
         const { users: list, total } = await users.list(request.query);
         reply.header(TOTAL_COUNT_HEADER, String(total));

@@ -30,6 +30,8 @@ interface Copy {
  * hundred scans do, and a list that changes often (each change makes a new copy) is better served by scanning.
  */
 const SCANS_BEFORE_INDEX = 8;
+/** Rows read per statement when a copy is loaded (a few milliseconds of the event loop each). */
+const LOAD_CHUNK = 5_000;
 const GRAM = 3;
 
 function gramsOf(entries: Entry[]): Map<string, number[]> {
@@ -132,18 +134,30 @@ export class UsersSearchIndex {
     const known = this.copies.get(sort);
     if (known?.version === version) return known.entries;
     const ordered = this.db.selectFrom('users').select(['id', 'search_key', 'default_extension']);
-    const entries = (sort === 'extension' ? ordered.orderBy('extension_order') : ordered.orderBy(sort))
-      .orderBy('username')
-      .execute()
-      .then((rows) =>
-        copyOf(
-          rows.map((r) => ({
-            id: Number(r.id),
-            key: r.search_key,
-            configured: r.default_extension !== null,
-          })),
-        ),
-      );
+    const query = (sort === 'extension' ? ordered.orderBy('extension_order') : ordered.orderBy(sort)).orderBy(
+      'username',
+    );
+    const entries = (async () => {
+      // Read a chunk at a time with a turn of the event loop between chunks: SQLite answers synchronously, and
+      // 50,000 rows in one statement held the loop for about 100 ms. A write between two chunks could list a user
+      // twice or not at all: the version is read again after the last chunk, and the copy read again if it moved.
+      let list: Entry[] = [];
+      for (let attempt = 1; ; attempt++) {
+        list = [];
+        for (let offset = 0; ; offset += LOAD_CHUNK) {
+          const rows = await query.limit(LOAD_CHUNK).offset(offset).execute();
+          for (const r of rows) {
+            list.push({ id: Number(r.id), key: r.search_key, configured: r.default_extension !== null });
+          }
+          if (rows.length < LOAD_CHUNK) break;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        // Behind writes that keep coming, the last copy is kept: its label is older than it, so it is read again
+        // at its next use (as when a write lands during a load of one statement).
+        if (attempt === 3 || (await this.version()) === version) break;
+      }
+      return copyOf(list);
+    })();
     // Concurrent searches share one load; a failed load is not kept.
     this.copies.set(sort, { version, entries });
     entries.then(
