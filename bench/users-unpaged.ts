@@ -14,6 +14,7 @@ import {
   ceiling,
   fmtWrk,
   median,
+  onThrowawayPostgres,
   percentile,
   pidsOnPort,
   root,
@@ -47,190 +48,205 @@ function csv(from: number, count: number): string {
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'centralino-unpaged-'));
 const loopFile = path.join(work, 'loop.json');
 process.env.SERVER_NODE_ARGS = `${process.env.SERVER_NODE_ARGS ?? ''} --import ${path.join(root, 'bench/loop-delay.mjs')}`;
-const server = await startServer({ ADMIN_PASSWORD: PASSWORD, LOGIN_RATE_LIMIT: '1000', LOOP_DELAY_FILE: loopFile });
-const serverPid = pidsOnPort(Number(new URL(server.url).port))[0];
+async function run(label: string, env: Record<string, string>) {
+  console.log(`\n### ${label}`);
+  const server = await startServer({
+    ADMIN_PASSWORD: PASSWORD,
+    LOGIN_RATE_LIMIT: '1000',
+    LOOP_DELAY_FILE: loopFile,
+    ...env,
+  });
+  const serverPid = pidsOnPort(Number(new URL(server.url).port))[0];
 
-/** The event loop's delays since the last call (the server writes them on SIGUSR2). */
-async function loopDelay(): Promise<{ max: number; p99: number; p50: number; samples: number }> {
-  fs.rmSync(loopFile, { force: true });
-  if (serverPid) process.kill(serverPid, 'SIGUSR2');
-  for (let i = 0; i < 200 && !fs.existsSync(loopFile); i++) await new Promise((r) => setTimeout(r, 10));
-  return JSON.parse(fs.readFileSync(loopFile, 'utf8'));
-}
-
-/** Health calls every 20 ms on a connection of their own while `during` runs: their latencies (ms). */
-async function probed<T>(
-  during: () => Promise<T>,
-): Promise<{ result: T; health: { p50: number; p99: number; max: number; n: number } }> {
-  const latencies: number[] = [];
-  let running = true;
-  const probe = (async () => {
-    while (running) {
-      const t0 = performance.now();
-      await (await fetch(`${server.url}/api/health`)).arrayBuffer();
-      latencies.push(performance.now() - t0);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  })();
-  const result = await during();
-  running = false;
-  await probe;
-  latencies.sort((a, b) => a - b);
-  return {
-    result,
-    health: {
-      p50: percentile(latencies, 50),
-      p99: percentile(latencies, 99),
-      max: latencies.at(-1) ?? Number.NaN,
-      n: latencies.length,
-    },
-  };
-}
-
-const fmtLoop = (l: { max: number; p99: number }) => `event loop: longest delay ${l.max} ms, p99 ${l.p99} ms`;
-const fmtHealth = (h: { p50: number; p99: number; max: number; n: number }) =>
-  `health calls meanwhile (${h.n}): p50 ${h.p50.toFixed(1)} ms, p99 ${h.p99.toFixed(1)} ms, max ${h.max.toFixed(1)} ms`;
-
-try {
-  const headers = await signIn(server.url, PASSWORD);
-  const auth = { User: headers.User as string, Secretkey: headers.Secretkey as string };
-  await post(`${server.url}/api/configuration/mode`, headers, { mode: 'legacy' });
-  const seeding = performance.now();
-  for (let from = 0; from < USERS; from += 5000) {
-    await importAndWait(server.url, headers, csv(from, Math.min(5000, USERS - from)));
+  /** The event loop's delays since the last call (the server writes them on SIGUSR2). */
+  async function loopDelay(): Promise<{ max: number; p99: number; p50: number; samples: number }> {
+    fs.rmSync(loopFile, { force: true });
+    if (serverPid) process.kill(serverPid, 'SIGUSR2');
+    for (let i = 0; i < 200 && !fs.existsSync(loopFile); i++) await new Promise((r) => setTimeout(r, 10));
+    return JSON.parse(fs.readFileSync(loopFile, 'utf8'));
   }
-  console.log(`  seeded ${USERS} users by CSV import in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
 
-  /** The list as the server sends it (raw bytes: fetch would decode a compressed answer). */
-  const fetchList = (encoding: string) =>
-    new Promise<{ ms: number; status: number; total: number; bytes: Buffer }>((resolve, reject) => {
-      const t0 = performance.now();
-      http
-        .get(`${server.url}${LIST}`, { headers: { ...auth, 'accept-encoding': encoding } }, (res) => {
-          const parts: Buffer[] = [];
-          res.on('data', (d: Buffer) => parts.push(d));
-          res.on('end', () =>
-            resolve({
-              ms: performance.now() - t0,
-              status: res.statusCode ?? 0,
-              total: Number(res.headers['x-total-count']),
-              bytes: Buffer.concat(parts),
+  /** Health calls every 20 ms on a connection of their own while `during` runs: their latencies (ms). */
+  async function probed<T>(
+    during: () => Promise<T>,
+  ): Promise<{ result: T; health: { p50: number; p99: number; max: number; n: number } }> {
+    const latencies: number[] = [];
+    let running = true;
+    const probe = (async () => {
+      while (running) {
+        const t0 = performance.now();
+        await (await fetch(`${server.url}/api/health`)).arrayBuffer();
+        latencies.push(performance.now() - t0);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    const result = await during();
+    running = false;
+    await probe;
+    latencies.sort((a, b) => a - b);
+    return {
+      result,
+      health: {
+        p50: percentile(latencies, 50),
+        p99: percentile(latencies, 99),
+        max: latencies.at(-1) ?? Number.NaN,
+        n: latencies.length,
+      },
+    };
+  }
+
+  const fmtLoop = (l: { max: number; p99: number }) => `event loop: longest delay ${l.max} ms, p99 ${l.p99} ms`;
+  const fmtHealth = (h: { p50: number; p99: number; max: number; n: number }) =>
+    `health calls meanwhile (${h.n}): p50 ${h.p50.toFixed(1)} ms, p99 ${h.p99.toFixed(1)} ms, max ${h.max.toFixed(1)} ms`;
+
+  try {
+    const headers = await signIn(server.url, PASSWORD);
+    const auth = { User: headers.User as string, Secretkey: headers.Secretkey as string };
+    await post(`${server.url}/api/configuration/mode`, headers, { mode: 'legacy' });
+    const seeding = performance.now();
+    for (let from = 0; from < USERS; from += 5000) {
+      await importAndWait(server.url, headers, csv(from, Math.min(5000, USERS - from)));
+    }
+    console.log(`  seeded ${USERS} users by CSV import in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
+
+    /** The list as the server sends it (raw bytes: fetch would decode a compressed answer). */
+    const fetchList = (encoding: string) =>
+      new Promise<{ ms: number; status: number; total: number; bytes: Buffer }>((resolve, reject) => {
+        const t0 = performance.now();
+        http
+          .get(`${server.url}${LIST}`, { headers: { ...auth, 'accept-encoding': encoding } }, (res) => {
+            const parts: Buffer[] = [];
+            res.on('data', (d: Buffer) => parts.push(d));
+            res.on('end', () =>
+              resolve({
+                ms: performance.now() - t0,
+                status: res.statusCode ?? 0,
+                total: Number(res.headers['x-total-count']),
+                bytes: Buffer.concat(parts),
+              }),
+            );
+            res.on('error', reject);
+          })
+          .on('error', reject);
+      });
+    /** Until the PBX apply the change asked for is done: it runs in the server too, and is not the list's work. */
+    const applied = async () => {
+      for (;;) {
+        const res = await fetch(`${server.url}/api/pbx/apply`, { headers: auth });
+        const status = (await res.json()) as { state: string; dirty?: boolean };
+        if (status.state === 'idle' && !status.dirty) return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+
+    // After a change: each round renames one user (through the API), then asks for the list once.
+    console.log(`\n  after a change (the answer made again), ${ROUNDS} rounds each:`);
+    for (const encoding of ['br', 'identity']) {
+      const times: number[] = [];
+      let worstLoop = 0;
+      let worstHealth = 0;
+      for (let round = 0; round < ROUNDS; round++) {
+        await post(`${server.url}/api/mainextensions`, headers, {
+          username: 'user1',
+          extension: String(70000 + round + (encoding === 'br' ? 0 : 10)),
+        });
+        await applied();
+        await loopDelay();
+        const { result, health } = await probed(() => fetchList(encoding));
+        const loop = await loopDelay();
+        if (result.status !== 200) throw new Error(`list answered ${result.status}`);
+        times.push(result.ms);
+        worstLoop = Math.max(worstLoop, loop.max);
+        worstHealth = Math.max(worstHealth, health.max);
+      }
+      console.log(
+        `  ${encoding.padEnd(9)} first request ${median(times).toFixed(0)} ms (median; ${times.map((t) => t.toFixed(0)).join(', ')})` +
+          `   longest event-loop delay ${worstLoop} ms   slowest health call ${worstHealth.toFixed(1)} ms`,
+      );
+    }
+
+    // Kept: the same bytes again and again. The reference is nginx sending those very bytes from a file.
+    const staticRoot = path.join(work, 'static');
+    fs.mkdirSync(staticRoot, { recursive: true });
+    // nginx's workers run as another user.
+    fs.chmodSync(work, 0o755);
+    const sizes: Record<string, number> = {};
+    for (const encoding of ['br', 'identity']) {
+      const { total, bytes } = await fetchList(encoding);
+      if (total !== USERS) throw new Error(`the list has ${total} users, not ${USERS}`);
+      fs.writeFileSync(path.join(staticRoot, `users.${encoding}`), bytes);
+      sizes[encoding] = bytes.length;
+    }
+    console.log(
+      `\n  answer: ${((sizes.identity ?? 0) / 1e6).toFixed(2)} MB of JSON, ${((sizes.br ?? 0) / 1e6).toFixed(2)} MB brotli (quality 4)`,
+    );
+    const nginx = await startNginx({ workers: 1, staticRoot });
+    if (!nginx) throw new Error('nginx is needed for the reference (apt-get install nginx-light)');
+    try {
+      console.log(
+        `  kept (no change since), wrk ${CONNECTIONS} connections, ${SECONDS} s a round, ${ROUNDS} rounds alternating:`,
+      );
+      for (const encoding of ['br', 'identity']) {
+        const ours: (WrkResult & { cpuUsPerRequest: number })[] = [];
+        const theirs: WrkResult[] = [];
+        let worstLoop = { max: 0, p99: 0 };
+        let health = { p50: 0, p99: 0, max: 0, n: 0 };
+        for (let round = 0; round < ROUNDS; round++) {
+          await loopDelay();
+          const measured = await probed(() =>
+            wrkWithCpu({
+              url: server.url,
+              connections: CONNECTIONS,
+              duration: SECONDS,
+              paths: [{ path: LIST }],
+              headers: { ...auth, 'Accept-Encoding': encoding },
             }),
           );
-          res.on('error', reject);
-        })
-        .on('error', reject);
-    });
-  /** Until the PBX apply the change asked for is done: it runs in the server too, and is not the list's work. */
-  const applied = async () => {
-    for (;;) {
-      const res = await fetch(`${server.url}/api/pbx/apply`, { headers: auth });
-      const status = (await res.json()) as { state: string; dirty?: boolean };
-      if (status.state === 'idle' && !status.dirty) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
-
-  // After a change: each round renames one user (through the API), then asks for the list once.
-  console.log(`\n  after a change (the answer made again), ${ROUNDS} rounds each:`);
-  for (const encoding of ['br', 'identity']) {
-    const times: number[] = [];
-    let worstLoop = 0;
-    let worstHealth = 0;
-    for (let round = 0; round < ROUNDS; round++) {
-      await post(`${server.url}/api/mainextensions`, headers, {
-        username: 'user1',
-        extension: String(70000 + round + (encoding === 'br' ? 0 : 10)),
-      });
-      await applied();
-      await loopDelay();
-      const { result, health } = await probed(() => fetchList(encoding));
-      const loop = await loopDelay();
-      if (result.status !== 200) throw new Error(`list answered ${result.status}`);
-      times.push(result.ms);
-      worstLoop = Math.max(worstLoop, loop.max);
-      worstHealth = Math.max(worstHealth, health.max);
-    }
-    console.log(
-      `  ${encoding.padEnd(9)} first request ${median(times).toFixed(0)} ms (median; ${times.map((t) => t.toFixed(0)).join(', ')})` +
-        `   longest event-loop delay ${worstLoop} ms   slowest health call ${worstHealth.toFixed(1)} ms`,
-    );
-  }
-
-  // Kept: the same bytes again and again. The reference is nginx sending those very bytes from a file.
-  const staticRoot = path.join(work, 'static');
-  fs.mkdirSync(staticRoot);
-  // nginx's workers run as another user.
-  fs.chmodSync(work, 0o755);
-  const sizes: Record<string, number> = {};
-  for (const encoding of ['br', 'identity']) {
-    const { total, bytes } = await fetchList(encoding);
-    if (total !== USERS) throw new Error(`the list has ${total} users, not ${USERS}`);
-    fs.writeFileSync(path.join(staticRoot, `users.${encoding}`), bytes);
-    sizes[encoding] = bytes.length;
-  }
-  console.log(
-    `\n  answer: ${((sizes.identity ?? 0) / 1e6).toFixed(2)} MB of JSON, ${((sizes.br ?? 0) / 1e6).toFixed(2)} MB brotli (quality 4)`,
-  );
-  const nginx = await startNginx({ workers: 1, staticRoot });
-  if (!nginx) throw new Error('nginx is needed for the reference (apt-get install nginx-light)');
-  try {
-    console.log(
-      `  kept (no change since), wrk ${CONNECTIONS} connections, ${SECONDS} s a round, ${ROUNDS} rounds alternating:`,
-    );
-    for (const encoding of ['br', 'identity']) {
-      const ours: (WrkResult & { cpuUsPerRequest: number })[] = [];
-      const theirs: WrkResult[] = [];
-      let worstLoop = { max: 0, p99: 0 };
-      let health = { p50: 0, p99: 0, max: 0, n: 0 };
-      for (let round = 0; round < ROUNDS; round++) {
-        await loopDelay();
-        const measured = await probed(() =>
-          wrkWithCpu({
-            url: server.url,
-            connections: CONNECTIONS,
-            duration: SECONDS,
-            paths: [{ path: LIST }],
-            headers: { ...auth, 'Accept-Encoding': encoding },
-          }),
+          const loop = await loopDelay();
+          if (loop.max > worstLoop.max) worstLoop = loop;
+          if (measured.health.max > health.max) health = measured.health;
+          ours.push(measured.result);
+          theirs.push(
+            await wrk({
+              url: nginx.url,
+              connections: CONNECTIONS,
+              duration: SECONDS,
+              paths: [{ path: `/provisioning/users.${encoding}` }],
+            }),
+          );
+        }
+        const best = (list: WrkResult[]) =>
+          [...list].sort((a, b) => a.rps - b.rps)[Math.floor(list.length / 2)] as WrkResult;
+        const server50 = best(ours);
+        const nginx50 = best(theirs);
+        console.log(fmtWrk(`Centralino, ${encoding} (median round)`, server50, 34));
+        console.log(fmtWrk(`nginx, the same bytes (median round)`, nginx50, 34));
+        console.log(
+          `    ratio ${(median(ours.map((r) => r.rps)) / median(theirs.map((r) => r.rps))).toFixed(2)}× nginx (medians)   ${fmtLoop(worstLoop)}   ${fmtHealth(health)}`,
         );
-        const loop = await loopDelay();
-        if (loop.max > worstLoop.max) worstLoop = loop;
-        if (measured.health.max > health.max) health = measured.health;
-        ours.push(measured.result);
-        theirs.push(
-          await wrk({
-            url: nginx.url,
-            connections: CONNECTIONS,
-            duration: SECONDS,
-            paths: [{ path: `/provisioning/users.${encoding}` }],
-          }),
-        );
+        const errors = ours.reduce((n, r) => n + r.errors, 0);
+        if (errors > 0) console.log(`    ${errors} errors from Centralino`);
       }
-      const best = (list: WrkResult[]) =>
-        [...list].sort((a, b) => a.rps - b.rps)[Math.floor(list.length / 2)] as WrkResult;
-      const server50 = best(ours);
-      const nginx50 = best(theirs);
-      console.log(fmtWrk(`Centralino, ${encoding} (median round)`, server50, 34));
-      console.log(fmtWrk(`nginx, the same bytes (median round)`, nginx50, 34));
-      console.log(
-        `    ratio ${(median(ours.map((r) => r.rps)) / median(theirs.map((r) => r.rps))).toFixed(2)}× nginx (medians)   ${fmtLoop(worstLoop)}   ${fmtHealth(health)}`,
-      );
-      const errors = ours.reduce((n, r) => n + r.errors, 0);
-      if (errors > 0) console.log(`    ${errors} errors from Centralino`);
+    } finally {
+      await nginx.stop();
     }
+    const top = await ceiling(CONNECTIONS);
+    if (top) console.log(fmtWrk(`wrk's ceiling (nginx "ok", ${CONNECTIONS} connections)`, top, 34));
+    console.log(
+      `  load average: ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
   } finally {
-    await nginx.stop();
+    await server.stop();
   }
-  const top = await ceiling(CONNECTIONS);
-  if (top) console.log(fmtWrk(`wrk's ceiling (nginx "ok", ${CONNECTIONS} connections)`, top, 34));
-  console.log(
-    `  load average: ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  );
+}
+
+const databases = (process.env.BENCH_DATABASES ?? 'sqlite,postgres').split(',');
+try {
+  if (databases.includes('sqlite')) await run('SQLite', {});
+  if (databases.includes('postgres')) await onThrowawayPostgres((url) => run('PostgreSQL', { DATABASE_URL: url }));
 } finally {
-  await server.stop();
   fs.rmSync(work, { recursive: true, force: true });
 }
