@@ -24,6 +24,13 @@ test('accounts: add a read-only account; it sees screens with their write contro
   const row = page.getByRole('row').filter({ hasText: 'viewer' });
   await expect(row).toBeVisible();
   await expect(row.getByRole('combobox', { name: 'Role of viewer' })).toHaveValue('Read-only');
+  // Another account's password is reset here; one's own is changed under Settings, with the current one.
+  await expect(row.getByRole('button', { name: 'Reset password viewer' })).toBeEnabled();
+  const own = page.getByRole('row').filter({ hasText: 'admin' }).filter({ hasNotText: 'viewer' });
+  await expect(own.getByRole('button', { name: /^Reset password/ })).toHaveCount(0);
+  await own.getByRole('link', { name: 'Change password' }).click();
+  await expect(page).toHaveURL(/\/admin\/settings$/);
+  await page.goto('/admin/accounts');
   // The last administrator cannot be removed: the server's reason is shown.
   await page.getByRole('button', { name: 'Remove admin' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();

@@ -23,7 +23,8 @@ import { modals } from '@mantine/modals';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCanWrite } from '../../app/auth.tsx';
+import { Link } from 'react-router';
+import { useAuth, useCanWrite } from '../../app/auth.tsx';
 import { confirmAction } from '../../components/confirm.tsx';
 import { notifyError, notifySuccess, reported } from '../../components/notify.ts';
 import { WriteButton, WriteFieldset } from '../../components/WriteControls.tsx';
@@ -138,6 +139,7 @@ function ResetPasswordForm({ account, onDone }: { account: string; onDone: () =>
 }
 
 function AccountRow({ account }: { account: Account }) {
+  const own = useAuth().user?.toLowerCase() === account.username.toLowerCase();
   const { t, i18n } = useTranslation();
   const client = useQueryClient();
   const refresh = () => client.invalidateQueries({ queryKey: KEY });
@@ -213,10 +215,17 @@ function AccountRow({ account }: { account: Account }) {
       <Table.Td>{new Date(account.created_at).toLocaleDateString(i18n.language)}</Table.Td>
       <Table.Td>
         <Group gap="xs" wrap="nowrap">
-          <WriteButton size="xs" variant="light" onClick={openReset}>
-            {t('accounts.reset')}
-            <VisuallyHidden> {account.username}</VisuallyHidden>
-          </WriteButton>
+          {own ? (
+            // One's own password is changed with the current one, under Settings (the server refuses a reset here).
+            <Button component={Link} to="/admin/settings" size="xs" variant="light">
+              {t('accounts.changeOwn')}
+            </Button>
+          ) : (
+            <WriteButton size="xs" variant="light" onClick={openReset}>
+              {t('accounts.reset')}
+              <VisuallyHidden> {account.username}</VisuallyHidden>
+            </WriteButton>
+          )}
           {account.two_factor && (
             <WriteButton size="xs" variant="light" onClick={askResetTwoFactor}>
               {t('twoFactor.reset')}
