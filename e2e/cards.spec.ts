@@ -235,7 +235,12 @@ test('in Italian: the sections, the duplicate-template modal and its rules', asy
   await page.goto('/apps/cards');
   const goneCard = page.getByTestId(`source-${gone}`);
   await expect(goneCard.getByTestId('source-check')).toHaveText('Connessione non riuscita', { timeout: 30_000 });
-  await expect(goneCard.getByTestId('source-check-reason')).toContainText(gone);
+  // The server answered but refused: host and port named, with what to check (a missing database among them); never
+  // the driver's own words.
+  await expect(goneCard.getByTestId('source-check-reason')).toContainText(
+    `Il server di database su ${MARIADB.host}:${MARIADB.port} ha rifiutato l'accesso`,
+  );
+  await expect(goneCard.getByTestId('source-check-reason')).toContainText('nome del database');
   await expect(page.getByRole('heading', { name: 'Schede cliente', level: 1 })).toBeVisible();
   for (const name of ['Sorgenti', 'Modelli', 'Schede']) {
     await expect(page.getByRole('heading', { name, level: 2 })).toBeVisible();

@@ -1,6 +1,5 @@
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../worker-thread.ts';
 import type { ValidationIssue } from './validate.ts';
 
 export type ValidatorRequest =
@@ -14,22 +13,9 @@ export type ValidatorReply =
   | { type: 'error'; id: number; message: string }
   | { type: 'pong'; id: number };
 
-/**
- * The worker's code: the bundle's own file next to it, or the TypeScript source (tests, tools),
- * loaded by tsx, which the thread registers for itself (a thread does not inherit the loader).
- */
+/** The worker's code (see startThread). */
 function startWorker(): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./validate-worker.js', import.meta.url));
-  const source = new URL('./validate-worker.ts', import.meta.url);
-  const api = pathToFileURL(
-    createRequire(import.meta.url)
-      .resolve('tsx/esm/api')
-      .replace(/\.cjs$/, '.mjs'),
-  ).href;
-  return new Worker(
-    `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source.href)}); });`,
-    { eval: true },
-  );
+  return startThread(import.meta.url, './validate-worker.js', './validate-worker.ts');
 }
 
 /**

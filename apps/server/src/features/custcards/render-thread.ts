@@ -1,7 +1,6 @@
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../../worker-thread.ts';
 import { CARD_LIMITS, type TemplateFailure, type TemplateRow } from './liquid-engine.ts';
 
 export type RenderRequest =
@@ -15,24 +14,10 @@ export const RENDERS_AT_ONCE = Math.max(1, availableParallelism() - 1);
 /** How long past CARD_LIMITS.renderMs a thread may run before it is stopped (liquidjs checks between tags). */
 const GRACE_MS = 500;
 
-/**
- * The thread's code: the bundle's own file next to it, or the TypeScript source (tests, tools), loaded by tsx,
- * which the thread registers for itself (a thread does not inherit the loader). As pbx/validate-thread.ts.
- */
+/** The thread's code (see startThread), with the card limits' heap. */
 function startWorker(): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: CARD_LIMITS.memoryMb, maxYoungGenerationSizeMb: 16 };
-  if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./card-render-worker.js', import.meta.url), { resourceLimits });
-  const source = new URL('./render-worker.ts', import.meta.url);
-  const api = pathToFileURL(
-    createRequire(import.meta.url)
-      .resolve('tsx/esm/api')
-      .replace(/\.cjs$/, '.mjs'),
-  ).href;
-  return new Worker(
-    `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source.href)}); });`,
-    { eval: true, resourceLimits },
-  );
+  return startThread(import.meta.url, './card-render-worker.js', './render-worker.ts', { resourceLimits });
 }
 
 interface Job {
