@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookupId } from '../../src/config.ts';
+import { renderConfiguration } from '../../src/pbx/render/index.ts';
+import { referenceModel } from '../pbx/fixtures.ts';
 import {
   type AsteriskLab,
   configuredPjsipObjects,
@@ -250,11 +252,19 @@ describe.skipIf(skipReason !== '')('a real Asterisk configured by the console', 
   });
 
   it('has every application and function the generated dialplan uses (modules.conf loads them)', async () => {
-    const dialplan = fs
-      .readdirSync(lab.dirs.etc)
-      .filter((f) => /^extensions.*\.conf$/.test(f))
-      .map((f) => fs.readFileSync(path.join(lab.dirs.etc, f), 'utf8'))
-      .join('\n');
+    // The dialplan written here, and that of the reference system, which holds every kind of object the
+    // console can create (IVR, queue, time condition, day/night, CQR, announcements, recordings, phone
+    // recording, every destination kind): a module missing for any of them fails this. The modules
+    // loaded do not depend on the model (modules.conf is the same file).
+    const reference = renderConfiguration(referenceModel());
+    expect(fs.readFileSync(path.join(lab.dirs.etc, 'modules.conf'), 'utf8')).toBe(reference.get('modules.conf'));
+    const dialplan = [
+      ...fs
+        .readdirSync(lab.dirs.etc)
+        .filter((f) => /^extensions.*\.conf$/.test(f))
+        .map((f) => fs.readFileSync(path.join(lab.dirs.etc, f), 'utf8')),
+      ...[...reference].filter(([name]) => /^extensions.*\.conf$/.test(name)).map(([, text]) => text),
+    ].join('\n');
     // Applications start a priority (`exten => x,1,App(` / `same => n,App(`) or follow ExecIf's `?`;
     // functions are called inside ${...} or set with Set(NAME(...)=...).
     const apps = new Set<string>();

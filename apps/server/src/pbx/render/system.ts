@@ -134,6 +134,10 @@ export const LOADED_MODULES = [
   'func_groupcount.so',
   'func_logic.so',
   'func_strings.so',
+  // TIMEOUT(digit) / TIMEOUT(response) of IVR menus
+  'func_timeout.so',
+  // HANGUPCAUSE_KEYS(): did a trunk send any SIP response (sub-dial-trunk's failover)
+  'func_hangupcause.so',
   'func_pjsip_endpoint.so',
   'func_pjsip_aor.so',
   'func_pjsip_contact.so',
