@@ -97,6 +97,7 @@ describe.each(DB_KINDS)('VoIP trunks API (%s)', (kind) => {
         username: '0721123456',
         codecs: ['alaw', 'ulaw'],
         forceCodec: true,
+        continue: false,
         gateway_id: null,
         server: 'sip.vivavox.it',
         port: 5060,
@@ -138,6 +139,32 @@ describe.each(DB_KINDS)('VoIP trunks API (%s)', (kind) => {
     expect((await call('PATCH', `/api/trunks/${trunk.trunkid}`, { password: 'n3w' })).statusCode).toBe(204);
     expect((await t.database.db.selectFrom('trunks').select('secret').executeTakeFirstOrThrow()).secret).toBe('n3w');
     expectError(await call('PATCH', '/api/trunks/999', { phone: '123' }), 404, 'not_found');
+  });
+
+  it('sets whether the route always tries its next trunk after this one (contract continue=on/off)', async () => {
+    const [trunk] = (await call('GET', '/api/trunks')).json();
+    const settings = async () =>
+      JSON.parse(
+        (
+          await t.database.db
+            .selectFrom('trunks')
+            .select('settings')
+            .where('id', '=', trunk.trunkid)
+            .executeTakeFirstOrThrow()
+        ).settings,
+      );
+    expect((await call('PATCH', `/api/trunks/${trunk.trunkid}`, { continue: true })).statusCode).toBe(204);
+    expect((await call('GET', '/api/trunks')).json()[0]).toMatchObject({ continue: true });
+    expect((await settings()).continue).toBe('on');
+    expect((await call('PATCH', `/api/trunks/${trunk.trunkid}`, { continue: false })).statusCode).toBe(204);
+    expect((await call('GET', '/api/trunks')).json()[0]).toMatchObject({ continue: false });
+    expect((await settings()).continue).toBe('off');
+    expectError(await call('PATCH', `/api/trunks/${trunk.trunkid}`, { continue: 'yes' }), 400, 'validation');
+    const created = await call('POST', '/api/trunks', { ...body, name: 'always-next', continue: true });
+    expect(created.statusCode, created.body).toBe(200);
+    const listed = (await call('GET', '/api/trunks')).json().find((x: { name: string }) => x.name === 'always-next');
+    expect(listed).toMatchObject({ continue: true });
+    expect((await call('DELETE', `/api/trunks/${created.json().trunkid}`)).statusCode).toBe(200);
   });
 
   it('deletes a trunk', async () => {

@@ -356,6 +356,8 @@ export const voipTrunkCreateSchema = z
     phone,
     codecs,
     forceCodec: z.boolean(),
+    /** Try the route's next trunk whatever this one answered (busy, number unknown, ...); off by default. */
+    continue: z.boolean().optional(),
   })
   .meta({ id: 'VoipTrunkCreate' });
 export type VoipTrunkCreate = z.infer<typeof voipTrunkCreateSchema>;
@@ -368,6 +370,7 @@ export const voipTrunkPatchSchema = z
     phone: phone.optional(),
     codecs: codecs.optional(),
     forceCodec: z.boolean().optional(),
+    continue: z.boolean().optional(),
   })
   .meta({ id: 'VoipTrunkPatch' });
 export type VoipTrunkPatch = z.infer<typeof voipTrunkPatchSchema>;
@@ -383,6 +386,8 @@ export const trunkSchema = z
     username: z.string().nullable(),
     codecs: z.array(z.string()),
     forceCodec: z.boolean(),
+    /** After a failed call the route always tries its next trunk (contract `continue=on`). */
+    continue: z.boolean(),
     /** The gateway a port trunk belongs to. */
     gateway_id: z.number().int().nullable(),
     /** Provider server and port from the template (VoIP), null for gateway ports. */

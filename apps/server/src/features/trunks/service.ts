@@ -21,6 +21,7 @@ function toTrunk(row: TrunkRow): Trunk {
     username: row.username,
     codecs: row.codecs ? row.codecs.split(',') : [],
     forceCodec: Number(row.force_codec) === 1,
+    continue: settings.continue === 'on',
     gateway_id: row.gateway_id === null ? null : Number(row.gateway_id),
     server: settings.sip_server || null,
     port: Number.isInteger(port) && port > 0 ? port : null,
@@ -120,6 +121,7 @@ export class TrunksService {
       settings.contact_user = patch.phone;
       settings.from_user = patch.phone;
     }
+    if (patch.continue !== undefined) settings.continue = patch.continue ? 'on' : 'off';
     const forceCodec = patch.forceCodec ?? Number(row.force_codec) === 1;
     const codecs = patch.codecs ? trunkCodecs(patch.codecs, forceCodec, provider?.codecs ?? '').join(',') : row.codecs;
     await this.db

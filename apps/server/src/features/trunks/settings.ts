@@ -7,6 +7,7 @@ export interface TrunkRequest {
   phone: string;
   codecs: string[];
   forceCodec: boolean;
+  continue?: boolean;
 }
 
 /** Codecs of a trunk: exactly the chosen ones, or the chosen ones first and then the provider's own. */
@@ -39,6 +40,7 @@ export function buildTrunkSettings(provider: VoipProvider, request: TrunkRequest
     sv_trunk_name: request.name,
     sv_channelid: request.name,
     codecs: trunkCodecs(request.codecs, request.forceCodec, provider.codecs).join(','),
+    continue: request.continue ? 'on' : 'off',
   });
   for (const [key, value] of Object.entries(provider.special ?? {})) {
     settings[key] = value.replaceAll('$PHONE', request.phone).replaceAll('$USERNAME', request.username);

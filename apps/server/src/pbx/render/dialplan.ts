@@ -268,10 +268,16 @@ function renderSubroutines(): string {
     'ExecIf($["${KEEPCID}" = "TRUE"]?Set(CID=))',
     'ExecIf($["${CID}" != ""]?Set(CALLERID(num)=${CID}))',
     'Set(GROUP()=OUT_${ARG1})',
+    // Every SIP response a dialled channel gets adds its name to HANGUPCAUSE_KEYS(): unchanged after the
+    // Dial, the trunk sent no response at all (its INVITE timed out here, which Asterisk also calls cause
+    // 18 "no answer"): try the next trunk instead of stopping (docs/differences.md).
+    'Set(CAUSEKEYS=${LEN(${HANGUPCAUSE_KEYS()})})',
     'Dial(${OUT_${ARG1}}/${OUTPREFIX_${ARG1}}${ARG2}${OUT_${ARG1}_SUFFIX},${TRUNK_RING_TIMER},${TRUNK_OPTIONS})',
     'GotoIf($["${DIALSTATUS}" = "ANSWER"]?answered)',
-    'GotoIf($["${DIALSTATUS}" = "BUSY"]?busy)',
+    // "Continue if busy" (contract `continue=on`): every failed call tries the next trunk, busy too.
     'GotoIf($["${OUTCONTINUE_${ARG1}}" = "yes"]?next)',
+    'GotoIf($["${DIALSTATUS}" = "BUSY"]?busy)',
+    'GotoIf($[${LEN(${HANGUPCAUSE_KEYS()})} = ${CAUSEKEYS}]?next)',
     'GotoIf($["${HANGUPCAUSE}" = "17"]?busy)',
     'GotoIf($["${HANGUPCAUSE}" = "18" | "${HANGUPCAUSE}" = "1" | "${HANGUPCAUSE}" = "28" | "${HANGUPCAUSE}" = "22" | "${HANGUPCAUSE}" = "23"]?stop)',
     '(next),Return()',

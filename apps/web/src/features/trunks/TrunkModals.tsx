@@ -53,6 +53,7 @@ export function CreateTrunkModal({
     phone: '',
     codecs: [...DEFAULT_VOIP_CODECS] as VoipTrunkCreate['codecs'],
     forceCodec: true,
+    continue: false,
   });
   const [touched, setTouched] = useState(false);
   const errors = touched ? issuesOf(voipTrunkCreateSchema.safeParse(form)) : {};
@@ -122,6 +123,12 @@ export function CreateTrunkModal({
             checked={form.forceCodec}
             onChange={(e) => set({ forceCodec: e.currentTarget.checked })}
           />
+          <Switch
+            label={t('voip.continue')}
+            description={t('voip.continueHelp')}
+            checked={form.continue ?? false}
+            onChange={(e) => set({ continue: e.currentTarget.checked })}
+          />
           {create.error && (
             <Alert color="red" title={t('voip.createFailed')}>
               {create.error instanceof ApiError ? create.error.body.detail : create.error.message}
@@ -141,7 +148,7 @@ export function CreateTrunkModal({
   );
 }
 
-/** Edit modal: username, a new password (empty keeps the old one), number, codecs, force codec. */
+/** Edit modal: username, a new password (empty keeps the old one), number, codecs, force codec, always continue. */
 export function EditTrunkModal({
   trunk,
   onClose,
@@ -159,7 +166,8 @@ export function EditTrunkModal({
     trunk.codecs.filter((c) => (VOIP_CODECS as readonly string[]).includes(c)),
   );
   const [forceCodec, setForceCodec] = useState(trunk.forceCodec);
-  const body = { username, password, phone, codecs, forceCodec };
+  const [alwaysContinue, setAlwaysContinue] = useState(trunk.continue);
+  const body = { username, password, phone, codecs, forceCodec, continue: alwaysContinue };
   const parsed = voipTrunkPatchSchema.safeParse(body);
   const [touched, setTouched] = useState(false);
   const errors = touched ? issuesOf(parsed as never) : {};
@@ -207,6 +215,12 @@ export function EditTrunkModal({
             label={t('voip.forceCodec')}
             checked={forceCodec}
             onChange={(e) => setForceCodec(e.currentTarget.checked)}
+          />
+          <Switch
+            label={t('voip.continue')}
+            description={t('voip.continueHelp')}
+            checked={alwaysContinue}
+            onChange={(e) => setAlwaysContinue(e.currentTarget.checked)}
           />
           {save.error && (
             <Alert color="red" title={t('voip.editFailed')}>
