@@ -9,6 +9,8 @@ export const pbxConnectionSchema = z
   .object({
     connected: z.boolean(),
     since: z.string().nullable(),
+    /** Asterisk refused the console's AMI credentials (the console asks again every 30 s). */
+    loginRefused: z.boolean().optional(),
   })
   .meta({ id: 'PbxConnection' });
 export type PbxConnection = z.infer<typeof pbxConnectionSchema>;

@@ -14,6 +14,8 @@ import { ConfigWriter } from './write-files.ts';
 /** What an apply asks of the running Asterisk; absent when no AMI connection is configured. */
 export interface PbxReloader {
   state(): PbxApplyStatus['engine'];
+  /** Why the AMI link is down, if it is. */
+  lastError?(): string | undefined;
   /** Reloads the modules, and restarts Asterisk when asked (waiting until it is back); answers the modules reloaded. */
   reload(modules: string[], restart: boolean): Promise<string[]>;
   /**
@@ -187,6 +189,11 @@ export class PbxApplier {
   private closed = false;
   private readonly dirtyListeners: (() => void)[] = [];
   private readonly committedListeners: (() => void)[] = [];
+  /**
+   * Modules whose files changed but that Asterisk did not reload (its AMI link was down, it refused while
+   * shutting down): reloaded by the next apply with a connection, which the engine asks for when the link is back.
+   */
+  private owed = new Set<string>();
   /** This process, as `pbx_apply.applied_by` names the last writer of the files. */
   private readonly id = newOwnerId();
 
@@ -325,15 +332,22 @@ export class PbxApplier {
       const loadMs = performance.now() - started;
       const touched = await this.pipeline.run(model);
       const plan = reloadPlan(touched);
+      const modules = [...new Set([...this.owed, ...plan.modules])];
       let reloaded: string[] = [];
-      if (this.options.reloader?.state() === 'connected' && (plan.modules.length > 0 || plan.restart)) {
-        reloaded = await this.options.reloader.reload(plan.modules, plan.restart);
+      const reloader = this.options.reloader;
+      if (reloader?.state() === 'connected' && (modules.length > 0 || plan.restart)) {
+        reloaded = await reloader.reload(modules, plan.restart);
       }
+      if (reloader) this.owed = new Set(modules.filter((m) => !reloaded.includes(m)));
       // A reload that "succeeds" proves little: ask Asterisk what it really runs.
       const warnings =
-        this.options.reloader?.state() === 'connected'
-          ? ((await this.options.reloader.check?.(expectedObjects(model))) ?? [])
-          : [];
+        reloader?.state() === 'connected' ? ((await reloader.check?.(expectedObjects(model))) ?? []) : [];
+      if (reloader && reloader.state() !== 'connected' && (this.owed.size > 0 || plan.restart)) {
+        // Never 'done' without saying so: the files are written, Asterisk has not taken them yet.
+        warnings.push(
+          `Asterisk was not connected over AMI (${reloader.state()}${reloader.lastError?.() ? `: ${reloader.lastError()}` : ''}): the files are written and Asterisk takes them up once the console reconnects, which applies again`,
+        );
+      }
       record = {
         startedAt,
         finishedAt: Date.now(),

@@ -48,6 +48,10 @@ export class AmiReloader implements PbxReloader {
     return s === 'stopped' ? ('disabled' as const) : s;
   }
 
+  lastError(): string | undefined {
+    return this.ami.lastError;
+  }
+
   async reload(modules: string[], restart: boolean): Promise<string[]> {
     const done: string[] = [];
     for (const module of modules) {
@@ -114,8 +118,11 @@ export class AmiReloader implements PbxReloader {
       });
       clearTimeout(timer);
       if (!ready) {
+        const why = control.lastError;
         await control.stop();
-        pending('Asterisk was not restarted: a second AMI connection to ask for it could not log in');
+        pending(
+          `Asterisk was not restarted: a second AMI connection to ask for it could not log in${why ? ` (${why})` : ''}`,
+        );
         return;
       }
       // The restart drops this connection too: it must not log in again afterwards.
@@ -298,8 +305,9 @@ export class PbxEngine {
     this.applier.onDirty(this.live.configurationChanged);
     this.ami?.on('state', (state) => log?.info({ state }, 'AMI connection'));
     this.ami?.on('event', (event) => {
-      // Asterisk restarted: whatever it loaded may predate our last apply (unless that apply restarted it
-      // and is waiting for it).
+      // Asterisk restarted, or the link is back (Asterisk sends FullyBooted after each login): whatever it
+      // loaded may predate our last apply, and an apply during the outage may owe reloads (unless that apply
+      // restarted it and is waiting for it).
       if (field(event, 'event') === 'FullyBooted' && !reloader?.restarting) this.applier.request();
     });
   }

@@ -1,8 +1,31 @@
 import { EventEmitter } from 'node:events';
 import type { PbxConnection } from '@centralino/contract';
 import { AppError } from '../errors.ts';
-import { type AmiClient, AmiError } from './ami/client.ts';
+import { type AmiClient, AmiError, AUTH_RETRY_MS } from './ami/client.ts';
 import { type AmiMessage, field } from './ami/framing.ts';
+
+/**
+ * The 503 of anything that needs Asterisk now, saying why: AMI not configured (the code's own message), the
+ * credentials refused (tried again every 30 s), or Asterisk not answering (restarting, down; tried again
+ * by itself), with what the last attempt met.
+ */
+export function pbxNotConnected(ami: AmiClient | null | undefined): AppError {
+  if (!ami) return new AppError(503, 'pbx_not_connected');
+  const seconds = Math.round(AUTH_RETRY_MS / 1000);
+  if (ami.authFailed) {
+    return new AppError(503, 'pbx_not_connected', (lang) =>
+      lang === 'it'
+        ? `Asterisk ha rifiutato l'accesso della console all'interfaccia di gestione (AMI): controlla AMI_USERNAME e AMI_SECRET rispetto a manager.conf. La console riprova ogni ${seconds} s e si ricollega da sola appena sono giusti.`
+        : `Asterisk refused the console's login to its manager interface (AMI): check AMI_USERNAME and AMI_SECRET against manager.conf. The console tries again every ${seconds} s and reconnects by itself once they are right.`,
+    );
+  }
+  const why = ami.lastError ? ` (${ami.lastError})` : '';
+  return new AppError(503, 'pbx_not_connected', (lang) =>
+    lang === 'it'
+      ? `Asterisk non risponde ora sulla sua interfaccia di gestione (AMI)${why}, per esempio perché si sta riavviando: lo stato in tempo reale torna appena la console si ricollega, cosa che fa da sola.`
+      : `Asterisk is not answering on its manager interface (AMI) right now${why}, for example because it is restarting: live state is back as soon as the console reconnects, which it does by itself.`,
+  );
+}
 
 /**
  * One copy of what the PBX says about its accounts and trunks, shared by every caller (the dashboard,
@@ -142,6 +165,7 @@ export class LiveState extends EventEmitter {
   private reading: Promise<LiveSnapshot> | undefined;
   private since: Date | null = null;
   private wasConnected = false;
+  private wasRefused = false;
   private pendingChanges = new Set<LiveChange>();
   private announceTimer: NodeJS.Timeout | undefined;
   private refreshing = new Map<'contacts' | 'registrations', Promise<void>>();
@@ -153,9 +177,12 @@ export class LiveState extends EventEmitter {
     if (!ami) return;
     ami.on('state', (state: string) => {
       const connected = state === 'connected';
-      if (connected === this.wasConnected && this.since) return;
+      const refused = state === 'failed';
+      if (connected === this.wasConnected && refused === this.wasRefused && this.since) return;
+      // Down for another reason (refused, then restarting): still down since the same time.
+      if (connected !== this.wasConnected || !this.since) this.since = new Date();
       this.wasConnected = connected;
-      this.since = new Date();
+      this.wasRefused = refused;
       if (!connected) {
         // What was known is no longer known: nothing is shown as live until the next full read.
         this.snap = undefined;
@@ -175,11 +202,15 @@ export class LiveState extends EventEmitter {
   }
 
   connection(): PbxConnection {
-    return { connected: this.connected, since: this.since?.toISOString() ?? null };
+    return {
+      connected: this.connected,
+      since: this.since?.toISOString() ?? null,
+      ...(this.ami?.authFailed ? { loginRefused: true } : {}),
+    };
   }
 
   private client(): AmiClient {
-    if (!this.connected) throw new AppError(503, 'pbx_not_connected');
+    if (!this.connected) throw pbxNotConnected(this.ami);
     return this.ami as AmiClient;
   }
 

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import type { AmiClient } from './ami/client.ts';
-import { family, type LiveSnapshot, type LiveState } from './live-state.ts';
+import { family, type LiveSnapshot, type LiveState, pbxNotConnected } from './live-state.ts';
 import { sendNotify } from './notify.ts';
 import { DEVICE_CODEC_LIST, WEBRTC_CODEC_LIST } from './render/pjsip.ts';
 
@@ -97,7 +97,7 @@ export class PbxLive {
 
   private client(): AmiClient {
     const ami = this.ami;
-    if (ami?.state !== 'connected') throw new AppError(503, 'pbx_not_connected');
+    if (ami?.state !== 'connected') throw pbxNotConnected(ami);
     return ami as AmiClient;
   }
 
@@ -263,9 +263,7 @@ export class PbxLive {
   async reconfigure(extension: string): Promise<void> {
     const result = await sendNotify(this.client(), extension, 'generic-reload');
     if (!result.ok) {
-      throw result.reason === 'not_connected'
-        ? new AppError(503, 'pbx_not_connected')
-        : new AppError(502, 'phone_not_reconfigured');
+      throw result.reason === 'not_connected' ? pbxNotConnected(this.ami) : new AppError(502, 'phone_not_reconfigured');
     }
   }
 

@@ -26,6 +26,10 @@ export interface AmiPeer {
   dropAll: () => void;
   /** While on, connections are closed as soon as they open (Asterisk down or refusing). */
   refuse: (on: boolean) => void;
+  /** While on, every action, Login included, is answered 'Asterisk is shutting down' (a restart waiting for calls). */
+  shuttingDown: (on: boolean) => void;
+  /** The secret Login accepts from now on (credentials fixed in manager.conf). */
+  setSecret: (secret: string) => void;
   /** Sends an unsolicited event to every connected client, as Asterisk does when something happens. */
   event: (fields: Record<string, string>) => void;
   listen: () => Promise<number>;
@@ -72,6 +76,8 @@ export function amiPeer(options: AmiPeerOptions = {}): AmiPeer {
     rows.map((r) => `Event: ${name}\r\nActionID: ${id}\r\n${r}\r\n`).join('') +
     `Event: ${name}Complete\r\nActionID: ${id}\r\nEventList: Complete\r\nListItems: ${rows.length}\r\n\r\n`;
   let refusing = false;
+  let shutting = false;
+  let secret = options.secret ?? 'right-secret';
   const server = net.createServer((socket) => {
     if (refusing) {
       socket.destroy();
@@ -108,8 +114,12 @@ export function amiPeer(options: AmiPeerOptions = {}): AmiPeer {
         const id = field(m, 'actionid') ?? '';
         const reply = (lines: string) => send(`${lines}ActionID: ${id}\r\n\r\n`);
         const action = field(m, 'action')?.toLowerCase();
+        if (shutting) {
+          reply('Response: Error\r\nMessage: Asterisk is shutting down\r\n');
+          continue;
+        }
         if (action === 'login') {
-          if (field(m, 'secret') !== (options.secret ?? 'right-secret')) {
+          if (field(m, 'secret') !== secret) {
             reply('Response: Error\r\nMessage: Authentication failed\r\n');
             continue;
           }
@@ -177,6 +187,12 @@ export function amiPeer(options: AmiPeerOptions = {}): AmiPeer {
     event: broadcast,
     refuse: (on) => {
       refusing = on;
+    },
+    shuttingDown: (on) => {
+      shutting = on;
+    },
+    setSecret: (value) => {
+      secret = value;
     },
     dropAll: () => {
       for (const s of sockets) s.destroy();

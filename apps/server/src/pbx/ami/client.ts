@@ -17,9 +17,20 @@ export interface AmiOptions {
    */
   reconnectMinMs?: number;
   reconnectMaxMs?: number;
+  /** How often to try again after Asterisk refused the credentials (ms): they may be fixed in manager.conf meanwhile. */
+  authRetryMs?: number;
   connectTimeoutMs?: number;
 }
 
+/** Asterisk's answer to a Login with wrong credentials; any other refusal (e.g. 'Asterisk is shutting down') is passing. */
+export const AUTH_FAILED = /^Authentication failed/i;
+/** Asterisk's answer to every action, Login included, between a shutdown or restart request and its end. */
+export const SHUTTING_DOWN = /shutting down/i;
+
+/** Retry delay after an authentication failure unless configured. */
+export const AUTH_RETRY_MS = 30_000;
+
+/** 'failed': Asterisk refused the credentials (it is asked again every authRetryMs). */
 export type AmiState = 'connecting' | 'connected' | 'failed' | 'stopped';
 
 export class AmiError extends Error {
@@ -49,7 +60,8 @@ export interface AmiResult {
 /**
  * Small typed AMI client (contract asterisk §9.2): action ids with a pending map, event-list
  * collection, login, periodic ping, reconnect with exponential backoff, and a write queue that
- * honours socket back-pressure. Emits 'ready' after each (re)login, so users resync their state,
+ * honours socket back-pressure. Only wrong credentials make it 'failed' (tried again slowly); a refusal while
+ * Asterisk shuts down or restarts, its Shutdown event and a dropped connection are retried with backoff. Emits 'ready' after each (re)login, so users resync their state,
  * 'event' for unsolicited events, and 'state' on every change of state.
  */
 export class AmiClient extends EventEmitter {
@@ -63,6 +75,8 @@ export class AmiClient extends EventEmitter {
   private retryTimer: NodeJS.Timeout | undefined;
   private pingTimer: NodeJS.Timeout | undefined;
   private _state: AmiState = 'stopped';
+  /** The connection whose login was refused for its credentials. */
+  private refused: net.Socket | undefined;
   /** Why the last connection attempt failed, for the status API and logs. */
   lastError: string | undefined;
 
@@ -83,11 +97,20 @@ export class AmiClient extends EventEmitter {
 
   start(): void {
     if (this._state !== 'stopped' && this._state !== 'failed') return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    if (this.socket) return;
     this.connect();
   }
 
+  /** Whether the last login was refused for its credentials (the state is then 'failed'). */
+  get authFailed(): boolean {
+    return this._state === 'failed';
+  }
+
   private connect(): void {
-    this.setState('connecting');
+    // After wrong credentials it stays 'failed' while it tries again, so screens keep saying why.
+    if (this._state !== 'failed') this.setState('connecting');
     const parser = new AmiParser();
     const socket = net.connect({ host: this.options.host, port: this.options.port });
     this.socket = socket;
@@ -140,11 +163,13 @@ export class AmiClient extends EventEmitter {
     } catch (error) {
       if (socket !== this.socket) return;
       if (error instanceof AmiError && error.response) {
-        // Wrong credentials do not heal by retrying: stop until someone fixes the configuration.
         this.lastError = error.message;
-        this.setState('failed');
-        socket.destroy();
-        return;
+        // Wrong credentials: a configuration fault, asked again slowly (onClose). Any other refusal
+        // ('Asterisk is shutting down' during a restart) passes: retried with backoff.
+        if (AUTH_FAILED.test(error.message)) {
+          this.refused = socket;
+          this.setState('failed');
+        } else if (this._state === 'failed') this.setState('connecting');
       }
       socket.destroy();
       return;
@@ -159,7 +184,10 @@ export class AmiClient extends EventEmitter {
   private startPing(): void {
     clearInterval(this.pingTimer);
     this.pingTimer = setInterval(() => {
-      this.action('Ping').catch(() => this.socket?.destroy(new Error('AMI ping unanswered')));
+      this.action('Ping').catch((error) => {
+        // An answer, even a refusal, proves the link (a shutdown's refusal drops it in dispatch).
+        if (!(error instanceof AmiError && error.response)) this.socket?.destroy(new Error('AMI ping unanswered'));
+      });
     }, this.options.pingIntervalMs ?? 30_000);
     this.pingTimer.unref();
   }
@@ -177,13 +205,20 @@ export class AmiClient extends EventEmitter {
       this.pending.delete(id);
     }
     this.emit('disconnected');
-    if (this._state === 'stopped' || this._state === 'failed') return;
-    this.setState('connecting');
-    const delay = this.delay;
-    this.delay = Math.min(this.delay * 2, this.options.reconnectMaxMs ?? 5_000);
+    if (this._state === 'stopped') return;
+    // Still 'failed' only when this very connection was refused its credentials (not when Asterisk is down).
+    if (this._state === 'failed' && this.refused !== socket) this.setState('connecting');
+    let delay: number;
+    if (this._state === 'failed') {
+      delay = this.options.authRetryMs ?? AUTH_RETRY_MS;
+    } else {
+      this.setState('connecting');
+      delay = this.delay;
+      this.delay = Math.min(this.delay * 2, this.options.reconnectMaxMs ?? 5_000);
+    }
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
-      if (this._state === 'connecting') this.connect();
+      if (this._state === 'connecting' || this._state === 'failed') this.connect();
     }, delay);
     this.retryTimer.unref();
   }
@@ -192,7 +227,10 @@ export class AmiClient extends EventEmitter {
     const id = field(message, 'actionid');
     const p = id ? this.pending.get(id) : undefined;
     if (!p || !id) {
-      if (field(message, 'event')) this.emit('event', message);
+      const event = field(message, 'event');
+      if (event) this.emit('event', message);
+      // Asterisk is going down (or restarting): the connection is about to drop; try again with backoff.
+      if (event?.toLowerCase() === 'shutdown') this.dropLink('Asterisk is shutting down');
       return;
     }
     if (field(message, 'response') !== undefined && !p.response) {
@@ -200,7 +238,11 @@ export class AmiClient extends EventEmitter {
       const ok = /^(success|follows|goodbye)$/i.test(field(message, 'response') ?? '');
       if (!ok) {
         this.finish(id, p);
-        p.reject(new AmiError(field(message, 'message') ?? 'AMI action failed', message));
+        const text = field(message, 'message') ?? 'AMI action failed';
+        p.reject(new AmiError(text, message));
+        // Asterisk refuses everything until it has restarted: the link is down meanwhile (not for Login,
+        // whose refusal login() handles).
+        if (SHUTTING_DOWN.test(text) && this._state === 'connected') this.dropLink(text);
         return;
       }
       p.list = /^start$/i.test(field(message, 'eventlist') ?? '');
@@ -218,6 +260,14 @@ export class AmiClient extends EventEmitter {
         p.events.push(message);
       }
     }
+  }
+
+  /** Drops the connection as lost (onClose reconnects with backoff), noting why. */
+  private dropLink(reason: string): void {
+    if (!this.socket) return;
+    this.lastError = reason;
+    this.delay = this.options.reconnectMinMs ?? 500;
+    this.socket.destroy();
   }
 
   private finish(id: string, p: Pending): void {

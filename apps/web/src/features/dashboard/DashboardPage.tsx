@@ -43,7 +43,7 @@ function NotConnectedBanner({ connection }: { connection: PbxConnection }) {
       role="status"
       data-testid="pbx-not-connected"
     >
-      {t('dashboard.notConnectedBody')}
+      {connection.loginRefused ? t('dashboard.notConnectedLoginRefused') : t('dashboard.notConnectedBody')}
     </Alert>
   );
 }
