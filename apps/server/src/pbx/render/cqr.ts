@@ -14,6 +14,22 @@ const CURL_MARGIN_SECONDS = 2;
 const label = (text: string) => value(text).replace(/[(),|]/g, ' ');
 
 /**
+ * The two dialplan steps that give CURL() the console's bearer token without Asterisk writing it in its log: the
+ * verbose log shows every step's arguments once substituted, so a `Set(CURLOPT(httpheader)=…${FILE(…)})` would
+ * echo the token. Here the Set is held in a variable with `%{` for `${` (nothing to substitute, logged as is),
+ * and Exec() gets it back with the `$` (its logged argument names the file, not its content); Exec then
+ * substitutes it itself and runs the Set without a log line. The token file's path must hold no `%`.
+ */
+export function bearerFromFile(tokenFile: string): [string, string] {
+  if (tokenFile.includes('%')) throw new Error(`the token file's path must not contain '%': ${tokenFile}`);
+  return [
+    // The token file holds 43 characters and a newline: FILE() reads just the token.
+    `Set(CURL_AUTH=Set(CURLOPT(httpheader)=Authorization: Bearer %{FILE(${tokenFile},0,43)}))`,
+    'Exec(${STRREPLACE(CURL_AUTH,%,$)})',
+  ];
+}
+
+/**
  * Caller query routing (issue 26, contract asterisk §5.1: nethcqr,<id>,1). The dialplan asks the console which
  * destination the caller goes to; the console runs the query with the caller's number bound and answers a
  * destination ('context,exten,priority') within the CQR's timeout, the default on no match, an error or a timeout.
@@ -35,7 +51,7 @@ export function renderCqrs(cqrs: readonly PbxCqr[], loopback: PhoneRecordingSett
     context.ext(
       String(c.id),
       `NoOp(Caller query routing ${label(c.name)})`,
-      `Set(CURLOPT(httpheader)=Authorization: Bearer \${FILE(${loopback.tokenFile},0,43)})`,
+      ...bearerFromFile(loopback.tokenFile),
       'Set(CURLOPT(conntimeout)=2)',
       `Set(CURLOPT(httptimeout)=${c.timeout + CURL_MARGIN_SECONDS})`,
       // Digits and * only: nothing to encode in a URL (a leading + would read as a space; func_uri is not loaded).

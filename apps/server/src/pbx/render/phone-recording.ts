@@ -2,6 +2,7 @@
 
 import { FEATURE_CODES as FC } from '../feature-codes.ts';
 import type { PhoneRecordingSettings } from '../phone-recording.ts';
+import { bearerFromFile } from './cqr.ts';
 import { Context } from './dialplan.ts';
 
 /** How long a recording from a phone may last, in seconds (Record's maximum; the console's limit is longer). */
@@ -32,8 +33,8 @@ export function renderPhoneRecording(settings: PhoneRecordingSettings | null): s
     'Playback(beep)',
     `Record(${settings.dir}/\${REC_NAME}.wav,0,${MAX_SECONDS},q)`,
     'GotoIf($["${RECORD_STATUS}" != "DTMF" & "${RECORD_STATUS}" != "TIMEOUT"]?failed)',
-    // The token file holds 43 characters and a newline: FILE() reads just the token.
-    `Set(CURLOPT(httpheader)=Authorization: Bearer \${FILE(${settings.tokenFile},0,43)})`,
+    // The token without a log line (render/cqr.ts).
+    ...bearerFromFile(settings.tokenFile),
     'Set(CURLOPT(conntimeout)=5)',
     'Set(CURLOPT(httptimeout)=30)',
     `Set(REC_ID=\${CURL(${settings.url},file=\${REC_NAME}&recording=\${ARG1}&caller=\${MAINEXT})})`,
