@@ -401,6 +401,9 @@ describe.skipIf(skipReason !== '')('a real Asterisk configured by the console', 
     // The route's caller ID reaches the provider in P-Asserted-Identity, From keeps the account.
     expect(invite).toMatch(/^P-Asserted-Identity:.*<sip:0721000001@/m);
     expect(invite).toMatch(/^From:.*<sip:0721000002@/m);
+    // Bob's internal name stays inside: no display name in P-Asserted-Identity or From (issue 38).
+    expect(invite).not.toContain('Bob Bianchi');
+    expect(invite).toMatch(/^P-Asserted-Identity:\s*<sip:/m);
     // The trunk's codecs in its order (alaw, ulaw), not the calling phone's (ulaw first).
     expect(invite, invite).toMatch(/^m=audio \d+ RTP\/AVP 8 0( 101)?\s*$/m);
   });

@@ -267,6 +267,9 @@ function renderSubroutines(): string {
     'ExecIf($["${ROUTECID}" != "" & ("${ROUTECIDOVERRIDE}" = "yes" | "${USEROUTCID}" = "")]?Set(CID=${ROUTECID}))',
     'ExecIf($["${KEEPCID}" = "TRUE"]?Set(CID=))',
     'ExecIf($["${CID}" != ""]?Set(CALLERID(num)=${CID}))',
+    // The provider gets the number, not the caller's internal name (From and P-Asserted-Identity carry
+    // CALLERID(name)): none, as the caller IDs here have no name; a forwarded outside caller keeps theirs.
+    'ExecIf($["${KEEPCID}" != "TRUE"]?Set(CALLERID(name)=))',
     'Set(GROUP()=OUT_${ARG1})',
     // Every SIP response a dialled channel gets adds its name to HANGUPCAUSE_KEYS(): unchanged after the
     // Dial, the trunk sent no response at all (its INVITE timed out here, which Asterisk also calls cause
