@@ -2,7 +2,8 @@
  * What a read-only account must never read: the values of credential fields (passwords, PINs, SIP secrets, a
  * phone's provisioning tokens, which open its SIP credentials) anywhere in an answer. Matched by field name, so
  * a phone's free-form variables (`adminpw`, `userpw`, `ldap_password`, `account_password_1`) are covered too.
- * `has_password` and other flags are booleans and stay.
+ * `has_password` and other flags are booleans and stay. Narrower than the audit's safety net (features/audit/redact.ts):
+ * an answer's `code`, `key` and `token`-named fields (an error's code, a settings key) are not credentials to hide.
  */
 const CREDENTIAL_FIELD =
   /password|passwd|(^|_)pass$|secret|pwd|(^|_)pin$|^tok[12]$|adminpw|userpw|^fcode_pass$|private_?key/i;

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AsteriskLab, skipReason, startAsteriskLab } from '../support/asterisk.ts';
+import { type AsteriskLab, deviceSecrets, seedLocalUsers, skipReason, startAsteriskLab } from '../support/asterisk.ts';
 
 /**
  * What an apply reports must be what the running Asterisk does: a transport it did not create is a
@@ -121,28 +121,11 @@ describe.skipIf(skipReason !== '')('applying to a real Asterisk', { timeout: 120
       expect(res.status, `${method} ${url}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
       return res.body;
     };
-    await api('POST', '/api/configuration/mode', { mode: 'legacy' });
-    await lab.until('the local directory', async () => {
-      const r = await lab.api<{ configured: number }>('GET', '/api/configuration/userprovider');
-      return r.body.configured === 1;
-    });
-    for (const [username, extension] of [
+    await seedLocalUsers(lab, [
       ['alice', '201'],
       ['bob', '202'],
-    ] as const) {
-      await api('POST', '/api/users', { username, fullname: username });
-      await api('POST', '/api/mainextensions', { username, extension });
-    }
-    const secrets = await lab.until('the accounts to be written', async () => {
-      const file = path.join(lab.dirs.etc, 'pjsip.users.2xx.conf');
-      if (!fs.existsSync(file)) return undefined;
-      const found = Object.fromEntries(
-        [
-          ...fs.readFileSync(file, 'utf8').matchAll(/\[(\d+)-auth\]\(device-auth\)\nusername = \d+\npassword = (\S+)/g),
-        ].map((m) => [m[1], m[2]]),
-      );
-      return found['201'] && found['202'] ? (found as Record<string, string>) : undefined;
-    });
+    ]);
+    const secrets = await deviceSecrets(lab, ['201', '202']);
     await applied((last) => last.changed.length === 0 || last.changed.includes('pjsip.users.2xx.conf'));
     await lab.until('201 in Asterisk', async () => /Endpoint:\s+201\b/.test(await lab.rx('pjsip show endpoints')));
     lab.sipp({

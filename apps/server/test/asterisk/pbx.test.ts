@@ -9,8 +9,10 @@ import {
   configuredPjsipObjects,
   listedPjsipObjects,
   type SippRun,
+  seedLocalUsers,
   skipReason,
   startAsteriskLab,
+  startProvider,
 } from '../support/asterisk.ts';
 
 /**
@@ -117,19 +119,8 @@ describe.skipIf(skipReason !== '')('a real Asterisk configured by the console', 
     lab = await startAsteriskLab({ providers: PROVIDERS });
     startLog = lab.messages();
     // The providers: the first refuses every call, the second answers.
-    const [first, second] = PROVIDERS.map((name) => lab.providers[name] as string);
-    provider1 = lab.sipp({
-      scenario: 'provider-refuse.xml',
-      keep: true,
-      args: [],
-      onHost: { ip: first as string, port: 5060 },
-    });
-    provider2 = lab.sipp({
-      scenario: 'provider-answer.xml',
-      keep: true,
-      args: [],
-      onHost: { ip: second as string, port: 5060 },
-    });
+    provider1 = startProvider(lab, PROVIDERS[0] as string, 'provider-refuse.xml');
+    provider2 = startProvider(lab, PROVIDERS[1] as string, 'provider-answer.xml');
   }, 180_000);
 
   afterAll(async () => {
@@ -169,19 +160,11 @@ describe.skipIf(skipReason !== '')('a real Asterisk configured by the console', 
   });
 
   it('sets up users, phones, trunks and routes through the API; Asterisk has every object', async () => {
-    await api('POST', '/api/configuration/mode', { mode: 'legacy' });
-    await lab.until('the local directory', async () => {
-      const r = await lab.api<{ configured: number }>('GET', '/api/configuration/userprovider');
-      return r.body.configured === 1;
-    });
-    for (const [username, fullname, extension] of [
-      ['alice', 'Alice Rossi', '201'],
-      ['bob', 'Bob Bianchi', '202'],
-      ['carol', 'Carol Verdi', '203'],
-    ] as const) {
-      await api('POST', '/api/users', { username, fullname });
-      await api('POST', '/api/mainextensions', { username, extension });
-    }
+    await seedLocalUsers(lab, [
+      ['alice', '201', 'Alice Rossi'],
+      ['bob', '202', 'Bob Bianchi'],
+      ['carol', '203', 'Carol Verdi'],
+    ]);
     // Alice has a desk phone known to the provisioning engine (the main number's account) and a second device.
     await api('POST', '/api/provisioning/v1/phones', { mac: '80-5E-C0-12-34-56', model: 'yealink-T46' });
     await api('POST', '/api/physicalextensions', { mac: '80-5e-c0-12-34-56', model: 'yealink-T46' });

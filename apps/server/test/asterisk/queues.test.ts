@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${NAME} is how the Asterisk dialplan reads variables.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AsteriskLab, skipReason, startAsteriskLab } from '../support/asterisk.ts';
+import { type AsteriskLab, seedLocalUsers, skipReason, startAsteriskLab } from '../support/asterisk.ts';
 
 /**
  * Queues and time conditions (issue 26) in a real Asterisk: app_queue reads the queue with its static member, the
@@ -44,18 +44,10 @@ describe.skipIf(skipReason !== '')('queues and time conditions in a real Asteris
   };
 
   it('loads the queue with its member, the agent codes and the time condition', async () => {
-    await api('POST', '/api/configuration/mode', { mode: 'legacy' });
-    await lab.until('the local directory', async () => {
-      const r = await lab.api<{ configured: number }>('GET', '/api/configuration/userprovider');
-      return r.body.configured === 1;
-    });
-    for (const [username, extension] of [
+    await seedLocalUsers(lab, [
       ['anna', '201'],
       ['bea', '202'],
-    ] as const) {
-      await api('POST', '/api/users', { username, fullname: username });
-      await api('POST', '/api/mainextensions', { username, extension });
-    }
+    ]);
     await api('POST', '/api/queues', {
       extension: '500',
       name: 'Support',

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AsteriskLab, skipReason, startAsteriskLab } from '../support/asterisk.ts';
+import { type AsteriskLab, deviceSecrets, seedLocalUsers, skipReason, startAsteriskLab } from '../support/asterisk.ts';
 
 /**
  * Issue 38: while Asterisk restarts gracefully it answers every manager action, Login included, with
@@ -34,28 +34,11 @@ describe.skipIf(skipReason !== '')('a graceful restart of Asterisk', { timeout: 
   }, 60_000);
 
   it('with a call up and an apply made meanwhile: the console reconnects, live state returns, the apply is recorded', async () => {
-    await api('POST', '/api/configuration/mode', { mode: 'legacy' });
-    await lab.until('the local directory', async () => {
-      const r = await lab.api<{ configured: number }>('GET', '/api/configuration/userprovider');
-      return r.body.configured === 1;
-    });
-    for (const [username, extension] of [
+    await seedLocalUsers(lab, [
       ['alice', '201'],
       ['bob', '202'],
-    ] as const) {
-      await api('POST', '/api/users', { username, fullname: username });
-      await api('POST', '/api/mainextensions', { username, extension });
-    }
-    const secrets = await lab.until('the accounts to be written', async () => {
-      const file = path.join(lab.dirs.etc, 'pjsip.users.2xx.conf');
-      if (!fs.existsSync(file)) return undefined;
-      const found = Object.fromEntries(
-        [
-          ...fs.readFileSync(file, 'utf8').matchAll(/\[(\d+)-auth\]\(device-auth\)\nusername = \d+\npassword = (\S+)/g),
-        ].map((m) => [m[1], m[2]]),
-      );
-      return found['201'] && found['202'] ? (found as Record<string, string>) : undefined;
-    });
+    ]);
+    const secrets = await deviceSecrets(lab, ['201', '202']);
     await lab.until('202 in Asterisk', async () => /Endpoint:\s+202\b/.test(await lab.rx('pjsip show endpoints')));
     const phone = lab.sipp({
       scenario: 'register.xml',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AsteriskLab, type SippRun, skipReason, startAsteriskLab } from '../support/asterisk.ts';
+import { type AsteriskLab, type SippRun, skipReason, startAsteriskLab, startProvider } from '../support/asterisk.ts';
 
 /**
  * Outbound failover when the first provider goes silent (issue 38): it accepts REGISTER and qualify
@@ -20,19 +20,8 @@ describe.skipIf(skipReason !== '')('outbound failover past a silent provider', {
 
   beforeAll(async () => {
     lab = await startAsteriskLab({ providers: PROVIDERS });
-    const [first, second] = PROVIDERS.map((name) => lab.providers[name] as string);
-    silent = lab.sipp({
-      scenario: 'provider-silent.xml',
-      keep: true,
-      args: [],
-      onHost: { ip: first as string, port: 5060 },
-    });
-    answering = lab.sipp({
-      scenario: 'provider-answer.xml',
-      keep: true,
-      args: [],
-      onHost: { ip: second as string, port: 5060 },
-    });
+    silent = startProvider(lab, PROVIDERS[0] as string, 'provider-silent.xml');
+    answering = startProvider(lab, PROVIDERS[1] as string, 'provider-answer.xml');
   }, 180_000);
 
   afterAll(async () => {

@@ -523,3 +523,45 @@ export function listedPjsipObjects(output: string, label: string): Set<string> {
   for (const m of output.matchAll(line)) names.add(m[1] as string);
   return names;
 }
+
+/**
+ * The local directory, then each user with its main extension, through the API as an installer makes them
+ * (`[username, extension, fullname?]`, the full name defaulting to the user name).
+ */
+export async function seedLocalUsers(
+  lab: AsteriskLab,
+  users: readonly (readonly [username: string, extension: string, fullname?: string])[],
+): Promise<void> {
+  const api = async (url: string, body: unknown) => {
+    const res = await lab.api('POST', url, body);
+    if (res.status >= 300) throw new Error(`POST ${url}: ${res.status} ${JSON.stringify(res.body)}`);
+  };
+  await api('/api/configuration/mode', { mode: 'legacy' });
+  await lab.until('the local directory', async () => {
+    const r = await lab.api<{ configured: number }>('GET', '/api/configuration/userprovider');
+    return r.body.configured === 1;
+  });
+  for (const [username, extension, fullname] of users) {
+    await api('/api/users', { username, fullname: fullname ?? username });
+    await api('/api/mainextensions', { username, extension });
+  }
+}
+
+/** The SIP passwords the console wrote for these 2xx device accounts, once every one of them is in the file. */
+export function deviceSecrets(lab: AsteriskLab, extensions: readonly string[]): Promise<Record<string, string>> {
+  return lab.until('the accounts to be written', async () => {
+    const file = path.join(lab.dirs.etc, 'pjsip.users.2xx.conf');
+    if (!fs.existsSync(file)) return undefined;
+    const found: Record<string, string> = Object.fromEntries(
+      [
+        ...fs.readFileSync(file, 'utf8').matchAll(/\[(\d+)-auth\]\(device-auth\)\nusername = \d+\npassword = (\S+)/g),
+      ].map((m) => [m[1], m[2]]),
+    );
+    return extensions.every((e) => found[e]) ? found : undefined;
+  });
+}
+
+/** A SIP provider played by sipp on the lab's address for `name`, until the lab closes. */
+export function startProvider(lab: AsteriskLab, name: string, scenario: string): SippRun {
+  return lab.sipp({ scenario, keep: true, args: [], onHost: { ip: lab.providers[name] as string, port: 5060 } });
+}
