@@ -159,6 +159,14 @@ test('read-only account in Italian: the disabled controls explain themselves in 
   await expect(create).toBeDisabled();
   await expect(create).toHaveAccessibleDescription('Account in sola lettura: le modifiche non sono consentite');
   expect(await seriousViolations(page, ['main'])).toEqual([]);
+  // A credential's control says why in Italian too: a backup holds every secret.
+  await page.goto('/admin/backup');
+  const download = page.getByRole('button', { name: 'Scarica backup' });
+  await expect(download).toBeDisabled({ timeout: 30_000 });
+  await expect(download).toHaveAccessibleDescription(
+    'Account in sola lettura: password, segreti e backup sono visibili solo agli amministratori',
+  );
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
 });
 
 test('read-only account during the wizard: it may look at the step, not choose a directory or move on', async ({
