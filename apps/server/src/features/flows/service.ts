@@ -24,7 +24,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { AmiClient } from '../../pbx/ami/client.ts';
-import { familyIfConnected } from '../../pbx/live-state.ts';
+import { familyIfConnected, pbxNotConnected } from '../../pbx/live-state.ts';
 import { recordingSoundPath } from '../../pbx/load.ts';
 import { ensureReadableDir, writeAtomically } from '../../pbx/write-files.ts';
 import { describeReferences, destinationList, type Reference, referencesTo } from '../destinations/catalogue.ts';
@@ -662,7 +662,7 @@ export class FlowsService {
       throw new AppError(404, 'not_found');
     }
     const ami = this.ami;
-    if (ami?.state !== 'connected') throw new AppError(503, 'pbx_not_connected');
+    if (ami?.state !== 'connected') throw pbxNotConnected(ami);
     await ami.action('DBPut', { Family: 'DAYNIGHT', Key: `C${ext}`, Val: state === 'night' ? 'NIGHT' : 'DAY' });
     await ami.command(`devstate change Custom:DAYNIGHT${ext} ${state === 'night' ? 'INUSE' : 'NOT_INUSE'}`);
   }

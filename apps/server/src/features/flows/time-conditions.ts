@@ -12,7 +12,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { AmiClient } from '../../pbx/ami/client.ts';
-import { familyIfConnected } from '../../pbx/live-state.ts';
+import { familyIfConnected, pbxNotConnected } from '../../pbx/live-state.ts';
 import { checkFlowWrite, inUse, namedWrite, refuseWhileUsed } from './service.ts';
 
 type Db = Kysely<Database>;
@@ -180,7 +180,7 @@ export class TimeConditionsService {
       throw new AppError(404, 'not_found');
     }
     const ami = this.ami;
-    if (ami?.state !== 'connected') throw new AppError(503, 'pbx_not_connected');
+    if (ami?.state !== 'connected') throw pbxNotConnected(ami);
     // Deleting a key that is not there is an error to Asterisk and nothing to us: it is 'auto' either way.
     if (override === 'auto') await ami.action('DBDel', { Family: 'TC', Key: String(id) }).catch(() => {});
     else await ami.action('DBPut', { Family: 'TC', Key: String(id), Val: override });

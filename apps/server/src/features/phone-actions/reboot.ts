@@ -14,6 +14,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { isPostgres, SWEEP_MS } from '../../jobs/claim.ts';
 import type { AmiClient } from '../../pbx/ami/client.ts';
+import { pbxNotConnected } from '../../pbx/live-state.ts';
 import { type NotifyResult, REBOOT_KIND_OF_VENDOR, sendNotify } from '../../pbx/notify.ts';
 
 export interface Timers {
@@ -84,7 +85,11 @@ export class RebootService {
 
   private notifyOutcome(lang: UiLanguage, result: NotifyResult): RebootOutcome {
     if (result.ok) return { code: 204 };
-    if (result.reason === 'not_connected') return this.outcome(lang, 503, 'pbx_not_connected');
+    if (result.reason === 'not_connected') {
+      // Why Asterisk cannot be reached now (restarting, credentials refused), as live state says it.
+      const why = pbxNotConnected(this.options.ami()).detail;
+      return this.outcome(lang, 503, 'pbx_not_connected', typeof why === 'function' ? why(lang) : why);
+    }
     return this.outcome(lang, 500, 'notify_failed', `${errorDetails[lang].notify_failed} (${result.message})`);
   }
 
