@@ -100,6 +100,11 @@ describe.each(DB_KINDS)('migration dry run and the one apply at the end (%s)', (
     dryFirst = (await post('/api/migration/dryrun')).json();
     expect(await snapshot()).toEqual(before);
     expect(dryFirst.counts.users).toBeGreaterThan(200);
+    // The extension without a CTI user name counts as migrated, and the dry run says with which name (issue 38).
+    expect(dryFirst.report.csvimport?.warnings).toContain(
+      'Extension 210 (Chiara Rossi) has no CTI user name in the old system: it would get the user name chiara.rossi (made from its name)',
+    );
+    expect((dryFirst.counts.users ?? 0) + (dryFirst.counts.usersRefused ?? 0)).toBe(300);
     expect(dryFirst.report.csvimport?.warnings).toContainEqual(
       expect.stringMatching(/^User anna\.colombo would be refused: Extension 281 cannot be used: [^;]*\)$/),
     );

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cdrCopyHooks } from '../src/features/migration/cdr.ts';
+import { describeDestination } from '../src/features/migration/destinations.ts';
 import { memberExtension, rangeOf } from '../src/features/migration/flow-steps.ts';
-import { migrationMessages, placeholders } from '../src/features/migration/messages.ts';
+import { migrationMessages, placeholders, renderMessage } from '../src/features/migration/messages.ts';
 import { mainExtensionClash } from '../src/features/numbering/rules.ts';
 import { loadPbxModel } from '../src/pbx/load.ts';
 import { renderConfiguration } from '../src/pbx/render/index.ts';
@@ -34,6 +35,22 @@ describe('old queue members and time strings', () => {
     expect(rangeOf('*|*|1-6|JAN-jan')).toEqual({ hours: '*', weekdays: '*', mdays: '1-6', months: 'jan' });
     expect(rangeOf('25:00-26:00|*|*|*')).toBeNull();
     expect(rangeOf('08:00-12:00|mon')).toBeNull();
+  });
+});
+
+describe('old destinations named in words (issue 38)', () => {
+  const say = (dest: string, lang: 'en' | 'it' = 'en') => renderMessage(describeDestination(dest), lang);
+  it('names what each old destination was, never its raw context line when it knows it', () => {
+    expect(say('ext-meetme,600,1')).toBe('conference 600 (conferences are not migrated yet)');
+    expect(say('ext-meetme,600,1', 'it')).toBe('conferenza 600 (le conferenze non vengono ancora migrate)');
+    expect(say('custom-ctx,s,1')).toBe('the custom destination custom-ctx (not migrated)');
+    expect(say('custom-ctx,s,1', 'it')).toBe('la destinazione personalizzata custom-ctx (non migrata)');
+    expect(say('from-did-direct,299,1')).toBe('extension 299 (no migrated user has it)');
+    expect(say('ext-local,vmb299,1')).toBe('the voicemail of extension 299 (no migrated user has a mailbox there)');
+    expect(say('ivr-7,s,1')).toBe('IVR 7 of the old system (not migrated)');
+    expect(say('ext-group,610,1')).toBe('ring group 610 (not migrated)');
+    expect(say('ext-paging,700,1')).toBe('paging group 700 (paging groups are not migrated yet)');
+    expect(say('weird-thing,1,1')).toBe('the old destination weird-thing,1,1, which Centralino has no equivalent for');
   });
 });
 
@@ -86,8 +103,22 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       name: 'Mario Rossi',
       voicemail: 'default',
     });
-    // Every tenth old extension had no CTI account.
-    expect(list[9]).toMatchObject({ extension: '210', username: '', profile_id: '' });
+    expect(list[0]?.username_from).toBe('cti');
+    // Every tenth old extension had no CTI account: it gets a user name from its old name, or — that name taken —
+    // one made from its extension number, so that none is left out.
+    expect(list[9]).toMatchObject({
+      extension: '210',
+      username: 'chiara.rossi',
+      username_from: 'name',
+      profile_id: '',
+    });
+    expect(list[119]).toMatchObject({
+      extension: '320',
+      name: 'Chiara Rossi',
+      username: 'user320',
+      username_from: 'extension',
+    });
+    expect(new Set(list.map((u) => u.username)).size).toBe(300);
     expect(res.body).not.toContain('OldSecret');
   });
 
@@ -118,7 +149,9 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     for (let i = 0; i < 100 && (await get('/api/configuration/userprovider')).json().configured !== 1; i++) {
       await new Promise((r) => setTimeout(r, 20));
     }
-    const old = ((await get('/api/migration/oldusers')).json() as Record<string, string>[]).filter((u) => u.username);
+    // As the users step sends them: every old extension but one the administrator removed from the list.
+    const all = (await get('/api/migration/oldusers')).json() as Record<string, string>[];
+    const old = all.filter((u) => u.extension !== '500');
     const twice = [old[0], { ...old[1], username: old[0]?.username }];
     expectError(await post('/api/migration/importusers', twice), 400, 'validation');
     const res = await post('/api/migration/importusers', old);
@@ -147,6 +180,27 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       .executeTakeFirst();
     expect(secret?.secret).toBe('OldSecret201x');
     expect((await get('/api/migration/migrationstatus')).json()).toBe('users');
+    // The extension without a CTI user name is migrated (issue 38: it was silently dropped) and the report says how;
+    // the one left out is listed with the reason; the count adds up to every old extension.
+    expect(users.find((u) => u.username === 'chiara.rossi')?.default_extension).toBe('210');
+    expect(users.find((u) => u.username === 'user320')?.default_extension).toBe('320');
+    const report = await vi.waitFor(async () => {
+      const section = (await get('/api/migration/report')).json().csvimport;
+      if (!section?.errors) throw new Error('not yet');
+      return section as { errors: string[]; warnings: string[]; infos: string[] };
+    });
+    expect(report.infos).toContain(
+      'Extension 210 (Chiara Rossi) had no CTI user name in the old system: it was given the user name chiara.rossi (made from its name)',
+    );
+    expect(report.infos).toContain(
+      'Extension 320 (Chiara Rossi) had no CTI user name in the old system: it was given the user name user320 (made from its extension number)',
+    );
+    expect(report.warnings).toEqual([
+      expect.stringMatching(/^Extension 500 \(.+\) not migrated: it was left without a user on the users step/),
+    ]);
+    expect(report.infos).toContain(`${status.created} of the 300 old extensions migrated with their user`);
+    expect(report.errors).toHaveLength(clashing.length);
+    expect(status.created + report.errors.length + report.warnings.length).toBe(300);
   }, 60_000);
 
   it('migrates trunks, routes, day/night and inbound routes, checking destinations', async () => {
@@ -161,7 +215,11 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     const gw = await post('/api/migration/gateways');
     expect(gw.statusCode, gw.body).toBe(200);
     expect(gw.json().warnings).toEqual(['Gateway "Old Patton" not migrated: model Patton_SN4112_JO is not supported']);
-    expect(gw.json().infos).toHaveLength(2);
+    // Named by their old names and new models, not the new ids (issue 38: 'Gateway "1" migrated').
+    expect(gw.json().infos).toEqual([
+      'Gateway "Patton office" migrated as a Patton TRINITY Analog 2 FXO ports',
+      'Gateway "Vega hall" migrated as a Sangoma Vega 3000 FXS 24 ports',
+    ]);
     const ports = await t.database.db
       .selectFrom('gateway_ports')
       .select(['port_type', 'number'])
@@ -184,6 +242,9 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     expect((await post('/api/migration/importoutboundroutes')).statusCode).toBe(200);
     const assign = await post('/api/migration/trunksroutesassignements');
     expect(assign.statusCode).toBe(200);
+    // By the names an administrator knows (it read "1 used for route 1").
+    expect(assign.json().infos).toContain('Outbound route "national" uses trunk "Eutelia" (number 1 in its order)');
+    expect(assign.json().infos).toContain('Outbound route "mobile" uses trunk "Eutelia" (number 2 in its order)');
     const routes = await t.database.db
       .selectFrom('outbound_routes')
       .innerJoin('outbound_route_trunks', 'outbound_route_trunks.route_id', 'outbound_routes.id')
@@ -222,7 +283,7 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     const queues = await post('/api/migration/queues');
     expect(queues.statusCode, queues.body).toBe(200);
     expect(queues.json().infos).toEqual(['Queue 801 Support queue migrated', 'Queue 802 Sales queue migrated']);
-    expect(queues.body).not.toContain('destination not migrated');
+    expect(queues.body).not.toContain('Destination changed to hang up');
     expect(queues.json().warnings).toEqual([
       'Queue 801 Support queue: member 999 not migrated, no user has that extension',
       'Queue 801 Support queue: caller name prefix SUP: is not kept',
@@ -277,7 +338,9 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
 
     const ivr = await post('/api/migration/ivr');
     expect(ivr.statusCode, ivr.body).toBe(200);
-    expect(ivr.json().warnings).toEqual(['custom-ctx,s,1 destination not migrated']);
+    expect(ivr.json().warnings).toEqual([
+      'Destination changed to hang up: the custom destination custom-ctx (not migrated)',
+    ]);
 
     // Caller query routing: the query by caller number is kept (%CID% bound as $NUMBER), its CRM database became a
     // card source; the one that asked for a customer code has no equivalent and is reported.
@@ -367,7 +430,9 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     // The CQR's entry that led to an announcement found it.
     const levelNow = ((await get('/api/cqr')).json() as { entries: { value: string; destination: string }[] }[])[0];
     expect(levelNow?.entries[1]).toEqual({ value: 'blocked', destination: `app-announcement-${played[0]?.id},s,1` });
-    expect(ann.json().warnings).toContain('ext-meetme,600,1 destination not migrated');
+    expect(ann.json().warnings).toContain(
+      'Destination changed to hang up: conference 600 (conferences are not migrated yet)',
+    );
     const [menu] = await t.database.db.selectFrom('ivrs').selectAll().execute();
     const info = await t.database.db
       .selectFrom('announcements')
@@ -468,7 +533,7 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       .where('description', '=', 'After hours')
       .executeTakeFirstOrThrow();
     expect(afterHours.post_dest).toBe(`timeconditions,${holiday?.id},1`);
-    expect(tc.body).not.toContain('destination not migrated');
+    expect(tc.body).not.toContain('Destination changed to hang up');
 
     const inbound = await post('/api/migration/inboundroutes');
     expect(inbound.statusCode).toBe(200);
@@ -538,7 +603,9 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     expect(report.pbxConfigurationCheck).toEqual({
       infos: ['The configuration was applied once, at the end, and the PBX validator found it valid'],
     });
-    expect(report.migrateInboundRoutes.warnings).toEqual(['ext-meetme,600,1 destination not migrated']);
+    expect(report.migrateInboundRoutes.warnings).toEqual([
+      'Destination changed to hang up: conference 600 (conferences are not migrated yet)',
+    ]);
     expect(report.migrateIAX.warnings).toHaveLength(1);
     expect(report.cloneOldCTIProfile.warnings).toContain('Profile "Base" already migrated');
     // The users the numbering rules refused are in the report too (written once the import has ended).
@@ -579,7 +646,9 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     );
     expect(it.migrateQueues.warnings).toContain('Coda 802 Sales queue: il tempo di squillo di 0 s è diventato 15 s');
     expect(it.migrateQueues.warnings).toContain('Coda 801 Support queue: migrazione già eseguita');
-    expect(it.migrateIVRs.warnings).toContain('Destinazione custom-ctx,s,1 non migrata');
+    expect(it.migrateIVRs.warnings).toContain(
+      'Destinazione cambiata in riaggancio: la destinazione personalizzata custom-ctx (non migrata)',
+    );
     expect(it.migrateCQRs.warnings).toContain(
       'CQR "By customer code" non migrato: chiedeva un codice cliente, che il CQR di Centralino non gestisce',
     );
@@ -595,7 +664,9 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     expect(it.migrateTimeconditions.warnings).toContain(
       'Condizione oraria Orphan non migrata: il suo gruppo orario non è stato migrato',
     );
-    expect(it.migrateInboundRoutes.warnings).toEqual(['Destinazione ext-meetme,600,1 non migrata']);
+    expect(it.migrateInboundRoutes.warnings).toEqual([
+      'Destinazione cambiata in riaggancio: conferenza 600 (le conferenze non vengono ancora migrate)',
+    ]);
     expect(it.postMigration.warnings).toContain(
       'Rubrica CTI: 50 contatti privati non migrati: la rubrica di Centralino è condivisa da tutti i telefoni',
     );

@@ -82,6 +82,11 @@ export const oldUserSchema = z
     voicemail: z.string(),
     outboundcid: z.string(),
     profile_id: z.string(),
+    /**
+     * Where `username` comes from: the old CTI account, or — an extension that had none — derived from the old name
+     * or, failing that, the extension number (the users step says so; the import reports it as an info).
+     */
+    username_from: z.enum(['cti', 'name', 'extension']),
   })
   .meta({ id: 'OldUser' });
 export type OldUser = z.infer<typeof oldUserSchema>;

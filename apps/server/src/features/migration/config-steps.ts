@@ -80,15 +80,17 @@ export class ConfigMigration {
     const log = new StepLog();
     let outcome: boolean | null | undefined;
     try {
+      // The report's lines commit with the writes they tell of: a server killed after the commit loses neither.
       await this.db.transaction().execute(async (trx) => {
         outcome = await body(trx, log);
         if (log.errors.length > 0) throw new RollBack();
         if (status) await this.state.setStatus(status, trx);
+        await this.state.record(reportName, log, trx);
       });
     } catch (error) {
       if (!(error instanceof RollBack)) log.errors.push(textMessage(describe(error)));
     }
-    await this.state.record(reportName, log);
+    if (log.errors.length > 0) await this.state.record(reportName, log);
     const ok = log.errors.length === 0;
     return { code: ok ? 200 : 500, body: log.result(ok ? (outcome === null ? null : true) : false) };
   }
@@ -265,8 +267,14 @@ export class ConfigMigration {
           continue;
         }
         try {
-          const id = await (this.gateways as GatewaysService).create(body.data);
-          log.infos.push(msg('gateway_migrated', { name: id }));
+          await (this.gateways as GatewaysService).create(body.data);
+          const as = (description: string) => `${model.manufacturer} ${description}`;
+          log.infos.push(
+            msg('gateway_migrated_model', {
+              name: g.name,
+              model: { en: as(model.descriptionEn), it: as(model.description) },
+            }),
+          );
         } catch (error) {
           log.errors.push(
             msg('with_reason', { subject: msg('gateway_label', { name: g.name }), reason: describe(error) }),
@@ -394,7 +402,7 @@ export class ConfigMigration {
           .values({ route_id: routeId, trunk_id: trunkId, position })
           .execute();
         taken.add(`${routeId}/${trunkId}`);
-        log.infos.push(msg('route_trunk', { trunk: trunkId, route: routeId }));
+        log.infos.push(msg('route_trunk_named', { route: l.route, trunk: l.trunk, position: position + 1 }));
       }
       return true;
     });

@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { SettingsStore } from '../../db/settings-store.ts';
 import { HANGUP_DESTINATION } from '../destinations/catalogue.ts';
-import { msg } from './messages.ts';
+import { type Message, type MigrationMessageKey, msg } from './messages.ts';
 import type { StepLog } from './state.ts';
 
 /**
@@ -18,7 +18,7 @@ import type { StepLog } from './state.ts';
  * destination is kept when that extension is a user's main extension (with a mailbox, for voicemail); hang up
  * and busy are kept; a day/night switch is kept when it was migrated; a queue is kept when a queue with its number
  * exists here (a ring group became a queue with its number). Anything else (conferences, custom contexts: objects
- * Centralino has no home for) becomes hang up with the warning "<old destination> destination not migrated". IVRs,
+ * Centralino has no home for) becomes hang up with a warning naming the old destination in words. IVRs,
  * announcements, CQRs and time conditions get new ids here: the old id is looked up in the ids the migration gave
  * them (settings `migration_ids`).
  */
@@ -112,10 +112,43 @@ export class DestinationCheck {
       wait.later(dest);
       return HANGUP_DESTINATION;
     }
-    log.warnings.push(msg('destination_not_migrated', { destination: dest }));
+    log.warnings.push(msg('destination_lost', { what: describeDestination(dest) }));
     return HANGUP_DESTINATION;
   }
 }
+
+/**
+ * An old FreePBX destination (`context,exten,priority`) in words, for a line an administrator reads: "conference 600"
+ * rather than `ext-meetme,600,1`. Something this does not know keeps its raw form, said to be one.
+ */
+export function describeDestination(old: string): Message {
+  const dest = old.trim();
+  for (const [pattern, key, param] of DESCRIBED) {
+    const found = pattern.exec(dest)?.[1];
+    if (found) return msg(key, { [param]: found });
+  }
+  // FreePBX's custom destinations and contexts: the context is what the administrator named.
+  const [context = '', exten = ''] = dest.split(',');
+  if (/^custom/.test(context) && exten) return msg('dest_custom', { context });
+  return msg('dest_other', { raw: dest });
+}
+
+/** Old destinations by their context, with the line naming each and the parameter its number goes in. */
+const DESCRIBED: [RegExp, MigrationMessageKey, 'number' | 'id'][] = [
+  [/^ext-meetme,(\d+),/, 'dest_conference', 'number'],
+  [/^from-did-direct,(\d+),/, 'dest_extension', 'number'],
+  [/^ext-local,(\d+),/, 'dest_extension', 'number'],
+  [/^ext-local,vm[a-z](\d+),/, 'dest_voicemail', 'number'],
+  [/^app-daynight,(\d+),/, 'dest_daynight', 'number'],
+  [/^ivr-(\d+),/, 'dest_ivr', 'id'],
+  [/^app-announcement-(\d+),/, 'dest_announcement', 'id'],
+  [/^ext-queues,(\d+),/, 'dest_queue', 'number'],
+  [/^ext-group,(\d+),/, 'dest_ring_group', 'number'],
+  [/^nethcqr,(\d+),/, 'dest_cqr', 'id'],
+  [/^timeconditions,(\d+),/, 'dest_time_condition', 'id'],
+  [/^ext-paging,(\d+),/, 'dest_paging', 'number'],
+  [/^disa,(\d+),/, 'dest_disa', 'id'],
+];
 
 /** The kinds of object a destination may wait for, in the order their steps run. */
 export const LATER_KINDS = ['queue', 'ivr', 'cqr', 'announcement', 'timecondition'] as const;

@@ -9,7 +9,7 @@ import { ConfigMigration, type StepAnswer } from './config-steps.ts';
 import { describe, type Message, msg, renderMessage } from './messages.ts';
 import type { LegacySource } from './source.ts';
 import { MigrationState, StepLog } from './state.ts';
-import type { UsersMigration } from './users.ts';
+import { type UsersMigration, userDerived } from './users.ts';
 
 type Trx = Kysely<Database>;
 type Report = MigrationDryRun['report'];
@@ -104,10 +104,8 @@ export async function dryRun(
     counts.users = 0;
     counts.usersRefused = 0;
     for (const u of old) {
-      if (!u.username) {
-        log.infos.push(msg('dry_no_account', { ext: u.extension }));
-        continue;
-      }
+      // A warning here, an info in the real step: the dry run is where an administrator checks the name first.
+      if (u.username_from !== 'cti') log.warnings.push(userDerived(u, u.username, 'dry_user_derived'));
       const clash = mainExtensionClash(u.extension, holders);
       const reason = taken.has(u.username)
         ? msg('dry_username_taken', { username: u.username })

@@ -12,6 +12,25 @@ export const migrationMessages = {
   with_reason: { en: '{subject}: {reason}', it: '{subject}: {reason}' },
   status_changed: { en: 'migration_status changed', it: 'Stato della migrazione aggiornato' },
 
+  // The users step: every old extension is either migrated or listed, saying why (issue 38).
+  extension_label: { en: 'Extension {ext} ({name})', it: 'Interno {ext} ({name})' },
+  extension_label_bare: { en: 'Extension {ext}', it: 'Interno {ext}' },
+  user_derived: {
+    en: '{label} had no CTI user name in the old system: it was given the user name {username} ({how})',
+    it: '{label} non aveva un nome utente CTI nel vecchio sistema: ha ricevuto il nome utente {username} ({how})',
+  },
+  derived_from_name: { en: 'made from its name', it: 'ricavato dal suo nome' },
+  derived_from_extension: { en: 'made from its extension number', it: "ricavato dal numero dell'interno" },
+  derived_by_hand: { en: 'chosen on the users step', it: 'scelto nel passaggio degli utenti' },
+  user_left_out: {
+    en: '{label} not migrated: it was left without a user on the users step; create its user by hand',
+    it: '{label} non migrato: è stato lasciato senza utente nel passaggio degli utenti; crea il suo utente a mano',
+  },
+  users_migrated: {
+    en: '{count} of the {total} old extensions migrated with their user',
+    it: '{count} dei {total} interni del vecchio sistema migrati con il proprio utente',
+  },
+
   profile_exists: { en: 'Profile "{name}" already migrated', it: 'Profilo "{name}" già migrato' },
   profile_migrated: { en: 'Profile "{name}" migrated', it: 'Profilo "{name}" migrato' },
   profile_label: { en: 'Profile "{name}"', it: 'Profilo "{name}"' },
@@ -28,7 +47,12 @@ export const migrationMessages = {
     it: 'Gateway "{name}" non migrato: il modello {model} non è supportato',
   },
   gateway_exists: { en: 'Gateway "{name}" already migrated', it: 'Gateway "{name}" già migrato' },
+  // Stored before issue 38 with the new gateway's id as its name: kept so that those rows still read.
   gateway_migrated: { en: 'Gateway "{name}" migrated', it: 'Gateway "{name}" migrato' },
+  gateway_migrated_model: {
+    en: 'Gateway "{name}" migrated as a {model}',
+    it: 'Gateway "{name}" migrato come {model}',
+  },
   gateway_label: { en: 'Gateway "{name}"', it: 'Gateway "{name}"' },
 
   iax_trunk: {
@@ -43,7 +67,12 @@ export const migrationMessages = {
 
   outbound_exists: { en: 'Outbound route "{name}" already migrated', it: 'Rotta in uscita "{name}" già migrata' },
   outbound_migrated: { en: 'Outbound route "{name}" migrated', it: 'Rotta in uscita "{name}" migrata' },
+  // Stored before issue 38, with the ids: kept so that those rows still read.
   route_trunk: { en: '{trunk} used for route {route}', it: 'Fascio {trunk} usato per la rotta {route}' },
+  route_trunk_named: {
+    en: 'Outbound route "{route}" uses trunk "{trunk}" (number {position} in its order)',
+    it: 'La rotta in uscita "{route}" usa il fascio "{trunk}" (numero {position} nel suo ordine)',
+  },
 
   ring_group_label: { en: 'Ring group {number} - {description}', it: 'Gruppo di chiamata {number} - {description}' },
   ring_groups_none: { en: 'No ring groups to migrate', it: 'Nessun gruppo di chiamata da migrare' },
@@ -213,9 +242,56 @@ export const migrationMessages = {
   },
   inbound_migrated: { en: '{description} inbound route migrated', it: 'Rotta in ingresso {description} migrata' },
 
+  // Lines stored before issue 38 carry the old destination as it was written: they keep reading as they did.
   destination_not_migrated: {
     en: '{destination} destination not migrated',
     it: 'Destinazione {destination} non migrata',
+  },
+  // A destination named in words (destinations.ts: describeDestination): what it was and why it is not here.
+  destination_lost: {
+    en: 'Destination changed to hang up: {what}',
+    it: 'Destinazione cambiata in riaggancio: {what}',
+  },
+  dest_conference: {
+    en: 'conference {number} (conferences are not migrated yet)',
+    it: 'conferenza {number} (le conferenze non vengono ancora migrate)',
+  },
+  dest_custom: {
+    en: 'the custom destination {context} (not migrated)',
+    it: 'la destinazione personalizzata {context} (non migrata)',
+  },
+  dest_extension: {
+    en: 'extension {number} (no migrated user has it)',
+    it: "l'interno {number} (nessun utente migrato lo ha)",
+  },
+  dest_voicemail: {
+    en: 'the voicemail of extension {number} (no migrated user has a mailbox there)',
+    it: "la segreteria dell'interno {number} (nessun utente migrato ha lì una casella vocale)",
+  },
+  dest_daynight: {
+    en: 'day/night switch {number} (not migrated)',
+    it: 'il commutatore giorno/notte {number} (non migrato)',
+  },
+  dest_ivr: { en: 'IVR {id} of the old system (not migrated)', it: "l'IVR {id} del vecchio sistema (non migrato)" },
+  dest_announcement: {
+    en: 'announcement {id} of the old system (not migrated)',
+    it: "l'annuncio {id} del vecchio sistema (non migrato)",
+  },
+  dest_queue: { en: 'queue {number} (not migrated)', it: 'la coda {number} (non migrata)' },
+  dest_ring_group: { en: 'ring group {number} (not migrated)', it: 'il gruppo di chiamata {number} (non migrato)' },
+  dest_cqr: { en: 'CQR {id} of the old system (not migrated)', it: 'il CQR {id} del vecchio sistema (non migrato)' },
+  dest_time_condition: {
+    en: 'time condition {id} of the old system (not migrated)',
+    it: 'la condizione oraria {id} del vecchio sistema (non migrata)',
+  },
+  dest_paging: {
+    en: 'paging group {number} (paging groups are not migrated yet)',
+    it: 'il gruppo di paging {number} (i gruppi di paging non vengono ancora migrati)',
+  },
+  dest_disa: { en: 'DISA {id} (DISA is not migrated yet)', it: 'il DISA {id} (il DISA non viene ancora migrato)' },
+  dest_other: {
+    en: 'the old destination {raw}, which Centralino has no equivalent for',
+    it: 'la vecchia destinazione {raw}, che in Centralino non ha un equivalente',
   },
 
   phonebook_none: { en: 'No CTI phonebook to migrate', it: 'Nessuna rubrica CTI da migrare' },
@@ -248,9 +324,9 @@ export const migrationMessages = {
   },
 
   // The dry run (POST /migration/dryrun) and the PBX configuration check after the last step.
-  dry_no_account: {
-    en: 'Extension {ext} has no CTI account: link it to a user by hand',
-    it: "L'interno {ext} non ha un account CTI: va collegato a mano a un utente",
+  dry_user_derived: {
+    en: '{label} has no CTI user name in the old system: it would get the user name {username} ({how})',
+    it: '{label} non ha un nome utente CTI nel vecchio sistema: riceverebbe il nome utente {username} ({how})',
   },
   dry_username_taken: { en: 'Username already used: {username}', it: 'Nome utente già usato: {username}' },
   dry_user_refused: {

@@ -98,8 +98,7 @@ export class MigrationService {
       );
     } else log.errors.push(msg('pbx_failed', { reason: record.error ?? '' }));
     // Run again, the section holds the last verdict only.
-    await this.db.deleteFrom('migration_report').where('step', '=', 'pbxConfigurationCheck').execute();
-    await this.state.record('pbxConfigurationCheck', log, undefined, true);
+    await this.state.record('pbxConfigurationCheck', log, undefined, { replace: true });
     const step = answer.body;
     const check = log.result();
     return {

@@ -50,11 +50,33 @@ export class MigrationState {
   }
 
   /**
-   * Stores a step's errors and warnings under its name (infos are answered, not stored: contract §11.3, except for
-   * the PBX configuration check, whose verdict is part of the report even when it is "valid": `infos`).
+   * Stores what a step found under its name — errors, warnings and infos (the spec's report shows all three; the
+   * original kept only the first two, contract §11.3). A step run again (resumed after a restart, or repeated) adds
+   * only the lines the report does not hold yet, so nothing is listed twice and what the first run said stays; when
+   * it succeeds, the errors of the runs before are gone (they are no longer true). `replace` drops the step's
+   * earlier lines first (a verdict, or a list the administrator made again). Pass the step's transaction so that
+   * its lines commit with its writes.
    */
-  async record(step: string, log: StepLog, db: Kysely<Database> = this.db, infos = false): Promise<void> {
+  async record(
+    step: string,
+    log: StepLog,
+    db: Kysely<Database> = this.db,
+    options: { replace?: boolean } = {},
+  ): Promise<void> {
     const now = Date.now();
+    if (options.replace) await db.deleteFrom('migration_report').where('step', '=', step).execute();
+    else if (log.errors.length === 0) {
+      await db.deleteFrom('migration_report').where('step', '=', step).where('type', '=', 'errors').execute();
+    }
+    const held = new Set(
+      (
+        await db
+          .selectFrom('migration_report')
+          .select(['type', 'message', 'message_key', 'params'])
+          .where('step', '=', step)
+          .execute()
+      ).map((r) => `${r.type}\n${r.message_key ?? ''}\n${r.params ?? ''}\n${r.message_key ? '' : r.message}`),
+    );
     // The English text stays in `message` (what an older reader shows); the key and parameters are what is rendered.
     const row = (type: 'errors' | 'warnings' | 'infos') => (m: Message) => ({
       step,
@@ -65,10 +87,15 @@ export class MigrationState {
       created_at: now,
     });
     const rows = [
-      ...(infos ? log.infos.map(row('infos')) : []),
       ...log.errors.map(row('errors')),
       ...log.warnings.map(row('warnings')),
-    ];
+      ...log.infos.map(row('infos')),
+    ].filter((r) => {
+      const key = `${r.type}\n${r.message_key}\n${r.params ?? ''}\n`;
+      if (held.has(key)) return false;
+      held.add(key);
+      return true;
+    });
     for (let i = 0; i < rows.length; i += 200) {
       await db
         .insertInto('migration_report')

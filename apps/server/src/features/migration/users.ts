@@ -4,9 +4,10 @@ import type { Database } from '../../db/schema.ts';
 import type { CsvService } from '../csv/service.ts';
 import type { CtiService } from '../cti/service.ts';
 import type { StepAnswer } from './config-steps.ts';
-import { describe, type Localized, msg, textMessage } from './messages.ts';
+import { describe, type Localized, type Message, msg, textMessage } from './messages.ts';
 import type { LegacySource } from './source.ts';
 import { type MigrationState, StepLog } from './state.ts';
+import { deriveUsername } from './usernames.ts';
 
 /** Old CTI 2 permission → new macro switched on (contract §11.2 importprofiles). */
 const MACRO_OF: Record<string, string> = {
@@ -55,7 +56,11 @@ export class UsersMigration {
     private readonly csv: CsvService,
   ) {}
 
-  /** Old extensions with their CTI account; extensions without one carry empty username, cellphone and profile. */
+  /**
+   * Old extensions with their CTI account. An extension without one gets a user name derived from its old name (or
+   * its number: usernames.ts), unique among the old accounts and the users here, so no old extension is left out
+   * unless the administrator clears it; its cellphone and profile are empty.
+   */
   async oldUsers(): Promise<OldUser[]> {
     const withCti = await this.source.hasTable('pbx', 'nethcti_users');
     const rows = await this.source.query<Record<string, string | number | null>>(
@@ -68,17 +73,34 @@ export class UsersMigration {
              ORDER BY CAST(extension AS UNSIGNED), extension`,
     );
     const s = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+    const here = await this.db.selectFrom('users').select(['username', 'default_extension']).execute();
+    // Asked again after the import (a resumed or repeated step), an extension keeps the user it was given.
+    const userOf = new Map(here.filter((u) => u.default_extension).map((u) => [u.default_extension, u.username]));
+    const taken = new Set<string>([
+      ...rows.map((r) => s(r.username).toLowerCase()).filter(Boolean),
+      ...here.map((u) => u.username.toLowerCase()),
+    ]);
+    const derive = (extension: string, name: string) => {
+      const given = userOf.get(extension);
+      if (!given) return deriveUsername(extension, name, taken);
+      return { username: given, from: given === `user${extension}` ? ('extension' as const) : ('name' as const) };
+    };
     // The old SIP secret is not listed (lists never carry secrets): the import reads it from the old database.
-    return rows.map((r) => ({
-      extension: s(r.extension),
-      username: s(r.username),
-      name: s(r.name),
-      cellphone: s(r.cellphone),
-      email: s(r.email),
-      voicemail: s(r.voicemail) || 'novm',
-      outboundcid: s(r.outboundcid),
-      profile_id: s(r.profile_id),
-    }));
+    return rows.map((r) => {
+      const cti = s(r.username);
+      const named = cti ? { username: cti, from: 'cti' as const } : derive(s(r.extension), s(r.name));
+      return {
+        extension: s(r.extension),
+        username: named.username,
+        username_from: named.from,
+        name: s(r.name),
+        cellphone: s(r.cellphone),
+        email: s(r.email),
+        voicemail: s(r.voicemail) || 'novm',
+        outboundcid: s(r.outboundcid),
+        profile_id: s(r.profile_id),
+      };
+    });
   }
 
   async importProfiles(): Promise<StepAnswer> {
@@ -143,6 +165,18 @@ export class UsersMigration {
    * its old extension's SIP secret; the console polls GET /csv/csvimport for progress.
    */
   async importUsers(users: ImportOldUser[]): Promise<void> {
+    // Every old extension ends up migrated or listed: those left without a user, and those given a user name the old
+    // system did not have, are said now; the import's refusals and the count follow when it ends.
+    const old = await this.oldUsers();
+    const log = new StepLog();
+    const given = new Map(users.map((u) => [u.extension, u.username]));
+    for (const o of old) {
+      const username = given.get(o.extension);
+      if (username === undefined) log.warnings.push(msg('user_left_out', { label: extensionLabel(o) }));
+      else if (o.username_from !== 'cti') log.infos.push(userDerived(o, username, 'user_derived'));
+    }
+    // Run again (Try again, or after a restart), the list sent now is the one that counts.
+    await this.state.record('csvimport', log, undefined, { replace: true });
     const oldProfiles = (await this.source.hasTable('pbx', 'nethcti_profiles'))
       ? await this.source.query<{ id: number; name: string }>(
           `SELECT id, name FROM ${this.source.table('pbx', 'nethcti_profiles')}`,
@@ -204,11 +238,11 @@ export class UsersMigration {
     const file = Buffer.from(`${lines.join('\n')}\n`, 'utf8').toString('base64');
     await this.csv.start(file, 'en');
     await this.state.setStatus('users');
-    void this.reportWhenDone();
+    void this.reportWhenDone(users, old.length);
   }
 
   /** Once the import ends, its failed rows go to the report (section users, `csvimport`) as the console shows them. */
-  private async reportWhenDone(): Promise<void> {
+  private async reportWhenDone(users: ImportOldUser[], total: number): Promise<void> {
     try {
       for (;;) {
         await new Promise((resolve) => setTimeout(resolve, 500));
@@ -221,6 +255,10 @@ export class UsersMigration {
           const reason: Localized = { en: f.message, it: italian[i]?.message ?? f.message };
           log.errors.push(f.username ? msg('with_reason', { subject: f.username, reason }) : textMessage(reason));
         });
+        const here = await this.db.selectFrom('users').select(['username', 'default_extension']).execute();
+        const userOf = new Map(here.map((u) => [u.default_extension, u.username]));
+        const migrated = users.filter((u) => userOf.get(u.extension) === u.username).length;
+        log.infos.push(msg('users_migrated', { count: migrated, total }));
         await this.state.record('csvimport', log);
         return;
       }
@@ -228,4 +266,26 @@ export class UsersMigration {
       // The server is closing (or the import vanished): nothing to report.
     }
   }
+}
+
+/** "Extension 210 (Chiara Rossi)", or without the name when the old system had none. */
+export function extensionLabel(u: Pick<OldUser, 'extension' | 'name'>): Message {
+  return u.name
+    ? msg('extension_label', { ext: u.extension, name: u.name })
+    : msg('extension_label_bare', { ext: u.extension });
+}
+
+/** The line saying which user name an extension without a CTI account got, and how. */
+export function userDerived(
+  o: Pick<OldUser, 'extension' | 'name' | 'username' | 'username_from'>,
+  username: string,
+  key: 'user_derived' | 'dry_user_derived',
+): Message {
+  const how =
+    username !== o.username
+      ? msg('derived_by_hand')
+      : o.username_from === 'extension'
+        ? msg('derived_from_extension')
+        : msg('derived_from_name');
+  return msg(key, { label: extensionLabel(o), username, how });
 }
