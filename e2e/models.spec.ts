@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { apiAs, expect, signIn, test } from './fixtures.ts';
+import { apiAs, expect, seriousViolations, signIn, test } from './fixtures.ts';
 
 const ENGINE = '/api/provisioning/v1';
 
@@ -50,13 +50,8 @@ test('create a model as a copy of a source model, then delete it', async ({ page
   await withPhones(page, ['yealink-T46']);
   await expect(page.getByTestId('model-yealink-T46')).toContainText('Yealink T46G/S/U');
 
-  // Two-part names (shipped models) are not offered as sources (spec, New model): nothing to copy yet.
-  await page.getByRole('button', { name: 'Create new model' }).click();
+  // A copy made through the engine API is offered as a source too.
   const dialog = page.getByRole('dialog', { name: 'New model' });
-  await expect(dialog.getByTestId('no-model-sources')).toBeVisible();
-  await dialog.getByRole('button', { name: 'Cancel' }).click();
-
-  // A copy made through the engine API is one.
   const base = await apiAs(page, 'GET', `${ENGINE}/models/yealink-T46`);
   expect(
     (
@@ -111,6 +106,50 @@ test('create a model as a copy of a source model, then delete it', async ({ page
   await expect(page.getByText('The model has been deleted')).toBeVisible();
   await expect(page.getByTestId('model-yealink-T46-office-front_desk_2')).toHaveCount(0);
   expect((await apiAs(page, 'GET', `${ENGINE}/models/yealink-T46-office-front_desk_2`)).status).toBe(404);
+});
+
+test('on a fresh system a new model starts from the catalogue: the sources are never an empty list', async ({
+  page,
+}) => {
+  await signedIn(page);
+  // One phone with a shipped model, no copy yet: before, 'Duplicate from' offered nothing at all.
+  await withPhones(page, ['yealink-T46']);
+  await page.getByRole('button', { name: 'Create new model' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New model' });
+  await expect(dialog.getByTestId('no-model-sources')).toHaveCount(0);
+  await dialog.getByRole('combobox', { name: 'Duplicate from' }).click();
+  const list = page.getByRole('listbox');
+  // The model the phone uses first, then the rest of the catalogue.
+  await expect(list.getByRole('option', { name: 'Yealink T46G/S/U', exact: true })).toBeVisible();
+  await expect(list.getByText('On this system')).toBeVisible();
+  await expect(list.getByText('Catalogue')).toBeVisible();
+  expect(await seriousViolations(page, ['[role="dialog"]', '[role="listbox"]'])).toEqual([]);
+  await dialog.getByRole('combobox', { name: 'Duplicate from' }).fill('Snom D785');
+  await page.getByRole('option', { name: 'Snom D785', exact: true }).click();
+  await dialog.getByRole('textbox', { name: 'Name' }).fill('hall');
+  await expect(dialog).toContainText('Model name: snom-D785-hall');
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expect(page.getByText('Model Snom D785 - hall created')).toBeVisible();
+  // The copy carries the catalogue model's own settings and is listed, opened.
+  const created = await apiAs(page, 'GET', `${ENGINE}/models/snom-D785-hall`);
+  const source = await apiAs(page, 'GET', `${ENGINE}/models/snom-D785`);
+  expect(created.body.display_name).toBe('Snom D785 - hall');
+  expect(created.body.variables).toEqual(source.body.variables);
+  await expect(
+    page.getByTestId('model-editor-snom-D785-hall').getByRole('button', { name: 'Line keys' }),
+  ).toBeVisible();
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
+
+  // In Italian the groups and the help are Italian.
+  await page.evaluate(() => localStorage.setItem('preferredLanguage', 'it'));
+  await page.reload();
+  await page.getByRole('button', { name: 'Crea nuovo modello' }).click();
+  const italian = page.getByRole('dialog', { name: 'Nuovo modello' });
+  await expect(italian).toContainText('qualsiasi modello del catalogo');
+  await italian.getByRole('combobox', { name: 'Duplica da' }).click();
+  await expect(page.getByRole('listbox').getByText('Su questo sistema')).toBeVisible();
+  await expect(page.getByRole('listbox').getByText('Catalogo', { exact: true })).toBeVisible();
+  expect(await seriousViolations(page, ['[role="dialog"]', '[role="listbox"]'])).toEqual([]);
 });
 
 test('a line key becomes the BLF of a user, is saved, and goes back to the original', async ({ page }) => {

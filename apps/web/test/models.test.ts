@@ -52,15 +52,24 @@ describe('model names', () => {
     expect(listedModels([all[0] as (typeof all)[0]], all).map((m) => m.name)).toContain('fanvil-X3SG-PRO');
   });
 
-  it('offers only copies as sources of a new model: not two-part names, not fanvil-X3SG-PRO (spec, New model)', () => {
+  it('offers the listed models and the rest of the catalogue as sources of a new model', () => {
     const listed = [
-      { name: 'fanvil-X3SG-PRO', display_name: 'Fanvil X3SG PRO' },
       { name: 'yealink-T46', display_name: 'Yealink T46G/S/U' },
       { name: 'yealink-T46-reception', display_name: 'Yealink T46G/S/U - reception' },
-      { name: 'snom-D785-front-desk', display_name: 'Snom D785 - front-desk' },
     ];
-    expect(modelSources(listed).map((m) => m.name)).toEqual(['yealink-T46-reception', 'snom-D785-front-desk']);
-    expect(modelSources(listed.slice(0, 2))).toEqual([]);
+    const all = [
+      { name: 'fanvil-X3SG-PRO', display_name: 'Fanvil X3SG PRO' },
+      { name: 'snom-D785', display_name: 'Snom D785' },
+      { name: 'yealink-T46', display_name: 'Yealink T46G/S/U' },
+      { name: 'yealink-T46-reception', display_name: 'Yealink T46G/S/U - reception' },
+      { name: 'fanvil-X6U', display_name: 'Fanvil X6U' },
+    ];
+    const sources = modelSources(listed, all);
+    expect(sources.onSystem.map((m) => m.name)).toEqual(['yealink-T46', 'yealink-T46-reception']);
+    // Not what is already listed, not fanvil-X3SG-PRO (hidden unless a phone uses it); by display name.
+    expect(sources.catalogue.map((m) => m.name)).toEqual(['fanvil-X6U', 'snom-D785']);
+    // A fresh system: nothing listed, still the whole catalogue to start from.
+    expect(modelSources([], all).catalogue).toHaveLength(3);
   });
 
   it('only shipped models have originals to go back to', () => {

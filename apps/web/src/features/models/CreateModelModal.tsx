@@ -8,20 +8,21 @@ import {
   composeDisplayName,
   composeModelName,
   displayName,
+  type ModelSources,
   type ModelSummary,
   type NewModelError,
   validateNewModel,
 } from './modelNames.ts';
 import { modelsApi } from './modelsApi.ts';
 
-/** 'Create new model': a copy of a listed model's own settings under a name of its own. */
+/** 'Create new model': a copy of a listed or catalogue model's own settings under a name of its own. */
 export function CreateModelModal({
   sources,
   existing,
   onCreated,
   onClose,
 }: {
-  sources: readonly ModelSummary[];
+  sources: ModelSources;
   /** Every model name in use, so a taken name is refused before asking the server. */
   existing: readonly ModelSummary[];
   onCreated: (name: string) => void;
@@ -32,7 +33,13 @@ export function CreateModelModal({
   const [custom, setCustom] = useState('');
   const [tried, setTried] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
-  const sourceModel = sources.find((m) => m.name === source);
+  const sourceModel = [...sources.onSystem, ...sources.catalogue].find((m) => m.name === source);
+  const option = (m: ModelSummary) => ({ value: m.name, label: displayName(m) });
+  // Empty groups are left out: an empty listbox is an accessibility failure and tells the installer nothing.
+  const groups = [
+    { group: t('models.create.onSystem'), items: sources.onSystem.map(option) },
+    { group: t('models.create.catalogue'), items: sources.catalogue.map(option) },
+  ].filter((g) => g.items.length > 0);
   const errors = validateNewModel(source, custom, existing);
   const message = (error: NewModelError | undefined) => (error ? t(`models.create.errors.${error}`) : undefined);
 
@@ -75,26 +82,33 @@ export function CreateModelModal({
   return (
     <Modal opened onClose={onClose} title={t('models.create.title')}>
       <Stack gap="md">
-        {sources.length === 0 && (
-          <Text size="sm" c="dimmed" data-testid="no-model-sources">
+        {groups.length === 0 ? (
+          <Text size="sm" data-testid="no-model-sources">
             {t('models.create.noSources')}
           </Text>
+        ) : (
+          <Select
+            label={t('models.create.source')}
+            description={t('models.create.sourceHelp')}
+            placeholder={t('models.create.sourcePlaceholder')}
+            data={groups}
+            value={source}
+            onChange={(value) => {
+              setSource(value);
+              setServerError(null);
+            }}
+            searchable
+            maxDropdownHeight={7 * 36}
+            // The catalogue scrolls: its viewport takes focus so the list can be scrolled from the keyboard too,
+            // and is a group of the listbox (a bare focusable element may not sit among a listbox's options).
+            scrollAreaProps={{
+              viewportProps: { tabIndex: 0, role: 'group', 'aria-label': t('models.create.source') },
+            }}
+            nothingFoundMessage={t('list.noResults')}
+            error={tried ? message(errors.source) : undefined}
+            withAsterisk
+          />
         )}
-        <Select
-          label={t('models.create.source')}
-          placeholder={t('models.create.sourcePlaceholder')}
-          data={sources.map((m) => ({ value: m.name, label: displayName(m) }))}
-          value={source}
-          onChange={(value) => {
-            setSource(value);
-            setServerError(null);
-          }}
-          searchable
-          maxDropdownHeight={5 * 36}
-          nothingFoundMessage={t('list.noResults')}
-          error={tried ? message(errors.source) : undefined}
-          withAsterisk
-        />
         {sourceModel && (
           <TextInput
             label={t('models.create.name')}

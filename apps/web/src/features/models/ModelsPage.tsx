@@ -175,7 +175,7 @@ export function ModelsPage() {
           </Accordion>
           {creating && (
             <CreateModelModal
-              sources={modelSources(list)}
+              sources={modelSources(list, all.data)}
               existing={all.data}
               onClose={() => setCreating(false)}
               onCreated={(name) => {

@@ -36,12 +36,26 @@ export function listedModels(used: readonly ModelSummary[], all: readonly ModelS
   );
 }
 
+/** What 'Create new model' offers to copy, in two groups. */
+export interface ModelSources {
+  /** The listed models: those phones use and the copies made before. */
+  onSystem: ModelSummary[];
+  /** Every other model of the catalogue, so a fresh system (no copy yet) can still start from a shipped model. */
+  catalogue: ModelSummary[];
+}
+
 /**
- * The models 'Create new model' offers to copy: the listed ones except those of two parts or fewer and
- * fanvil-X3SG-PRO (spec, "New model"), i.e. only models that are themselves copies.
+ * The spec offered only copies (names of more than two parts), which left a fresh system with nothing to
+ * copy from; the original console offered every listed model. Both the listed models and the rest of the
+ * catalogue are offered here (docs/differences.md); fanvil-X3SG-PRO stays out unless a phone uses it, as in
+ * the list.
  */
-export function modelSources(listed: readonly ModelSummary[]): ModelSummary[] {
-  return listed.filter((model) => isCustomName(model.name));
+export function modelSources(listed: readonly ModelSummary[], all: readonly ModelSummary[]): ModelSources {
+  const onSystem = new Set(listed.map((model) => model.name));
+  const catalogue = all
+    .filter((model) => !onSystem.has(model.name) && !isCustomName(model.name) && model.name !== HIDDEN_SHIPPED)
+    .sort((a, b) => displayName(a).localeCompare(displayName(b)) || a.name.localeCompare(b.name));
+  return { onSystem: [...listed], catalogue };
 }
 
 export function displayName(model: ModelSummary): string {
