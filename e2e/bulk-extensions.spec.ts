@@ -77,7 +77,7 @@ test('select a group, edit locked fields with a preview, and the PBX settings fo
   await page.getByRole('option', { name: '<201> Alice Rossi (busy)' }).click();
 
   const preview = dialog.getByTestId('bulk-preview');
-  await expect(preview).toContainText('Of 2 selected users, 2 change (2 phones and accounts');
+  await expect(preview).toHaveText('Of 2 selected users, 2 change. No phone gets a new configuration.');
   await expect(dialog.getByText('Ring time (seconds): 2 users')).toBeVisible();
   await expect(dialog.getByText('When busy: 2 users')).toBeVisible();
   expect(await seriousViolations(page, ['[role="dialog"]'])).toEqual([]);
@@ -165,7 +165,7 @@ test('mixed values, unlocking to defaults, refusals with their reason, and every
   // Each field changes one user (the ring time bob, call waiting and call group carol): two users change.
   await expect(dialog.getByText('Ring time (seconds): 1 user')).toBeVisible();
   await expect(dialog.getByText('Call group: 1 user')).toBeVisible();
-  await expect(dialog.getByTestId('bulk-preview')).toContainText('Of 4 selected users, 2 change (');
+  await expect(dialog.getByTestId('bulk-preview')).toContainText('Of 4 selected users, 2 change.');
   await dialog.getByRole('button', { name: 'Lock Call group (leave it unchanged)' }).click();
   await dialog.getByRole('button', { name: 'Lock Call waiting (leave it unchanged)' }).click();
   // Nobody has a profile: shown as such while locked; unlocked, the default profile is offered.
@@ -187,6 +187,48 @@ test('mixed values, unlocking to defaults, refusals with their reason, and every
   await expect(dialog.getByRole('alert')).toContainText('Nothing was changed');
   expect((await apiAs(page, 'GET', '/api/bulk/203')).body.noanswerdest).toBe('');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
+});
+
+test('a value set in bulk shows when the same users are edited again; only their phones are counted', async ({
+  page,
+}) => {
+  await seed(page);
+  // Bob has a web phone (an account on his main extension); carol has no phone at all.
+  expect((await apiAs(page, 'POST', '/api/webrtc', { extension: '202' })).status).toBeLessThan(300);
+  await page.goto('/apps/bulkextensions');
+  await page.getByRole('textbox', { name: 'From extension' }).fill('202');
+  await page.getByRole('textbox', { name: 'To extension' }).fill('203');
+  await page.getByRole('button', { name: 'Select the interval' }).click();
+  await expect(selectedCount(page)).toHaveText('2 users selected');
+
+  await page.getByRole('button', { name: 'Edit' }).click();
+  let dialog = page.getByRole('dialog', { name: 'Edit 2 users' });
+  await dialog.getByRole('button', { name: 'Unlock Ring time (seconds) to change it' }).click();
+  await dialog.getByRole('textbox', { name: 'Ring time (seconds)' }).fill('25');
+  await expect(dialog.getByTestId('bulk-preview')).toHaveText(
+    'Of 2 selected users, 2 change. 1 phone gets a new configuration.',
+  );
+  expect(await seriousViolations(page, ['[role="dialog"]'])).toEqual([]);
+  await dialog.getByRole('button', { name: 'Apply to 2 users' }).click();
+  await expect(page.getByText('Changes applied to 2 users')).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  // Opened again on the same users: the locked field shows the 25 they now share, not what they had.
+  await page.getByRole('button', { name: 'Edit' }).click();
+  dialog = page.getByRole('dialog', { name: 'Edit 2 users' });
+  const ring = dialog.getByRole('textbox', { name: 'Ring time (seconds)' });
+  await expect(ring).toBeDisabled();
+  await expect(ring).toHaveValue('25');
+  // Where calls go when busy is in the dialplan, not on any phone: no phone is said to get a new configuration.
+  await dialog.getByRole('button', { name: 'Unlock When busy to change it' }).click();
+  await dialog.getByRole('combobox', { name: 'When busy', exact: true }).click();
+  await page.getByRole('option', { name: 'Terminate call' }).click();
+  await dialog.getByRole('combobox', { name: 'When busy: destination' }).click();
+  await page.getByRole('option', { name: 'Hangup' }).click();
+  await expect(dialog.getByTestId('bulk-preview')).toHaveText(
+    'Of 2 selected users, 2 change. No phone gets a new configuration.',
+  );
+  expect(await seriousViolations(page, ['[role="dialog"]'])).toEqual([]);
 });
 
 test('in Italian', async ({ page }) => {

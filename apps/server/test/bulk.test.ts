@@ -160,7 +160,8 @@ describe.each(DB_KINDS)('bulk extensions (%s)', (kind) => {
     expect(preview.statusCode, preview.body).toBe(200);
     expect(preview.json().users).toBe(2);
     expect(preview.json().changed).toBe(2);
-    expect(preview.json().devices).toBe(3); // 202 (with its web phone), its mobile app 91202, and 203
+    // The phones whose accounts change: bob's web phone (on 202) and mobile app (91202); carol has no phone.
+    expect(preview.json().devices).toBe(2);
     const changes = Object.fromEntries(
       preview.json().changes.map((c: { field: string; users: number }) => [c.field, c.users]),
     );
@@ -250,6 +251,9 @@ describe.each(DB_KINDS)('bulk extensions (%s)', (kind) => {
     expect(same.json()).toMatchObject({ users: 2, changed: 1 });
     const none = await call('POST', '/api/bulk/preview', { extensions: ['202'], ringtime: 11, callgroup: '5' });
     expect(none.json()).toMatchObject({ users: 1, changed: 0, devices: 0, changes: [] });
+    // Carol has no phone: her ring time changes, but no phone gets a new configuration.
+    const noPhone = await call('POST', '/api/bulk/preview', { extensions: ['203'], ringtime: 40 });
+    expect(noPhone.json()).toMatchObject({ users: 1, changed: 1, devices: 0 });
   });
 
   it('keeps a mailbox, an extension and a group that users’ destinations send calls to', async () => {

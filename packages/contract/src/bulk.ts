@@ -163,7 +163,7 @@ export const bulkPreviewSchema = z
     users: z.number().int(),
     /** Of those, the users at least one field changes (each counted once, whatever the number of fields). */
     changed: z.number().int(),
-    /** SIP accounts of those users (main extension and devices) whose configuration changes. */
+    /** Phones of those users (devices and gateway FXS ports) whose account configuration changes; 0 without phones. */
     devices: z.number().int(),
     /** Per field: how many users get a different value. */
     changes: z.array(z.object({ field: z.string(), users: z.number().int() })),

@@ -265,11 +265,11 @@ export class BulkService {
       for (const f of fields) perField.set(f, (perField.get(f) ?? 0) + 1);
       if (fields.some((f) => ACCOUNT_FIELDS.has(f))) touched.push(row);
     }
-    const accounts = await this.accountsOf(this.db, touched);
+    const phones = await this.phonesOf(this.db, touched);
     return {
       users: rows.length,
       changed,
-      devices: accounts.length,
+      devices: phones.length,
       changes: [...perField].map(([field, users]) => ({ field, users })),
     };
   }
@@ -313,6 +313,17 @@ export class BulkService {
   /** Every SIP account of these users: the main extension, its devices and gateway FXS ports. */
   private async accountsOf(db: Kysely<Database>, rows: Row[]): Promise<string[]> {
     const out = rows.map((r) => r.default_extension);
+    const mains = new Set(out);
+    for (const phone of await this.phonesOf(db, rows)) if (!mains.has(phone)) out.push(phone);
+    return out;
+  }
+
+  /**
+   * The accounts a phone of these users registers with: their devices (a web phone may use the main extension)
+   * and gateway FXS ports. A user without a phone has none, so the preview does not promise phones it lacks.
+   */
+  private async phonesOf(db: Kysely<Database>, rows: Row[]): Promise<string[]> {
+    const out = new Set<string>();
     for (let i = 0; i < rows.length; i += CHUNK) {
       const part = rows.slice(i, i + CHUNK);
       const [devices, ports] = await Promise.all([
@@ -337,11 +348,10 @@ export class BulkService {
           )
           .execute(),
       ]);
-      const mains = new Set(part.map((r) => r.default_extension));
-      for (const d of devices) if (d.extension && !mains.has(d.extension)) out.push(d.extension);
-      for (const p of ports) if (p.physical_extension) out.push(p.physical_extension);
+      for (const d of devices) if (d.extension) out.add(d.extension);
+      for (const p of ports) if (p.physical_extension) out.add(p.physical_extension);
     }
-    return out;
+    return [...out];
   }
 
   /** The main extensions a selection mode picks (all users with one when no criterion is given). */

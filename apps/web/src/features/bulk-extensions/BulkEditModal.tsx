@@ -207,13 +207,16 @@ export function BulkEditModal({
   onApplied: () => void;
 }) {
   const { t } = useTranslation();
+  // Never from the cache: the form starts from these values once, so a copy read before the last apply would
+  // show (and, unlocked, offer) what the users had before.
   const settings = useQuery({
     queryKey: ['bulk', 'settings', extensions],
     queryFn: () => bulkApi.settings(extensions),
+    gcTime: 0,
   });
   const destinations = useQuery({ queryKey: ['destinations'], queryFn: bulkApi.destinations });
   const profiles = useQuery({ queryKey: ['cti', 'profiles'], queryFn: ctiApi.profiles });
-  const ready = settings.data && destinations.data && profiles.data;
+  const ready = settings.data && settings.isFetchedAfterMount && destinations.data && profiles.data;
   return (
     <Modal opened onClose={onClose} title={t('bulkExt.modal.title', { count: extensions.length })} size="xl">
       {ready ? (
@@ -468,11 +471,8 @@ function EditForm({
         ) : preview.data ? (
           <Stack gap={4}>
             <Text size="sm" data-testid="bulk-preview">
-              {t('bulkExt.preview.summary', {
-                users: preview.data.users,
-                count: preview.data.changed,
-                devices: preview.data.devices,
-              })}
+              {t('bulkExt.preview.summary', { users: preview.data.users, count: preview.data.changed })}{' '}
+              {t('bulkExt.preview.phones', { count: preview.data.devices })}
             </Text>
             {preview.data.changes.length > 0 ? (
               <List size="sm">
