@@ -4,8 +4,8 @@ import {
   looksLikeJsonFile,
   paramUrlProfileChoices,
   paramUrlWriteSchema,
-  snapshotDataUrl,
   STREAMING_OPEN_PATTERN,
+  snapshotDataUrl,
   streamingPermissionName,
   streamingSourceWriteSchema,
 } from '../src/index.ts';

@@ -37,7 +37,6 @@ import {
 } from './address.ts';
 import { PhoneFileCache } from './cache.ts';
 import { type ConnectivityOptions, connectivityCheck } from './connectivity.ts';
-import { serverTimeZone } from './time-zone.ts';
 import {
   applyPatch,
   checkVariables,
@@ -50,6 +49,7 @@ import {
   type Variables,
   type VariablesPatch,
 } from './scopes.ts';
+import { serverTimeZone } from './time-zone.ts';
 
 export type PhoneRow = Selectable<ProvPhonesTable>;
 type Db = Kysely<Database> | Transaction<Database>;
