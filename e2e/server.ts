@@ -68,7 +68,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       env: {
         PATH: process.env.PATH ?? '',
         PORT: String(port),
-        HOST: '127.0.0.1',
+        // On every address, as an installation listens: phones are given this machine's own address while the
+        // PBX address is empty (never a loopback one, which no phone reaches), and the check asks it there.
+        HOST: '0.0.0.0',
         DATA_DIR: dataDir,
         ADMIN_PASSWORD,
         LOG_LEVEL: 'warn',

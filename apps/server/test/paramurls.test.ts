@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { callAs, DB_KINDS, expectError, useTestApp } from './helpers.ts';
 
-type ParamUrl = { id: number; url: string; profiles: number[]; only_queues: boolean };
+// `profiles` is the contract's comma-separated string of profile ids (api-admin §8.1), which the original console splits.
+type ParamUrl = { id: number; url: string; profiles: string; only_queues: boolean };
+const ids = (u: ParamUrl) => (u.profiles === '' ? [] : u.profiles.split(',').map(Number));
 
 const CRM = 'https://crm.example/call?cnumber=$CALLER_NUMBER&cname=$CALLER_NAME&dest=$CALLED&callid=$UNIQUEID';
 
@@ -31,12 +33,12 @@ describe.each(DB_KINDS)('parameterised URLs (%s)', (kind) => {
     expectError(write, 401, 'unauthorized');
   });
 
-  it('starts empty, creates a URL with its profiles and flag, and lists it', async () => {
+  it('starts empty, creates a URL with its profiles and flag, and lists it with profiles comma-separated', async () => {
     expect(await list()).toEqual([]);
     const res = await call('POST', '/api/cti/paramurl', { url: CRM, profiles: ['2', 1], only_queues: true });
     expect(res.statusCode, res.body).toBe(200);
     const { id } = res.json() as { id: number };
-    expect(await list()).toEqual([{ id, url: CRM, profiles: [1, 2], only_queues: true }]);
+    expect(await list()).toEqual([{ id, url: CRM, profiles: '1,2', only_queues: true }]);
   });
 
   it('refuses a profile that already has a URL, in the caller language, and changes nothing', async () => {
@@ -90,7 +92,7 @@ describe.each(DB_KINDS)('parameterised URLs (%s)', (kind) => {
       only_queues: false,
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(await list()).toEqual([{ id: existing.id, url: changed, profiles: [2, third], only_queues: false }]);
+    expect(await list()).toEqual([{ id: existing.id, url: changed, profiles: `2,${third}`, only_queues: false }]);
     // Profile 1, removed from the URL, is free again for another one.
     const other = await call('POST', '/api/cti/paramurl', { url: CRM, profiles: [1] });
     expect(other.statusCode, other.body).toBe(200);
@@ -109,10 +111,10 @@ describe.each(DB_KINDS)('parameterised URLs (%s)', (kind) => {
   });
 
   it('drops the link of a deleted profile (the original left it behind)', async () => {
-    const reception = (await list()).flatMap((u) => u.profiles).find((p) => p > 3) as number;
+    const reception = (await list()).flatMap(ids).find((p) => p > 3) as number;
     const res = await call('DELETE', `/api/cti/profiles/${reception}`);
     expect(res.statusCode, res.body).toBe(200);
-    expect((await list()).flatMap((u) => u.profiles)).not.toContain(reception);
+    expect((await list()).flatMap(ids)).not.toContain(reception);
   });
 
   it('deletes by id and by the original form (the URL text)', async () => {

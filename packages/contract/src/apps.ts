@@ -69,16 +69,17 @@ export const httpUrl = (max: number) =>
 // Parameterised URLs (contract §8)
 
 /**
- * A parameterised URL as listed (GET /api/cti/paramurls). Differs from the original on purpose: `profiles` is
- * an array of profile ids (the original: a comma-separated string), and `id` names the URL itself (the original
- * grouped one row per profile by URL text, which is what let a changed URL leave rows behind, §12 #34).
+ * A parameterised URL as listed (GET /api/cti/paramurls). `profiles` is the contract's comma-separated string of
+ * profile ids ("2,3"), which the original console splits; `id` names the URL itself (the original grouped one row
+ * per profile by URL text, which is what let a changed URL leave rows behind, §12 #34).
  */
 export const paramUrlSchema = z
   .object({
     id: z.number().int(),
     url: z.string(),
-    /** Ids of the profiles whose users' CTI client opens the URL on incoming calls; each has at most one URL. */
-    profiles: z.array(z.number().int()),
+    /** Ids of the profiles whose users' CTI client opens the URL on incoming calls, comma-separated, ascending;
+     * each profile has at most one URL. Read it with paramUrlProfileIds. */
+    profiles: z.string().regex(/^(\d+(,\d+)*)?$/),
     /** 'Calls only through queues'. */
     only_queues: z.boolean(),
   })
@@ -108,6 +109,11 @@ export const paramUrlDeleteSchema = z
   })
   .meta({ id: 'ParamUrlDelete' });
 
+/** The profile ids of a listed URL (its `profiles` string split on commas, as the original console does). */
+export function paramUrlProfileIds(url: Pick<ParamUrl, 'profiles'>): number[] {
+  return url.profiles === '' ? [] : url.profiles.split(',').map(Number);
+}
+
 /**
  * Which profiles the selector of the URL being edited offers: every profile, those held by another URL
  * disabled (spec §5); `editing` is the id of the URL in the modal (its own profiles stay selectable).
@@ -118,7 +124,7 @@ export function paramUrlProfileChoices(
   editing?: number,
 ): { value: string; label: string; disabled: boolean }[] {
   const taken = new Set<number>();
-  for (const url of urls) if (url.id !== editing) for (const p of url.profiles) taken.add(p);
+  for (const url of urls) if (url.id !== editing) for (const p of paramUrlProfileIds(url)) taken.add(p);
   return allProfiles.map((p) => ({ value: String(p.id), label: p.name, disabled: taken.has(p.id) }));
 }
 
@@ -207,10 +213,34 @@ export type StreamingSourceWrite = z.input<typeof streamingSourceWriteSchema>;
 export const streamingTestSchema = z
   .object({ url: httpUrl(8000), descr: z.string().max(50).optional() })
   .meta({ id: 'StreamingTest' });
-/** The snapshot, base64 (the original answers a bare base64 string; this adds its content type). */
+/**
+ * The snapshot as the contract answers it (api-admin §7.5): a bare JSON string, the image base64-encoded with a
+ * CRLF every 76 characters (MIME style, what the original console puts after `data:image/png;base64,`).
+ */
 export const streamingTestResultSchema = z
-  .object({ content_type: z.string(), image: z.string() })
+  .string()
+  .regex(/^[A-Za-z0-9+/=\r\n]*$/)
   .meta({ id: 'StreamingTestResult' });
+
+/**
+ * A data: URL for a snapshot answered by the Check, its type told by the first bytes (the answer carries none;
+ * the server accepts only JPEG, PNG, GIF, WebP and BMP). Whitespace is dropped: data: URLs decode without it.
+ */
+export function snapshotDataUrl(base64: string): string {
+  const plain = base64.replace(/\s/g, '');
+  const type = plain.startsWith('/9j/')
+    ? 'image/jpeg'
+    : plain.startsWith('iVBORw0KGgo')
+      ? 'image/png'
+      : plain.startsWith('R0lGOD')
+        ? 'image/gif'
+        : plain.startsWith('UklGR')
+          ? 'image/webp'
+          : plain.startsWith('Qk')
+            ? 'image/bmp'
+            : 'image/png';
+  return `data:${type};base64,${plain}`;
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Cloud speech (api-core §17)

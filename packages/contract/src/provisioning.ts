@@ -693,6 +693,8 @@ export const CONNECTIVITY_FAILURES = [
   'tls',
   'other_server',
   'error',
+  /** The address is this machine's loopback (127.0.0.0/8, localhost): no phone can ever reach it. */
+  'loopback',
 ] as const;
 export type ConnectivityFailure = (typeof CONNECTIVITY_FAILURES)[number];
 

@@ -5,6 +5,7 @@ import {
   paramUrlProfileChoices,
   paramUrlWriteSchema,
   STREAMING_OPEN_PATTERN,
+  snapshotDataUrl,
   streamingPermissionName,
   streamingSourceWriteSchema,
 } from '../src/index.ts';
@@ -31,8 +32,8 @@ describe('parameterised URLs', () => {
       { id: 3, name: 'Advanced' },
     ];
     const urls = [
-      { id: 10, url: 'https://a/', profiles: [1], only_queues: false },
-      { id: 11, url: 'https://b/', profiles: [2], only_queues: true },
+      { id: 10, url: 'https://a/', profiles: '1', only_queues: false },
+      { id: 11, url: 'https://b/', profiles: '2', only_queues: true },
     ];
     expect(paramUrlProfileChoices(profiles, urls).map((c) => c.disabled)).toEqual([true, true, false]);
     expect(paramUrlProfileChoices(profiles, urls, 10).map((c) => c.disabled)).toEqual([false, true, false]);
@@ -62,5 +63,13 @@ describe('cloud speech', () => {
     expect(looksLikeJsonFile('KEY.JSON', '')).toBe(true);
     expect(looksLikeJsonFile('key.txt', 'text/plain')).toBe(false);
     expect(looksLikeJsonFile('key.json', 'text/html')).toBe(false);
+  });
+});
+
+describe('streaming Check answer', () => {
+  it('shows the wrapped base64 string as an image of the type its first bytes tell', () => {
+    expect(snapshotDataUrl('/9j/4AAQ\r\nSkZJRg==')).toBe('data:image/jpeg;base64,/9j/4AAQSkZJRg==');
+    expect(snapshotDataUrl('iVBORw0KGgoAAAA')).toBe('data:image/png;base64,iVBORw0KGgoAAAA');
+    expect(snapshotDataUrl('R0lGODlhAQAB')).toMatch(/^data:image\/gif;/);
   });
 });

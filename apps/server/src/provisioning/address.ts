@@ -46,12 +46,13 @@ export function parseAddress(value: string): { host: string; port: number | null
 
 /**
  * The address phones are given while the PBX address setting is empty: the address the console is bound to
- * (HOST) when it is a specific one, else this machine's first non-loopback IPv4 address (a short host name rarely
- * resolves on the phones' network), else its host name.
+ * (HOST) when it is a specific one phones can reach, else this machine's first non-loopback IPv4 address (a short
+ * host name rarely resolves on the phones' network), else its host name. A loopback HOST is never given to
+ * phones: the check then says that phones cannot reach a console listening only there.
  */
 export function defaultServerHost(bindHost?: string): string {
   // Bound to one address (HOST): that is the only one that serves the files.
-  if (bindHost && net.isIPv4(bindHost) && bindHost !== '0.0.0.0') return bindHost;
+  if (bindHost && net.isIPv4(bindHost) && bindHost !== '0.0.0.0' && !bindHost.startsWith('127.')) return bindHost;
   for (const addresses of Object.values(os.networkInterfaces())) {
     for (const address of addresses ?? []) {
       if (address.family === 'IPv4' && !address.internal) return address.address;

@@ -14,6 +14,16 @@ export interface ConnectivityOptions {
   timeoutMs?: number;
   /** Extra CA certificates to trust (tests). */
   ca?: string | Buffer;
+  /**
+   * Try loopback addresses too (tests of the check itself). Otherwise a loopback address is refused without a
+   * request: the console would answer itself there, but no phone can ever reach it.
+   */
+  allowLoopback?: boolean;
+}
+
+/** 127.0.0.0/8 (IPv4 only: PBX addresses are host names or IPv4). */
+export function isLoopback(address: string): boolean {
+  return net.isIPv4(address) && address.startsWith('127.');
 }
 
 type Attempt = { ok: true; body: string; status: number } | { ok: false; reason: ConnectivityFailure };
@@ -107,6 +117,7 @@ export async function connectivityCheck(
       return unreachable('dns');
     }
   }
+  if (isLoopback(address) && !options.allowLoopback) return unreachable('loopback');
   const reached = await request(where, address, false, options);
   if (!reached.ok) return unreachable(reached.reason);
   if (reached.status !== 200 || (expected !== undefined && reached.body !== expected)) {
@@ -126,6 +137,7 @@ const REASONS: Record<UiLanguage, Record<ConnectivityFailure, string>> = {
     tls: 'the secure connection failed',
     other_server: 'something else answered there, not this console',
     error: 'the request failed',
+    loopback: 'it is this machine’s loopback address, which no phone can reach',
   },
   it: {
     dns: 'il nome non si risolve',
@@ -135,6 +147,7 @@ const REASONS: Record<UiLanguage, Record<ConnectivityFailure, string>> = {
     tls: 'la connessione sicura non è riuscita',
     other_server: 'ha risposto un altro servizio, non questa console',
     error: 'la richiesta non è riuscita',
+    loopback: 'è l’indirizzo di loopback di questa macchina, che nessun telefono può raggiungere',
   },
 };
 

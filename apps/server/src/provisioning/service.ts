@@ -49,6 +49,7 @@ import {
   type Variables,
   type VariablesPatch,
 } from './scopes.ts';
+import { serverTimeZone } from './time-zone.ts';
 
 export type PhoneRow = Selectable<ProvPhonesTable>;
 type Db = Kysely<Database> | Transaction<Database>;
@@ -234,7 +235,7 @@ export class ProvisioningService {
       ...SHIPPED_DEFAULTS,
       // Encryption on only where it can work from the first start: with an HTTPS listener to fetch files from.
       provisioning_url_scheme: this.listeners().https === null ? 'http' : 'https',
-      timezone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
+      timezone: serverTimeZone(),
       adminpw: randomString(10, 'abcdefghijklmnopqrstuvwxyz0123456789'),
       userpw: randomString(6, 'abcdefghijklmnopqrstuvwxyz'),
     };

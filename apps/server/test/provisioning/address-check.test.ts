@@ -71,36 +71,57 @@ describe.each(DB_KINDS)('PBX address and provisioning URL, HTTP only (%s)', (kin
       provisioning_url: `http://${host}:${port}/provisioning/`,
       https_unavailable: false,
     });
-    const local = (
-      await call('POST', '/api/provisioning/connectivitycheck', { host: '127.0.0.1', scheme: 'http' })
-    ).json();
-    expect(local).toMatchObject({ is_reachable: true, url: `http://127.0.0.1:${port}/provisioning/check/ping` });
+    expect(net.isIPv4(host) && host.startsWith('127.')).toBe(false);
     // Encryption without an HTTPS listener: phones would use the HTTP port, and the answer says so.
-    expect(
-      (await call('POST', '/api/provisioning/connectivitycheck', { host: '127.0.0.1', scheme: 'https' })).json(),
-    ).toMatchObject({
-      is_reachable: true,
-      https_unavailable: true,
-      url: `http://127.0.0.1:${port}/provisioning/check/ping`,
-    });
+    expect((await call('POST', '/api/provisioning/connectivitycheck', { host, scheme: 'https' })).json()).toMatchObject(
+      {
+        is_reachable: true,
+        https_unavailable: true,
+        url: `http://${host}:${port}/provisioning/check/ping`,
+      },
+    );
   });
 
-  it('refuses to save an address phones cannot reach, naming the URL tried (en + it)', async () => {
-    const closed = await freePort();
-    const body = { hostname: `127.0.0.1:${closed}`, provisioning_url_scheme: 'http', language: 'en' };
+  it('calls a loopback address unreachable, whatever answers there: no phone can ever reach it (en + it)', async () => {
+    for (const loopback of ['127.0.0.1', 'localhost', '127.0.1.1']) {
+      const res = (
+        await call('POST', '/api/provisioning/connectivitycheck', { host: loopback, scheme: 'http' })
+      ).json();
+      expect(res, loopback).toMatchObject({ is_reachable: false, failure: 'loopback' });
+    }
+    const body = { hostname: '127.0.0.1', provisioning_url_scheme: 'http' };
     const refused = expectProblem(
       await call('PATCH', '/api/provisioning/defaults', body),
       400,
       'prov_unreachable_address',
     );
-    expect(refused.detail).toContain(`http://127.0.0.1:${closed}/provisioning/check/ping`);
+    expect(refused.detail).toContain('loopback address, which no phone can reach');
+    const italian = expectProblem(
+      await call('PATCH', '/api/provisioning/defaults', body, 'it'),
+      400,
+      'prov_unreachable_address',
+    );
+    expect(italian.detail).toContain('che nessun telefono può raggiungere');
+    expect((await call('GET', `${V1}/defaults`)).json().hostname).toBeUndefined();
+  });
+
+  it('refuses to save an address phones cannot reach, naming the URL tried (en + it)', async () => {
+    const closed = await freePort();
+    const host = t.app.provisioning.serverHost;
+    const body = { hostname: `${host}:${closed}`, provisioning_url_scheme: 'http', language: 'en' };
+    const refused = expectProblem(
+      await call('PATCH', '/api/provisioning/defaults', body),
+      400,
+      'prov_unreachable_address',
+    );
+    expect(refused.detail).toContain(`http://${host}:${closed}/provisioning/check/ping`);
     expect(refused.detail).toContain('nothing listens on that port');
     const italian = expectProblem(
       await call('PATCH', '/api/provisioning/defaults', body, 'it'),
       400,
       'prov_unreachable_address',
     );
-    expect(italian.detail).toContain(`http://127.0.0.1:${closed}/provisioning/check/ping`);
+    expect(italian.detail).toContain(`http://${host}:${closed}/provisioning/check/ping`);
     expect(italian.detail).toContain('nessun servizio in ascolto');
     expectProblem(
       await call('PATCH', '/api/provisioning/defaults', { hostname: 'not a host!' }),
@@ -114,12 +135,13 @@ describe.each(DB_KINDS)('PBX address and provisioning URL, HTTP only (%s)', (kin
   });
 
   it('saves an address that works, and phones then get it with the console’s port', async () => {
-    const res = await call('PATCH', '/api/provisioning/defaults', { hostname: ' 127.0.0.1 ', ui_first_config: '' });
+    const host = t.app.provisioning.serverHost;
+    const res = await call('PATCH', '/api/provisioning/defaults', { hostname: ` ${host} `, ui_first_config: '' });
     expect(res.statusCode, res.body).toBe(204);
     const defaults = (await call('GET', `${V1}/defaults`)).json();
-    expect(defaults).toMatchObject({ hostname: '127.0.0.1', ui_first_config: '' });
+    expect(defaults).toMatchObject({ hostname: host, ui_first_config: '' });
     const phone = (await call('GET', `${V1}/phones/${YEALINK}`)).json();
-    expect(phone.provisioning_url1).toBe(`http://127.0.0.1:${port}/provisioning/${phone.tok1}`);
+    expect(phone.provisioning_url1).toBe(`http://${host}:${port}/provisioning/${phone.tok1}`);
     expect((await fetch(`${phone.provisioning_url1}/001565aabbcc.cfg`)).status).toBe(200);
     // Saving other settings checks again, and an empty address (the server's own) is checked too.
     expect((await call('PATCH', '/api/provisioning/defaults', { hostname: '' })).statusCode).toBe(204);
@@ -172,16 +194,15 @@ describe.each(DB_KINDS)('PBX address and provisioning URL, with the HTTPS listen
     const file = await httpsGet(`${phone.provisioning_url1}/001565aabbcc.cfg`);
     expect(file.status).toBe(200);
 
-    const check = (
-      await call('POST', '/api/provisioning/connectivitycheck', { host: '127.0.0.1', scheme: 'https' })
-    ).json();
+    const host = t.app.provisioning.serverHost;
+    const check = (await call('POST', '/api/provisioning/connectivitycheck', { host, scheme: 'https' })).json();
     // Reachable; the self-signed certificate is not trusted, which the console shows as a warning.
     expect(check).toMatchObject({
       is_reachable: true,
       valid_certificate: false,
       https_unavailable: false,
-      url: `https://127.0.0.1:${httpsPort}/provisioning/check/ping`,
+      url: `https://${host}:${httpsPort}/provisioning/check/ping`,
     });
-    expect((await call('PATCH', '/api/provisioning/defaults', { hostname: '127.0.0.1' })).statusCode).toBe(204);
+    expect((await call('PATCH', '/api/provisioning/defaults', { hostname: host })).statusCode).toBe(204);
   });
 });

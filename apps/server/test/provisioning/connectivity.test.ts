@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAddress, provisioningOrigin } from '../../src/provisioning/address.ts';
+import { defaultServerHost, parseAddress, provisioningOrigin } from '../../src/provisioning/address.ts';
 import { connectivityCheck } from '../../src/provisioning/connectivity.ts';
 
 /** A real HTTPS server with a fresh self-signed certificate for "localhost". */
@@ -64,7 +64,11 @@ describe('connectivity check', () => {
   const https443 = (address: string) => provisioningOrigin(address, 'https', 'srv', { http: 8080, https: port });
 
   it('asks exactly the URL phones get, and trusts a valid certificate for its name', async () => {
-    const result = await connectivityCheck(https443(`localhost:${port}`), '1700000000', { ca: cert, timeoutMs: 2000 });
+    const result = await connectivityCheck(https443(`localhost:${port}`), '1700000000', {
+      allowLoopback: true,
+      ca: cert,
+      timeoutMs: 2000,
+    });
     expect(result).toEqual({
       is_reachable: true,
       valid_certificate: true,
@@ -75,19 +79,23 @@ describe('connectivity check', () => {
     });
     expect(pinged).toContain('/provisioning/check/ping');
     // Without a port in the address the console's own HTTPS listener is asked, not 443.
-    expect((await connectivityCheck(https443('localhost'), '1700000000', { ca: cert })).url).toBe(
+    expect((await connectivityCheck(https443('localhost'), '1700000000', { allowLoopback: true, ca: cert })).url).toBe(
       `https://localhost:${port}/provisioning/check/ping`,
     );
   });
 
   it('reports an untrusted certificate as reachable but invalid', async () => {
-    expect(await connectivityCheck(https443('localhost'), '1700000000', { timeoutMs: 2000 })).toMatchObject({
+    expect(
+      await connectivityCheck(https443('localhost'), '1700000000', { allowLoopback: true, timeoutMs: 2000 }),
+    ).toMatchObject({
       is_reachable: true,
       valid_certificate: false,
       host_type: 'FQDN',
     });
     // The certificate names localhost, not the address.
-    expect(await connectivityCheck(https443('127.0.0.1'), '1700000000', { ca: cert })).toMatchObject({
+    expect(
+      await connectivityCheck(https443('127.0.0.1'), '1700000000', { allowLoopback: true, ca: cert }),
+    ).toMatchObject({
       is_reachable: true,
       valid_certificate: false,
       host_type: 'IP',
@@ -96,7 +104,7 @@ describe('connectivity check', () => {
   });
 
   it('does not take another server answering on that address for this console', async () => {
-    expect(await connectivityCheck(https443('localhost'), '42', { ca: cert })).toMatchObject({
+    expect(await connectivityCheck(https443('localhost'), '42', { allowLoopback: true, ca: cert })).toMatchObject({
       is_reachable: false,
       failure: 'other_server',
     });
@@ -107,18 +115,24 @@ describe('connectivity check', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const closedPort = (closed.address() as net.AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    expect(await connectivityCheck(https443(`127.0.0.1:${closedPort}`), undefined, { timeoutMs: 1000 })).toMatchObject({
+    expect(
+      await connectivityCheck(https443(`127.0.0.1:${closedPort}`), undefined, { allowLoopback: true, timeoutMs: 1000 }),
+    ).toMatchObject({
       is_reachable: false,
       failure: 'refused',
       url: `https://127.0.0.1:${closedPort}/provisioning/check/ping`,
     });
     const started = Date.now();
-    expect(await connectivityCheck(https443(`127.0.0.1:${silentPort}`), undefined, { timeoutMs: 500 })).toMatchObject({
+    expect(
+      await connectivityCheck(https443(`127.0.0.1:${silentPort}`), undefined, { allowLoopback: true, timeoutMs: 500 }),
+    ).toMatchObject({
       is_reachable: false,
       failure: 'timeout',
     });
     expect(Date.now() - started).toBeLessThan(3000);
-    expect(await connectivityCheck(https443('no-such-host.invalid'), undefined, { timeoutMs: 1000 })).toMatchObject({
+    expect(
+      await connectivityCheck(https443('no-such-host.invalid'), undefined, { allowLoopback: true, timeoutMs: 1000 }),
+    ).toMatchObject({
       is_reachable: false,
       failure: 'dns',
     });
@@ -126,6 +140,22 @@ describe('connectivity check', () => {
 });
 
 describe('provisioning address', () => {
+  it('never gives phones a loopback address while the PBX address is empty, also when bound to one', () => {
+    expect(defaultServerHost('10.0.0.5')).toBe('10.0.0.5');
+    for (const bound of ['127.0.0.1', '0.0.0.0', undefined]) {
+      expect(defaultServerHost(bound), String(bound)).not.toMatch(/^127\./);
+    }
+  });
+
+  it('refuses a loopback address without asking it (the console would answer itself there)', async () => {
+    const where = provisioningOrigin('127.0.0.1:9', 'http', 'srv', { http: 8080, https: null });
+    expect(await connectivityCheck(where, undefined, { timeoutMs: 1000 })).toMatchObject({
+      is_reachable: false,
+      failure: 'loopback',
+      url: 'http://127.0.0.1:9/provisioning/check/ping',
+    });
+  });
+
   it('accepts a host name or IPv4 address with an optional port, nothing else', () => {
     expect(parseAddress('pbx.example.com')).toEqual({ host: 'pbx.example.com', port: null });
     expect(parseAddress(' 10.0.0.5:8443 ')).toEqual({ host: '10.0.0.5', port: 8443 });

@@ -42,7 +42,7 @@ export class ParamUrlsService {
     return rows.map((row) => ({
       id: Number(row.id),
       url: row.url,
-      profiles: byUrl.get(Number(row.id)) ?? [],
+      profiles: (byUrl.get(Number(row.id)) ?? []).join(','),
       only_queues: Number(row.only_queues) === 1,
     }));
   }

@@ -90,6 +90,11 @@ export const streamingRoutes =
           response: { 200: streamingTestResultSchema, ...errors, 502: errorBodySchema },
         },
       },
-      (request) => streaming.test(request.body.url, request.body.descr),
+      // A bare JSON string, as the contract answers: Fastify would send a returned string as plain text.
+      async (request, reply) =>
+        reply
+          .type('application/json')
+          .serializer(JSON.stringify)
+          .send(await streaming.test(request.body.url, request.body.descr)),
     );
   };

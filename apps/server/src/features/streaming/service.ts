@@ -162,8 +162,8 @@ export class StreamingService {
     });
   }
 
-  /** The Check: one snapshot through the server (see snapshot.ts), as base64 with its type. */
-  async test(given: string, descr?: string): Promise<{ content_type: string; image: string }> {
+  /** The Check: one snapshot through the server (see snapshot.ts), as the contract's wrapped base64 string. */
+  async test(given: string, descr?: string): Promise<string> {
     let url = given;
     if (descr !== undefined) {
       const row = await this.db
@@ -179,7 +179,7 @@ export class StreamingService {
         maxBytes: STREAMING_SNAPSHOT_MAX_BYTES,
         allowedHosts: this.allowedHosts,
       });
-      return { content_type: image.contentType, image: image.bytes.toString('base64') };
+      return mimeBase64(image.bytes);
     } catch (error) {
       if (error instanceof SnapshotError) {
         const code = error.kind === 'refused' ? 'streaming_host_refused' : 'streaming_fetch_failed';
@@ -226,4 +226,9 @@ export class StreamingService {
       .values(profiles.map((profile_id) => ({ profile_id, permission })))
       .execute();
   }
+}
+
+/** Base64 in lines of 76 characters joined by CRLF (MIME), the form the contract's Check answers (§7.5). */
+export function mimeBase64(bytes: Buffer): string {
+  return (bytes.toString('base64').match(/.{1,76}/g) ?? []).join('\r\n');
 }

@@ -3,6 +3,7 @@ import {
   PARAMURL_PLACEHOLDERS,
   type ParamUrl,
   paramUrlProfileChoices,
+  paramUrlProfileIds,
   paramUrlWriteSchema,
   type UiLanguage,
 } from '@centralino/contract';
@@ -52,7 +53,7 @@ function ParamUrlModal({
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const [url, setUrl] = useState(editing?.url ?? '');
-  const [selected, setSelected] = useState<string[]>(editing?.profiles.map(String) ?? []);
+  const [selected, setSelected] = useState<string[]>(editing ? paramUrlProfileIds(editing).map(String) : []);
   const [onlyQueues, setOnlyQueues] = useState(editing?.only_queues ?? false);
   const [touched, setTouched] = useState(false);
   const choices = paramUrlProfileChoices(profiles, urls, editing?.id);
@@ -142,7 +143,7 @@ function ParamUrlItem({ item, profiles, onModify }: { item: ParamUrl; profiles: 
     },
     onError: (e) => notifyError(t('apps.paramurl.notDeleted'), e),
   });
-  const names = item.profiles.map((id) => profiles.find((p) => p.id === id)?.name ?? String(id));
+  const names = paramUrlProfileIds(item).map((id) => profiles.find((p) => p.id === id)?.name ?? String(id));
   return (
     <Card withBorder radius="md" p="md" data-testid="paramurl" component="article" aria-label={item.url}>
       <Stack gap="xs">

@@ -1,6 +1,7 @@
 import {
   localiseValidationMessage,
   type StreamingSource,
+  snapshotDataUrl,
   streamingSourceWriteSchema,
   type UiLanguage,
 } from '@centralino/contract';
@@ -202,7 +203,7 @@ function StreamingModal({
         )}
         {check.data && (
           <Image
-            src={`data:${check.data.content_type};base64,${check.data.image}`}
+            src={snapshotDataUrl(check.data)}
             alt={t('apps.streaming.previewOf', { name: form.descr || form.url })}
             maw={320}
             radius="sm"
@@ -264,7 +265,7 @@ function StreamingItem({
         <Box>
           {snapshot.data && (
             <Image
-              src={`data:${snapshot.data.content_type};base64,${snapshot.data.image}`}
+              src={snapshotDataUrl(snapshot.data)}
               alt={t('apps.streaming.previewOf', { name: source.descr })}
               maw={320}
               radius="sm"

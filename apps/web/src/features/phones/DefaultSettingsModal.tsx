@@ -13,6 +13,7 @@ import {
   Alert,
   Button,
   Center,
+  Code,
   Group,
   Loader,
   Modal,
@@ -27,7 +28,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconAlertTriangle, IconCheck, IconInfoCircle, IconX } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import {
   type DefaultsField,
@@ -48,6 +49,9 @@ const CLOSE_AFTER_MS = 1000;
 const ERROR_ICON_MS = 2500;
 /** Typing the PBX address re-runs the connectivity check once the typing pauses. */
 const CHECK_DEBOUNCE_MS = 400;
+
+/** A URL inside a sentence: it may break anywhere (it has no words), the sentence around it only between words. */
+const URL_PARTS = { url: <Code style={{ overflowWrap: 'anywhere' }} /> };
 
 type SaveStatus = 'idle' | 'saving' | 'ok' | 'error';
 type Section = 'preferences' | 'phonebook';
@@ -269,9 +273,13 @@ function DefaultsForm({
       {!checking && check.data?.is_reachable && !invalidCertificate && (
         <Group gap="xs" wrap="nowrap" align="flex-start" data-testid="connectivity-ok">
           <IconCheck size={16} color="var(--mantine-color-teal-6)" style={{ flexShrink: 0, marginTop: 2 }} />
-          <Text size="sm" style={{ wordBreak: 'break-all' }}>
+          <Text size="sm">
             {t('phones.defaults.reachable')}{' '}
-            {t('phones.defaults.reachableAt', { url: check.data.provisioning_url, tried: check.data.url })}
+            <Trans
+              i18nKey="phones.defaults.reachableAt"
+              values={{ url: check.data.provisioning_url, tried: check.data.url }}
+              components={URL_PARTS}
+            />
           </Text>
         </Group>
       )}
@@ -288,14 +296,25 @@ function DefaultsForm({
           data-testid="unreachable-warning"
         >
           <Stack gap={4}>
-            <Text size="sm">{t('phones.defaults.unreachable')}</Text>
+            <Text size="sm" data-testid="unreachable-advice">
+              {check.data?.failure === 'loopback'
+                ? t(serverHost ? 'phones.defaults.loopbackServer' : 'phones.defaults.loopback', {
+                    host: new URL(check.data.url).hostname,
+                    server: serverHost,
+                  })
+                : t('phones.defaults.unreachable')}
+            </Text>
             {check.data && (
-              <Text size="sm" style={{ wordBreak: 'break-all' }} data-testid="unreachable-url">
-                {t('phones.defaults.triedUrl', {
-                  url: check.data.url,
-                  provisioningUrl: check.data.provisioning_url,
-                  reason: t(`phones.defaults.failures.${check.data.failure ?? 'error'}`),
-                })}
+              <Text size="sm" data-testid="unreachable-url">
+                <Trans
+                  i18nKey="phones.defaults.triedUrl"
+                  values={{
+                    url: check.data.url,
+                    provisioningUrl: check.data.provisioning_url,
+                    reason: t(`phones.defaults.failures.${check.data.failure ?? 'error'}`),
+                  }}
+                  components={URL_PARTS}
+                />
               </Text>
             )}
           </Stack>
