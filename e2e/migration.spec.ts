@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import {
   createLegacyDatabases,
   dropLegacyDatabases,
@@ -52,7 +53,17 @@ test('migration wizard: users, configuration, call records, report', async ({ pa
   expect(await seriousViolations(page, ['main'])).toEqual([]);
   expect((await apiAs(page, 'GET', '/api/migration/migrationstatus')).body).toBe('ready');
   expect((await apiAs(page, 'GET', '/api/trunks')).body).toEqual([]);
+  // Start asks first (spec): cancelled, nothing is migrated.
   await page.getByRole('button', { name: 'Start migration' }).click();
+  const confirmStart = page.getByRole('dialog', { name: 'Start migration' });
+  await expect(confirmStart.getByText(/Start the migration now\?/)).toBeVisible();
+  expect(await seriousViolations(page, ['[role="dialog"]'])).toEqual([]);
+  await confirmStart.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirmStart).toHaveCount(0);
+  await expect(page).toHaveURL(/\/migration$/);
+  expect((await apiAs(page, 'GET', '/api/migration/migrationstatus')).body).toBe('ready');
+  await page.getByRole('button', { name: 'Start migration' }).click();
+  await confirmStart.getByRole('button', { name: 'Start migration' }).click();
 
   // Profiles migrate by themselves; then the old extensions, each with the user it goes to.
   await expect(page).toHaveURL(/\/migration\/users$/);
@@ -65,10 +76,23 @@ test('migration wizard: users, configuration, call records, report', async ({ pa
   await expect(page.getByRole('button', { name: 'Migrate users' })).toBeDisabled();
   await page.getByRole('button', { name: 'Reset extension 202 to its old user' }).click();
   await expect(user202).toHaveValue('luca.rossi');
+  // Extension 210 had no CTI user in the old system: it gets one made from its name, and the page says so.
+  const user210 = page.getByRole('combobox', { name: 'User of extension 210' });
+  await expect(user210).toHaveValue('chiara.rossi');
+  await expect(page.getByText('No CTI user in the old system: made from its name').first()).toBeVisible();
   expect(await seriousViolations(page, ['main'])).toEqual([]);
   await page.getByRole('button', { name: 'Migrate users' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Done' }).last()).toBeVisible({ timeout: 30_000 });
+  // Every old extension is accounted for: 210 migrated under its new name, said as an info, and the count.
+  const usersLines = page.getByTestId('users-lines');
+  await expect(
+    usersLines.getByText(
+      'Extension 210 (Chiara Rossi) had no CTI user name in the old system: it was given the user name chiara.rossi (made from its name)',
+    ),
+  ).toBeVisible();
+  await expect(usersLines.getByText('30 of the 30 old extensions migrated with their user')).toBeVisible();
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
   await page.getByRole('button', { name: 'Next' }).click();
 
   // Configuration: every section runs, one after the other.
@@ -86,7 +110,9 @@ test('migration wizard: users, configuration, call records, report', async ({ pa
   await expect(page.getByTestId('section-cqr').getByText('CQR "Customer level" migrated')).toBeVisible();
   await expect(page.getByTestId('section-postmig').getByText('Customer-card template crm migrated')).toBeVisible();
   await expect(
-    page.getByTestId('section-iroutes').getByText('ext-meetme,600,1 destination not migrated'),
+    page
+      .getByTestId('section-iroutes')
+      .getByText('Destination changed to hang up: conference 600 (conferences are not migrated yet)'),
   ).toBeVisible();
   expect(await seriousViolations(page, ['main'])).toEqual([]);
   await page.getByRole('button', { name: 'Next' }).click();
@@ -102,15 +128,35 @@ test('migration wizard: users, configuration, call records, report', async ({ pa
 
   // Report: by area, with message and type; the PDF; exit ends the migration.
   await expect(page).toHaveURL(/\/migration\/report$/);
-  await expect(page.getByTestId('report-iroutes').getByText('ext-meetme,600,1 destination not migrated')).toBeVisible();
+  await expect(
+    page
+      .getByTestId('report-iroutes')
+      .getByText('Destination changed to hang up: conference 600 (conferences are not migrated yet)'),
+  ).toBeVisible();
   // The PBX was applied once, after the last section, and the validator's verdict is part of the report.
   await expect(
     page.getByTestId('report-pbxcheck').getByText('the PBX validator found it valid', { exact: false }),
   ).toBeVisible();
   expect(await seriousViolations(page, ['main'])).toEqual([]);
+  // The info lines too (spec: errors, warnings and infos), on screen and in the PDF.
+  await expect(
+    page.getByTestId('report-vtrunks').getByRole('row', { name: 'Trunk "Eutelia" migrated Information' }),
+  ).toBeVisible();
+  await expect(
+    page.getByTestId('report-users').getByText(/Extension 210 \(Chiara Rossi\) had no CTI user name/),
+  ).toBeVisible();
+  await expect(
+    page.getByTestId('report-users').getByText('30 of the 30 old extensions migrated with their user'),
+  ).toBeVisible();
   const downloading = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Save PDF report' }).click();
-  expect((await downloading).suggestedFilename()).toBe('migration_report.pdf');
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe('migration_report.pdf');
+  // jsPDF writes its text uncompressed: the lines can be read in the file.
+  const pdf = fs.readFileSync((await download.path()) as string, 'latin1');
+  expect(pdf).toContain('Trunk "Eutelia" migrated');
+  expect(pdf).toContain('30 of the 30 old extensions migrated with their user');
+  expect(pdf).toContain('conference 600 \\(conferences are not migrated yet\\)');
   await page.getByRole('button', { name: 'Exit' }).click();
   await expect(page).toHaveURL(/\/extensions$/);
   expect((await apiAs(page, 'GET', '/api/migration/ismigration')).body).toBe(false);
@@ -140,6 +186,10 @@ test.describe('in Italian', () => {
     await expect(page.getByTestId('dry-run-counts').getByText('Rotte in entrata')).toBeVisible();
     expect(await seriousViolations(page, ['main'])).toEqual([]);
     await page.getByRole('button', { name: 'Avvia migrazione' }).click();
+    const confirmStart = page.getByRole('dialog', { name: 'Avvia migrazione' });
+    await expect(confirmStart.getByText(/Avviare ora la migrazione\?/)).toBeVisible();
+    expect(await seriousViolations(page, ['[role="dialog"]'])).toEqual([]);
+    await confirmStart.getByRole('button', { name: 'Avvia migrazione' }).click();
 
     await expect(page).toHaveURL(/\/migration\/users$/);
     await expect(page.getByRole('combobox', { name: "Utente dell'interno 202" })).toHaveValue('luca.rossi');
@@ -179,10 +229,13 @@ test.describe('in Italian', () => {
     await expect(page.getByTestId('report-pbxcheck').getByText('Verifica della configurazione del PBX')).toBeVisible();
     // The report's lines in Italian, the same rows the English walk saw.
     await expect(
-      page.getByTestId('report-iroutes').getByText('Destinazione ext-meetme,600,1 non migrata').first(),
+      page
+        .getByTestId('report-iroutes')
+        .getByText('Destinazione cambiata in riaggancio: conferenza 600 (le conferenze non vengono ancora migrate)')
+        .first(),
     ).toBeVisible();
     await expect(page.getByTestId('report-profiles').getByText('Profilo "Base" già migrato').first()).toBeVisible();
-    await expect(page.getByText('destination not migrated')).toHaveCount(0);
+    await expect(page.getByText('Destination changed to hang up')).toHaveCount(0);
     expect(await seriousViolations(page, ['main'])).toEqual([]);
     const downloading = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Salva resoconto PDF' }).click();

@@ -142,7 +142,8 @@ export function MigrationUsersPage() {
           .map((r) => ({
             extension: r.extension,
             username: r.username,
-            name: r.name,
+            // The import needs a name: an old extension without one goes by its user name.
+            name: r.name || r.username,
             cellphone: r.cellphone,
             voicemail: r.voicemail,
             profile_id: r.profile_id,
@@ -166,6 +167,16 @@ export function MigrationUsersPage() {
 
   const profilesDone = profilesPhase === 'success' || profilesPhase === 'fail';
   const usersDone = usersPhase === 'success' || usersPhase === 'fail';
+  // What the import said of every old extension (a user name made for it, left out, refused, the count): the
+  // report's users section, which the server writes when the import starts and ends.
+  const lines = useQuery({
+    queryKey: ['migration', 'report', 'users', users.phase],
+    queryFn: migrationApi.report,
+    enabled: usersDone,
+    // The import's last lines (refusals, the count) are written just after it ends: read again once or twice.
+    refetchInterval: (query) => (query.state.dataUpdateCount < 3 ? 2000 : false),
+  });
+  const usersLines = lines.data?.csvimport;
 
   return (
     <Stack gap="lg" maw={1100}>
@@ -212,6 +223,21 @@ export function MigrationUsersPage() {
                 ))}
               </Alert>
             )}
+            {usersDone && usersLines && (
+              <div data-testid="users-lines">
+                <Text size="sm" fw={600}>
+                  {t('migration.users.lines')}
+                </Text>
+                <StepLists
+                  result={{
+                    // A failed import lists its refusals in the alert above already.
+                    errors: users.phase === 'fail' ? [] : (usersLines.errors ?? []),
+                    warnings: usersLines.warnings ?? [],
+                    infos: usersLines.infos ?? [],
+                  }}
+                />
+              </div>
+            )}
             {usersPhase === 'todo' && (
               <ListView<Row>
                 items={rows}
@@ -236,6 +262,13 @@ export function MigrationUsersPage() {
                         onChange={(v) => setUsername(r.extension, v)}
                         placeholder={t('migration.users.notMigrated')}
                         error={twice.has(r.username) ? t('migration.users.usernameUsed') : undefined}
+                        description={
+                          r.username_from === 'name' && r.username === r.oldusername
+                            ? t('migration.users.derivedName')
+                            : r.username_from === 'extension' && r.username === r.oldusername
+                              ? t('migration.users.derivedExtension')
+                              : undefined
+                        }
                       />
                       <Group gap="xs" align="end">
                         <WriteActionIcon

@@ -4,10 +4,7 @@ import { autoTable } from 'jspdf-autotable';
 
 export const MIGRATION_REPORT_FILE = 'migration_report.pdf';
 
-/**
- * Per console section, the messages of its server steps with their type (errors, then warnings, then infos: only
- * the PBX configuration check stores infos, its verdict when valid).
- */
+/** Per console section, the messages of its server steps with their type: errors, then warnings, then infos. */
 export function reportRows(report: MigrationReport): { section: string; rows: { message: string; type: string }[] }[] {
   return MIGRATION_REPORT_SECTIONS.map(([section, steps]) => ({
     section,
