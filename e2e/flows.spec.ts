@@ -171,7 +171,9 @@ test('announcement → IVR → announcement, routed from an inbound number', asy
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toBeHidden();
   const ivr = page.getByTestId('ivr-Main menu');
-  await expect(ivr).toContainText('0 1');
+  // Keys are handed out from 1, as callers are told to "press 1".
+  await expect(ivr).toContainText('1 2');
+  await expect(ivr).not.toContainText('callers hear silence');
   await expect(ivr).toContainText('Yes');
 
   // The IVR is a destination of inbound routes now.
@@ -199,6 +201,77 @@ test('announcement → IVR → announcement, routed from an inbound number', asy
   await expect(page.getByRole('heading', { name: 'Annunci', level: 1 })).toBeVisible();
   await expect(page.getByTestId('announcement-After hours')).toContainText('Termina chiamata: Riaggancia');
   expect(await seriousViolations(page, ['main'])).toEqual([]);
+});
+
+test('an IVR without a recording is flagged everywhere; keys start at 1 and two options swap keys in one choice', async ({
+  page,
+}) => {
+  await signedIn(page);
+  await page.goto('/flows/ivr');
+  await expect(page.getByRole('heading', { name: 'IVR menus', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'New IVR' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New IVR' });
+  await dialog.getByRole('textbox', { name: 'Name' }).fill('Reception');
+  // No recording chosen: the dialog says what callers will hear.
+  await expect(dialog.getByTestId('ivr-no-recording')).toContainText('callers hear silence');
+  await dialog.getByRole('button', { name: 'Add option' }).click();
+  await dialog.getByRole('button', { name: 'Add option' }).click();
+  const first = dialog.getByTestId('ivr-option-0');
+  const second = dialog.getByTestId('ivr-option-1');
+  await expect(first.getByRole('combobox', { name: 'Key' })).toHaveValue('1');
+  await expect(second.getByRole('combobox', { name: 'Key' })).toHaveValue('2');
+  await choose(page, first, 'Goes to', 'Hang up');
+  await choose(page, second, 'Goes to', 'Busy');
+  await choose(page, dialog, 'Without a key, then go to', 'Hang up');
+  await choose(page, dialog, 'After wrong keys, then go to', 'Hang up');
+
+  // Key 1 is offered on the second option too, marked as a swap; choosing it swaps the two options' keys.
+  await second.getByRole('combobox', { name: 'Key' }).click();
+  await expect(page.getByRole('option', { name: '1 (swap)' })).toBeVisible();
+  await dialogCheck(page);
+  await page.getByRole('option', { name: '1 (swap)' }).click();
+  await expect(dialog.getByTestId('ivr-swap-note')).toHaveText(
+    'Key 1 was used by another option: that option now has key 2.',
+  );
+  await expect(dialog.getByTestId('ivr-option-0').getByRole('combobox', { name: 'Key' })).toHaveValue('2');
+  await expect(dialog.getByTestId('ivr-option-1').getByRole('combobox', { name: 'Key' })).toHaveValue('1');
+  await dialogCheck(page);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+
+  // The destinations stayed with their options: 1 is now Busy, 2 hangs up.
+  const saved = (await apiAs(page, 'GET', '/api/ivrs')).body as {
+    destination: string;
+    entries: { selection: string; dest: string }[];
+  }[];
+  const keys = Object.fromEntries((saved[0]?.entries ?? []).map((e) => [e.selection, e.dest]));
+  expect(keys['1']).toMatch(/busy/i);
+  expect(keys['2']).toMatch(/hangup/i);
+  const row = page.getByTestId('ivr-Reception');
+  await expect(row).toContainText('No recording: callers hear silence');
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
+
+  // The flow picture of a route to it warns too.
+  const route = await apiAs(page, 'POST', '/api/inboundroutes', {
+    extension: '0721777000',
+    cidnum: '',
+    description: 'Front desk',
+    destination: saved[0]?.destination,
+  });
+  expect(route.status).toBe(200);
+  await page.goto('/routes/inbound');
+  await page.getByTestId('inbound-0721777000').getByRole('button', { name: 'Show the flow' }).click();
+  const picture = page.getByRole('dialog', { name: 'Where calls to 0721777000 go' });
+  await expect(picture.getByTestId('flow-picture')).toContainText('No menu recording: callers hear silence');
+  await dialogCheck(page);
+
+  // In Italian.
+  await page.evaluate(() => localStorage.setItem('preferredLanguage', 'it'));
+  await page.goto('/flows/ivr');
+  await expect(page.getByTestId('ivr-Reception')).toContainText('Nessuna registrazione: chi chiama sente silenzio');
+  await page.getByTestId('ivr-Reception').getByRole('button', { name: 'Modifica' }).click();
+  await expect(page.getByRole('dialog').getByTestId('ivr-no-recording')).toContainText('chi chiama sente silenzio');
+  await dialogCheck(page);
 });
 
 test('day/night switch: created with its two destinations, its feature code and mode shown', async ({ page }) => {

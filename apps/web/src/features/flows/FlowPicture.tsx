@@ -39,7 +39,13 @@ export function FlowPicture({ destination }: { destination: string }) {
       const ivr = q.ivrs.data?.find((i) => i.id === Number(m?.[1]));
       if (!ivr) return { branches: [] };
       return {
-        detail: ivr.directdial ? t('flows.picture.directDial') : undefined,
+        detail:
+          [
+            ivr.announcement === null ? t('flows.picture.noRecording') : '',
+            ivr.directdial ? t('flows.picture.directDial') : '',
+          ]
+            .filter(Boolean)
+            .join('; ') || undefined,
         branches: [
           ...ivr.entries.map((e) => ({ via: t('flows.picture.key', { key: e.selection }), destination: e.dest })),
           { via: t('flows.picture.timeout'), destination: ivr.timeout_destination },

@@ -1,6 +1,8 @@
-import { IVR_SELECTIONS, type Ivr, type IvrWrite, ivrWriteSchema } from '@centralino/contract';
+import { type Ivr, type IvrWrite, ivrWriteSchema } from '@centralino/contract';
 import {
   ActionIcon,
+  Alert,
+  Badge,
   Button,
   Checkbox,
   Fieldset,
@@ -12,13 +14,15 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { IconPlus, IconX } from '@tabler/icons-react';
+import { IconAlertTriangle, IconPlus, IconX } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RecordingSelect } from './AnnouncementsPage.tsx';
 import { DestinationSelect } from './DestinationSelect.tsx';
 import { FlowFormModal, FlowNameInput, useFlowForm } from './FlowFormModal.tsx';
 import { FlowListPage } from './FlowListPage.tsx';
 import { flowsApi } from './flowsApi.ts';
+import { chooseKey, KEY_ORDER, nextFreeKey } from './ivrKeys.ts';
 
 type Form = Required<Omit<IvrWrite, 'entries'>> & { entries: { selection: string; dest: string }[] };
 
@@ -44,9 +48,16 @@ function IvrModal({ ivr, onClose, onSaved }: { ivr: Ivr | null; onClose: () => v
     onSaved,
     onClose,
   });
+  // Said after a key taken by another option was chosen and the two options swapped keys.
+  const [swapNote, setSwapNote] = useState<string | null>(null);
   const setEntry = (index: number, patch: Partial<Form['entries'][number]>) =>
     set({ entries: form.entries.map((e, i) => (i === index ? { ...e, ...patch } : e)) });
-  const free = IVR_SELECTIONS.filter((k) => !form.entries.some((e) => e.selection === k));
+  const setKey = (index: number, key: string) => {
+    const { entries, swappedWith } = chooseKey(form.entries, index, key);
+    set({ entries });
+    setSwapNote(swappedWith ? t('flows.ivrs.swapped', { key, other: swappedWith.key }) : null);
+  };
+  const free = nextFreeKey(form.entries);
   return (
     <FlowFormModal title={ivr ? t('flows.ivrs.editTitle') : t('flows.ivrs.create')} size="xl" {...modal}>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
@@ -62,6 +73,11 @@ function IvrModal({ ivr, onClose, onSaved }: { ivr: Ivr | null; onClose: () => v
         value={form.announcement}
         onChange={(id) => set({ announcement: id })}
       />
+      {form.announcement === null && (
+        <Alert color="yellow" icon={<IconAlertTriangle size={18} />} data-testid="ivr-no-recording">
+          {t('flows.ivrs.noRecording')}
+        </Alert>
+      )}
       <Checkbox
         label={t('flows.ivrs.directDial')}
         checked={form.directdial}
@@ -73,11 +89,18 @@ function IvrModal({ ivr, onClose, onSaved }: { ivr: Ivr | null; onClose: () => v
           {form.entries.map((entry, index) => (
             <Group key={entry.selection} align="flex-start" wrap="nowrap" data-testid={`ivr-option-${index}`}>
               <Select
-                w={90}
+                w={120}
                 label={t('flows.ivrs.key')}
-                data={[entry.selection, ...free]}
+                // Every key: one another option holds is offered too, and choosing it swaps the two keys.
+                data={KEY_ORDER.map((key) => ({
+                  value: key,
+                  label:
+                    key !== entry.selection && form.entries.some((e) => e.selection === key)
+                      ? t('flows.ivrs.keySwap', { key })
+                      : key,
+                }))}
                 value={entry.selection}
-                onChange={(v) => v && setEntry(index, { selection: v })}
+                onChange={(v) => v && setKey(index, v)}
                 allowDeselect={false}
                 comboboxProps={{ withinPortal: true }}
               />
@@ -104,15 +127,26 @@ function IvrModal({ ivr, onClose, onSaved }: { ivr: Ivr | null; onClose: () => v
               </ActionIcon>
             </Group>
           ))}
+          <Text size="sm" role="status" data-testid="ivr-swap-note">
+            {swapNote}
+          </Text>
           <Group>
             <Button
               variant="light"
               leftSection={<IconPlus size={16} />}
-              disabled={free.length === 0}
-              onClick={() => set({ entries: [...form.entries, { selection: free[0] as string, dest: '' }] })}
+              disabled={free === undefined}
+              aria-describedby={free === undefined ? 'ivr-all-keys-used' : undefined}
+              onClick={() => {
+                if (free) set({ entries: [...form.entries, { selection: free, dest: '' }] });
+              }}
             >
               {t('flows.ivrs.addOption')}
             </Button>
+            {free === undefined && (
+              <Text size="sm" c="dimmed" id="ivr-all-keys-used">
+                {t('flows.ivrs.allKeysUsed')}
+              </Text>
+            )}
           </Group>
         </Stack>
       </Fieldset>
@@ -179,6 +213,11 @@ export function IvrsPage() {
           cell: (ivr) => (
             <>
               <Text fw={600}>{ivr.name}</Text>
+              {ivr.announcement === null && (
+                <Badge color="yellow" variant="light" leftSection={<IconAlertTriangle size={12} />}>
+                  {t('flows.ivrs.noRecordingShort')}
+                </Badge>
+              )}
               {ivr.description && (
                 <Text size="sm" c="dimmed">
                   {ivr.description}
