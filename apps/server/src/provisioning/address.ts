@@ -44,6 +44,11 @@ export function parseAddress(value: string): { host: string; port: number | null
   return { host, port };
 }
 
+/** 127.0.0.0/8 (IPv4 only: PBX addresses are host names or IPv4). */
+export function isLoopback(address: string): boolean {
+  return net.isIPv4(address) && address.startsWith('127.');
+}
+
 /**
  * The address phones are given while the PBX address setting is empty: the address the console is bound to
  * (HOST) when it is a specific one phones can reach, else this machine's first non-loopback IPv4 address (a short
@@ -52,7 +57,7 @@ export function parseAddress(value: string): { host: string; port: number | null
  */
 export function defaultServerHost(bindHost?: string): string {
   // Bound to one address (HOST): that is the only one that serves the files.
-  if (bindHost && net.isIPv4(bindHost) && bindHost !== '0.0.0.0' && !bindHost.startsWith('127.')) return bindHost;
+  if (bindHost && net.isIPv4(bindHost) && bindHost !== '0.0.0.0' && !isLoopback(bindHost)) return bindHost;
   for (const addresses of Object.values(os.networkInterfaces())) {
     for (const address of addresses ?? []) {
       if (address.family === 'IPv4' && !address.internal) return address.address;

@@ -4,7 +4,7 @@ import https from 'node:https';
 import net from 'node:net';
 import type { ConnectivityCheckResult, ConnectivityFailure, UiLanguage } from '@centralino/contract';
 import { AppError } from '../errors.ts';
-import type { ProvisioningOrigin } from './address.ts';
+import { isLoopback, type ProvisioningOrigin } from './address.ts';
 
 /** The path the check asks for under the provisioning URL (contract §4.1: answers this installation's mark). */
 export const PING_PATH = '/provisioning/check/ping';
@@ -19,11 +19,6 @@ export interface ConnectivityOptions {
    * request: the console would answer itself there, but no phone can ever reach it.
    */
   allowLoopback?: boolean;
-}
-
-/** 127.0.0.0/8 (IPv4 only: PBX addresses are host names or IPv4). */
-export function isLoopback(address: string): boolean {
-  return net.isIPv4(address) && address.startsWith('127.');
 }
 
 type Attempt = { ok: true; body: string; status: number } | { ok: false; reason: ConnectivityFailure };
