@@ -82,7 +82,7 @@ import { WizardRepository } from './features/wizard/repository.ts';
 import { wizardRoutes } from './features/wizard/routes.ts';
 import { JobRunner } from './jobs/runner.ts';
 import { markPbxDirtyAfterWrites } from './pbx/dirty-hook.ts';
-import { PbxEngine } from './pbx/engine.ts';
+import { type ManagedPbx, PbxEngine } from './pbx/engine.ts';
 import { networkRoutes } from './pbx/network-routes.ts';
 import { phoneRecordingDir } from './pbx/phone-recording.ts';
 import { pbxRoutes } from './pbx/routes.ts';
@@ -109,6 +109,8 @@ export interface AppDeps {
   onRoute?: (route: RouteOptions) => void;
   /** Where Google's token and Speech-to-Text endpoints are (tests point them at a loopback double). */
   googleSpeech?: GoogleSpeechOptions;
+  /** Managed mode (main.ts): the Asterisk this process runs. Tests leave it out unless they run one. */
+  managedPbx?: ManagedPbx;
 }
 
 export interface App {
@@ -118,7 +120,15 @@ export interface App {
   provisioning: ProvisioningService;
 }
 
-export async function buildApp({ config, database, logger, now, onRoute, googleSpeech }: AppDeps): Promise<App> {
+export async function buildApp({
+  config,
+  database,
+  logger,
+  now,
+  onRoute,
+  googleSpeech,
+  managedPbx,
+}: AppDeps): Promise<App> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     genReqId: (req) => {
@@ -175,11 +185,11 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
   app.addHook('onReady', async () => audit.start((error) => app.log.error({ err: error }, 'audit purge failed')));
   app.addHook('onClose', async () => audit.stop());
 
-  await app.register(healthRoutes(database, VERSION));
+  const pbx = new PbxEngine(database.db, config, VERSION, app.log, managedPbx);
+  await app.register(healthRoutes(database, VERSION, () => pbx.system()));
   await app.register(authRoutes(auth, config.loginRateLimit, now, audit));
   await app.register(auditRoutes(audit));
   await app.register(accountsRoutes(new AccountsService(database.db, now)));
-  const pbx = new PbxEngine(database.db, config, VERSION, app.log);
   await app.register(
     wizardRoutes(new WizardRepository(database.db), config.provisioningEngine, async () =>
       pbxLastApplyFailed(await pbx.applier.status()),

@@ -34,6 +34,19 @@ const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 /** A MariaDB database name the migration puts in its queries (quoted there, so only these characters). */
 const DB_NAME = /^[A-Za-z0-9_]{1,64}$/;
 
+/** A TCP/UDP port setting (1-65535), its messages naming the variable. */
+const portSetting = (name: string, fallback: number) =>
+  z.coerce
+    .number({ error: `${name} must be a number` })
+    .int(`${name} must be a whole number`)
+    .min(1, `${name} must be between 1 and 65535`)
+    .max(65535, `${name} must be between 1 and 65535`)
+    .default(fallback);
+
+/** managed: this process runs Asterisk; external: one runs elsewhere (AMI_HOST); off: configuration files only. */
+export const asteriskModes = ['managed', 'external', 'off'] as const;
+export type AsteriskMode = (typeof asteriskModes)[number];
+
 const envSchema = z.object({
   PORT: z.coerce
     .number({ error: 'PORT must be a number' })
@@ -146,6 +159,16 @@ const envSchema = z.object({
   ASTERISK_RUN_DIR: z.string().startsWith('/', 'ASTERISK_RUN_DIR must be an absolute path').optional(),
   ASTERISK_LOG_DIR: z.string().startsWith('/', 'ASTERISK_LOG_DIR must be an absolute path').optional(),
   ASTERISK_SOUNDS_DIR: z.string().startsWith('/', 'ASTERISK_SOUNDS_DIR must be an absolute path').optional(),
+  ASTERISK_MODE: z
+    .enum(asteriskModes, { error: `ASTERISK_MODE must be one of ${asteriskModes.join(', ')}` })
+    .optional(),
+  ASTERISK_BIN: z.string().startsWith('/', 'ASTERISK_BIN must be an absolute path').optional(),
+  ASTERISK_CACHE_DIR: z.string().startsWith('/', 'ASTERISK_CACHE_DIR must be an absolute path').optional(),
+  SIP_PORT: portSetting('SIP_PORT', 5060),
+  SIP_TLS_PORT: portSetting('SIP_TLS_PORT', 5061),
+  SIP_WSS_PORT: portSetting('SIP_WSS_PORT', 8089),
+  RTP_PORT_START: portSetting('RTP_PORT_START', 10000),
+  RTP_PORT_END: portSetting('RTP_PORT_END', 20000),
   AMI_HOST: z
     .string()
     .regex(/^[A-Za-z0-9.:[\]-]+$/, 'AMI_HOST must be a host name or an IP address')
@@ -194,6 +217,23 @@ const envSchema = z.object({
   RPS_SECRET: z.string().max(256).optional(),
 });
 
+export interface PbxPorts {
+  sip: number;
+  tls: number;
+  wss: number;
+  rtpStart: number;
+  rtpEnd: number;
+}
+
+/** The setting that names each port, for messages about a port already taken. */
+export const PORT_SETTINGS: Record<keyof PbxPorts, string> = {
+  sip: 'SIP_PORT',
+  tls: 'SIP_TLS_PORT',
+  wss: 'SIP_WSS_PORT',
+  rtpStart: 'RTP_PORT_START',
+  rtpEnd: 'RTP_PORT_END',
+};
+
 export type Config = {
   port: number;
   host: string;
@@ -241,6 +281,17 @@ export type Config = {
     soundsDir: string;
     /** Undefined when no AMI connection is configured (live state then answers "not connected"). */
     ami: { host: string; port: number; username: string; secret: string } | undefined;
+    /** Who runs Asterisk (ASTERISK_MODE; default managed unless AMI_HOST names an external one). */
+    mode: AsteriskMode;
+    /** Where phones reach Asterisk (SIP_PORT, SIP_TLS_PORT, SIP_WSS_PORT) and its media ports (RTP_PORT_*). */
+    ports: PbxPorts;
+    /** Managed mode: an explicit binary (ASTERISK_BIN) and the build cache searched for one (ASTERISK_CACHE_DIR). */
+    asteriskBin: string | undefined;
+    asteriskCacheDir: string;
+    /** The manager port (AMI_PORT): of the external Asterisk, or where the managed one listens on loopback. */
+    amiPort: number;
+    /** Which directories were named in the environment (managed mode puts the others under DATA_DIR/pbx). */
+    explicitDirectories: Partial<Record<'modules' | 'varlib' | 'data' | 'spool' | 'run' | 'log', true>>;
   };
   /** User domain of the built-in directory (shown in the user portal link). */
   localDomain: string;
@@ -342,6 +393,20 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
   if ((v.AMI_HOST || v.AMI_USERNAME || v.AMI_SECRET) && !(v.AMI_HOST && v.AMI_USERNAME && v.AMI_SECRET)) {
     throw new ConfigError(['AMI_HOST, AMI_USERNAME and AMI_SECRET go together: set all three or none']);
   }
+  const mode: AsteriskMode = v.ASTERISK_MODE ?? (v.AMI_HOST ? 'external' : 'managed');
+  if (mode !== 'external' && v.AMI_HOST) {
+    throw new ConfigError([
+      `ASTERISK_MODE=${mode} does not connect to an external Asterisk: unset AMI_HOST, AMI_USERNAME and AMI_SECRET, or set ASTERISK_MODE=external`,
+    ]);
+  }
+  const ports = checkPorts(v, mode === 'managed');
+  // A managed Asterisk keeps its state, spool, logs and run folder beside the console's data.
+  const managedDir = (name: string) => (mode === 'managed' ? path.resolve(v.DATA_DIR, 'pbx', name) : undefined);
+  const explicitDirectories = Object.fromEntries(
+    (['modules', 'varlib', 'data', 'spool', 'run', 'log'] as const)
+      .filter((d) => v[`ASTERISK_${d.toUpperCase()}_DIR` as 'ASTERISK_LOG_DIR'] !== undefined)
+      .map((d) => [d, true]),
+  );
   return {
     port: v.PORT,
     host: v.HOST,
@@ -367,17 +432,23 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
       runAs: { user: asteriskUser, group: asteriskGroup, gid },
       directories: {
         modules: v.ASTERISK_MODULES_DIR ?? '/usr/lib/asterisk/modules',
-        varlib: v.ASTERISK_VARLIB_DIR ?? '/var/lib/asterisk',
-        data: v.ASTERISK_DATA_DIR ?? v.ASTERISK_VARLIB_DIR ?? '/var/lib/asterisk',
-        spool: v.ASTERISK_SPOOL_DIR ?? '/var/spool/asterisk',
-        run: v.ASTERISK_RUN_DIR ?? '/var/run/asterisk',
-        log: v.ASTERISK_LOG_DIR ?? '/var/log/asterisk',
+        varlib: v.ASTERISK_VARLIB_DIR ?? managedDir('lib') ?? '/var/lib/asterisk',
+        data: v.ASTERISK_DATA_DIR ?? v.ASTERISK_VARLIB_DIR ?? managedDir('data') ?? '/var/lib/asterisk',
+        spool: v.ASTERISK_SPOOL_DIR ?? managedDir('spool') ?? '/var/spool/asterisk',
+        run: v.ASTERISK_RUN_DIR ?? managedDir('run') ?? '/var/run/asterisk',
+        log: v.ASTERISK_LOG_DIR ?? managedDir('log') ?? '/var/log/asterisk',
       },
       soundsDir: path.resolve(v.ASTERISK_SOUNDS_DIR ?? path.join(v.DATA_DIR, 'sounds')),
       ami:
         v.AMI_HOST && v.AMI_USERNAME && v.AMI_SECRET
           ? { host: v.AMI_HOST, port: v.AMI_PORT, username: v.AMI_USERNAME, secret: v.AMI_SECRET }
           : undefined,
+      mode,
+      ports,
+      asteriskBin: v.ASTERISK_BIN,
+      asteriskCacheDir: v.ASTERISK_CACHE_DIR ?? '/var/cache/centralino',
+      amiPort: v.AMI_PORT,
+      explicitDirectories,
     },
     localDomain: (v.LOCAL_DOMAIN ?? defaultDomain()).toLowerCase(),
     https: { port: v.HTTPS_PORT, certFile: v.HTTPS_CERT, keyFile: v.HTTPS_KEY },
@@ -415,6 +486,42 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
         }
       : undefined,
   };
+}
+
+/** The phones' ports: each its own, and a media range that holds at least a few calls. */
+function checkPorts(v: z.infer<typeof envSchema>, managed: boolean): PbxPorts {
+  const ports: PbxPorts = {
+    sip: v.SIP_PORT,
+    tls: v.SIP_TLS_PORT,
+    wss: v.SIP_WSS_PORT,
+    rtpStart: v.RTP_PORT_START,
+    rtpEnd: v.RTP_PORT_END,
+  };
+  const problems: string[] = [];
+  if (ports.rtpEnd - ports.rtpStart < 100) {
+    problems.push('RTP_PORT_END must be at least 100 above RTP_PORT_START (two ports a call)');
+  }
+  const tcp: [string, number][] = [
+    ['SIP_PORT', ports.sip],
+    ['SIP_TLS_PORT', ports.tls],
+    ['SIP_WSS_PORT', ports.wss],
+    ['AMI_PORT', v.AMI_PORT],
+  ];
+  if (v.PORT !== 0) tcp.push(['PORT', v.PORT]);
+  // Elsewhere the ports are another host's (an external Asterisk), so only a managed one can collide here.
+  for (let i = 0; managed && i < tcp.length; i++) {
+    for (let j = i + 1; j < tcp.length; j++) {
+      const [a, pa] = tcp[i] as [string, number];
+      const [b, pb] = tcp[j] as [string, number];
+      if (pa === pb) problems.push(`${a} and ${b} are both ${pa}: each needs a port of its own`);
+    }
+  }
+  // The media range is UDP: only the SIP port is also UDP.
+  if (ports.sip >= ports.rtpStart && ports.sip <= ports.rtpEnd) {
+    problems.push(`SIP_PORT (${ports.sip}) is inside the media range RTP_PORT_START-RTP_PORT_END`);
+  }
+  if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
+  return ports;
 }
 
 /** The numeric id of a user ('passwd') or group on this host (NSS, as `getent` sees it), null when there is none. */

@@ -5,6 +5,9 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { prepareDataDir } from './data-dir.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
+import type { ManagedPbx } from './pbx/engine.ts';
+import { isProblem } from './pbx/managed/installation.ts';
+import { prepareManagedLayout, resolveManagedPbx } from './pbx/managed/layout.ts';
 import { closeHttps, httpsPort, listenHttps, tlsFiles } from './plugins/https-listener.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -26,13 +29,23 @@ async function main() {
   // Everything the console writes is private unless a writer says otherwise (the Asterisk files are
   // group-readable by their own chmod).
   process.umask(0o077);
+  // Managed mode: which Asterisk this process runs, as whom (decided before DATA_DIR is made for its group).
+  const managed = config.pbx.mode === 'managed' ? resolveManagedPbx(config) : undefined;
+  if (managed) config = managed.config;
   const dataDir = prepareDataDir(config.dataDir, { configDir: config.pbx.configDir, gid: config.pbx.runAs.gid });
+  let managedPbx: ManagedPbx | undefined;
+  if (managed) {
+    const layout = prepareManagedLayout(config, managed.installation);
+    config = layout.config;
+    managedPbx = { installation: managed.installation, warnings: layout.warnings };
+  }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(database.db);
-  const { app, auth, jobs } = await buildApp({ config, database });
+  const { app, auth, jobs } = await buildApp({ config, database, managedPbx });
   // Jobs of a process that stopped are failed now and, with PostgreSQL, whenever another process dies.
   await jobs.watchInterrupted();
   for (const warning of dataDir.warnings) app.log.warn({ dataDir: config.dataDir }, warning);
+  for (const warning of managedPbx?.warnings ?? []) app.log.warn({}, warning);
 
   const admin = await auth.ensureAdmin(config.adminPassword);
   if (admin.generatedPassword) {
@@ -73,6 +86,14 @@ async function main() {
   const { port } = app.server.address() as AddressInfo;
   const wildcard = config.host === '0.0.0.0' || config.host === '::';
   console.log(`  Centralino is running at ${wildcard ? `http://localhost:${port}` : address}`);
+  if (managedPbx) {
+    const found = managedPbx.installation;
+    console.log(
+      isProblem(found)
+        ? `  The phone system cannot start: ${found.detail}`
+        : `  Phone system: ${found.version}, phones register on SIP port ${config.pbx.ports.sip} (UDP and TCP)`,
+    );
+  }
   if (config.https.port !== 0) {
     const tls = await tlsFiles({ ...config.https, dataDir: config.dataDir });
     httpsServer = await listenHttps(app, {

@@ -232,3 +232,71 @@ export const presenceRequestSchema = z
   })
   .meta({ id: 'PresenceRequest' });
 export type PresenceRequest = z.infer<typeof presenceRequestSchema>;
+
+/** Who runs Asterisk: this console (managed), another host (external, over AMI), or nobody (files only). */
+export const asteriskModes = ['managed', 'external', 'off'] as const;
+/** A managed Asterisk's life: preparing (waiting for its first configuration), starting, running, ... */
+export const managedPbxStates = ['preparing', 'starting', 'running', 'restarting', 'stopped', 'failed'] as const;
+export type ManagedPbxState = (typeof managedPbxStates)[number];
+
+export const pbxProblemCodes = [
+  'binary_missing',
+  'binary_broken',
+  'build_failed',
+  'not_built',
+  'port_taken',
+  'config_missing',
+  'crashing',
+  'start_failed',
+] as const;
+
+export const pbxSystemStatusSchema = z
+  .object({
+    mode: z.enum(asteriskModes),
+    /** Managed mode: the supervised Asterisk's state; external: the AMI link ('running' when connected); off: stopped. */
+    state: z.enum(managedPbxStates),
+    /** Why it is failed (code and values for the console's words, detail in English). */
+    problem: z
+      .object({
+        code: z.enum(pbxProblemCodes),
+        values: z.record(z.string(), z.union([z.string(), z.number()])),
+        detail: z.string(),
+      })
+      .nullable(),
+    version: z.string().nullable(),
+    pid: z.number().int().nullable(),
+    uptimeSeconds: z.number().int().nullable(),
+    /** Times Asterisk was restarted after it died, since the console started. */
+    restarts: z.number().int(),
+    /** What is missing beside Asterisk (prompts, music on hold). */
+    warnings: z.array(z.string()),
+    ami: z.enum(['disabled', 'connecting', 'connected', 'failed']),
+    ports: z.object({
+      sip: z.number().int(),
+      tls: z.number().int(),
+      wss: z.number().int(),
+      rtpStart: z.number().int(),
+      rtpEnd: z.number().int(),
+    }),
+  })
+  .meta({ id: 'PbxSystemStatus' });
+export type PbxSystemStatus = z.infer<typeof pbxSystemStatusSchema>;
+
+export const pbxLogQuerySchema = z.object({
+  search: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(200),
+});
+export const pbxLogLineSchema = z.object({
+  time: z.string(),
+  level: z.enum(['WARNING', 'ERROR']),
+  text: z.string(),
+});
+export const pbxLogSchema = z
+  .object({
+    /** Warnings and errors Asterisk logged since it started, oldest first (the last `limit` that match). */
+    lines: z.array(pbxLogLineSchema),
+    /** Lines that matched before the cut to `limit`. */
+    total: z.number().int(),
+  })
+  .meta({ id: 'PbxLog' });
+export type PbxLog = z.infer<typeof pbxLogSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pbxProblemCodes, pbxSystemStatusSchema } from './pbx.ts';
 
 /** Languages of the PBX itself (prompts and tone zone), not of this console. */
 export const pbxLanguages = ['it', 'en', 'fr', 'de', 'es'] as const;
@@ -19,5 +20,14 @@ export function toneZoneFor(lang: PbxLanguage): string {
 }
 
 export const healthResponseSchema = z
-  .object({ status: z.literal('ok'), version: z.string(), database: z.enum(['sqlite', 'postgres']) })
+  .object({
+    status: z.literal('ok'),
+    version: z.string(),
+    database: z.enum(['sqlite', 'postgres']),
+    /** The phone system: who runs it, its state and why it is failed (no log lines: this route is public). */
+    pbx: pbxSystemStatusSchema
+      .pick({ mode: true, state: true, version: true, uptimeSeconds: true, ami: true })
+      .extend({ problem: z.enum(pbxProblemCodes).nullable() })
+      .optional(),
+  })
   .meta({ id: 'Health' });

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { VOICEMAIL_TRANSCRIPTION_PATH } from '@centralino/contract';
+import { type PbxSystemStatus, VOICEMAIL_TRANSCRIPTION_PATH } from '@centralino/contract';
 import type { Kysely } from 'kysely';
-import type { Config } from '../config.ts';
+import type { Config, PbxPorts } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { VoicemailSttToken, voicemailSttTokenPath } from '../features/cloud-speech/token.ts';
 import { selfSignedPair } from '../plugins/https-listener.ts';
@@ -13,6 +13,8 @@ import { CallRecordSpool, callRecordSpoolDir } from './call-records.ts';
 import { PbxLive } from './live.ts';
 import { LiveState } from './live-state.ts';
 import { loadPbxModel } from './load.ts';
+import type { AsteriskInstallation, PbxProblem } from './managed/installation.ts';
+import { AsteriskSupervisor } from './managed/supervisor.ts';
 import type { PbxSettings } from './model.ts';
 import {
   ensurePhoneRecordingDir,
@@ -245,8 +247,12 @@ export class AmiReloader implements PbxReloader {
   }
 }
 
-/** Port of Asterisk's HTTPS listener for web phones (load.ts renders http.conf with it). */
-const WSS_PORT = 8089;
+/** What main.ts found for a managed Asterisk (pbx/managed/layout.ts). */
+export interface ManagedPbx {
+  installation: AsteriskInstallation | PbxProblem;
+  /** What is missing beside it (prompts, music on hold). */
+  warnings: string[];
+}
 
 /** The PBX engine of one server: apply queue, optional AMI connection, live state. */
 export class PbxEngine {
@@ -259,18 +265,51 @@ export class PbxEngine {
   /** Asterisk's call records, taken in from its spool file (cdr_custom). */
   readonly callRecords: CallRecordSpool;
 
+  /** Who runs Asterisk, and where phones reach it. */
+  readonly mode: Config['pbx']['mode'];
+  readonly ports: PbxPorts;
+  /** Managed mode: the Asterisk this process runs. */
+  readonly supervisor: AsteriskSupervisor | undefined;
+
   constructor(
     private readonly db: Kysely<Database>,
     config: Config,
     version: string,
     private readonly log?: Log,
+    managed?: ManagedPbx,
   ) {
     const ami = config.pbx.ami;
+    // A managed Asterisk is on loopback and restarted by this process: retrying its manager costs nothing.
+    const reconnectMaxMs = managed ? 1000 : undefined;
     const connect = ami
-      ? () => new AmiClient({ host: ami.host, port: ami.port, username: ami.username, secret: ami.secret })
+      ? () =>
+          new AmiClient({
+            host: ami.host,
+            port: ami.port,
+            username: ami.username,
+            secret: ami.secret,
+            ...(reconnectMaxMs ? { reconnectMaxMs } : {}),
+          })
       : undefined;
     this.ami = connect?.();
-    const reloader = this.ami ? new AmiReloader(this.ami, log, { wssPort: WSS_PORT, connect }) : undefined;
+    const reloader = this.ami ? new AmiReloader(this.ami, log, { wssPort: config.pbx.ports.wss, connect }) : undefined;
+    this.mode = config.pbx.mode;
+    this.ports = config.pbx.ports;
+    if (managed) {
+      const supervisor = new AsteriskSupervisor({
+        installation: managed.installation,
+        confFile: path.join(config.pbx.configDir, 'asterisk.conf'),
+        runDir: config.pbx.directories.run,
+        logDir: config.pbx.directories.log,
+        ports: config.pbx.ports,
+        amiPort: config.pbx.amiPort,
+        warnings: managed.warnings,
+        log,
+      });
+      this.supervisor = supervisor;
+      supervisor.on('manager', () => this.ami?.reconnectNow());
+      this.ami?.on('ready', () => supervisor.connected());
+    }
     this.reloader = reloader;
     const { runAs, directories } = config.pbx;
     this.voicemailSttToken = new VoicemailSttToken(voicemailSttTokenPath(config.pbx.configDir), runAs.gid);
@@ -296,6 +335,7 @@ export class PbxEngine {
             users: ami ? [{ username: ami.username, secret: ami.secret }] : [],
           },
           version,
+          ports: config.pbx.ports,
           voicemailStt: await this.voicemailStt(config),
           phoneRecording: await this.phoneRecording(config),
         }),
@@ -386,6 +426,26 @@ export class PbxEngine {
       })
       .catch((error) => this.log?.error({ err: error }, 'could not count the users'));
     this.applier.request();
+    // Asterisk reads what the first apply wrote.
+    void this.supervisor?.start(this.applier.idle());
+  }
+
+  /** The phone system as the dashboard and /api/health show it. */
+  system(): PbxSystemStatus {
+    const ami = this.ami ? (this.ami.state === 'stopped' ? 'disabled' : this.ami.state) : 'disabled';
+    const base = { mode: this.mode, ami, ports: this.ports } as const;
+    if (this.supervisor) return { ...base, ...this.supervisor.status() };
+    return {
+      ...base,
+      state:
+        ami === 'connected' ? 'running' : ami === 'failed' ? 'failed' : ami === 'connecting' ? 'starting' : 'stopped',
+      problem: null,
+      version: null,
+      pid: null,
+      uptimeSeconds: null,
+      restarts: 0,
+      warnings: [],
+    };
   }
 
   async close(): Promise<void> {
@@ -394,6 +454,7 @@ export class PbxEngine {
     this.reloader?.close();
     this.live.state.close();
     await this.ami?.stop();
+    await this.supervisor?.stop();
   }
 }
 

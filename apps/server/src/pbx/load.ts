@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Kysely, Selectable } from 'kysely';
+import type { PbxPorts } from '../config.ts';
 import type { Database, TrunksTable } from '../db/schema.ts';
 import { SettingsStore } from '../db/settings-store.ts';
 import { VOICEMAIL_STT_SETTING } from '../features/cloud-speech/key.ts';
@@ -29,6 +30,8 @@ export interface EngineSettings {
   phoneRecording?: PhoneRecordingSettings;
   /** Where recordings are written (config.pbx.soundsDir). */
   soundsDir: string;
+  /** The phones' ports (SIP_PORT, SIP_TLS_PORT, SIP_WSS_PORT, RTP_PORT_*); the defaults when unset. */
+  ports?: PbxPorts;
 }
 
 /** Speech-to-Text language codes of the PBX languages (spec §9: it, en, fr, de, es). */
@@ -273,14 +276,14 @@ export async function loadPbxModel(
     settings: {
       language: language ?? 'en',
       toneZone: toneZone ?? 'us',
-      sipPort: 5060,
-      tlsPort: 5061,
-      wssPort: 8089,
+      sipPort: engine.ports?.sip ?? 5060,
+      tlsPort: engine.ports?.tls ?? 5061,
+      wssPort: engine.ports?.wss ?? 8089,
       tls: engine.tls,
       externalAddress: externalIp || null,
       localNetworks: (localNetworks ?? []).map((n) => `${n.net}/${n.mask}`),
-      rtpStart: 10000,
-      rtpEnd: 20000,
+      rtpStart: engine.ports?.rtpStart ?? 10000,
+      rtpEnd: engine.ports?.rtpEnd ?? 20000,
       ringTimerDefault: 15,
       ami: engine.ami,
       system: engine.system,

@@ -5,11 +5,15 @@ import {
   ctiUserEndpointsMapSchema,
   errorBodySchema,
   pbxApplyStatusSchema,
+  pbxLogQuerySchema,
+  pbxLogSchema,
+  pbxSystemStatusSchema,
   presenceRequestSchema,
 } from '@centralino/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { PbxEngine } from './engine.ts';
+import { readPbxLog } from './managed/log.ts';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 503: errorBodySchema };
 
@@ -41,6 +45,35 @@ export const pbxRoutes =
       async (_request, reply) => {
         engine.applier.request();
         return reply.code(202).send(await engine.applier.status());
+      },
+    );
+
+    app.get(
+      '/api/pbx/system',
+      {
+        schema: {
+          tags,
+          summary: 'The phone system: who runs Asterisk, its state, version, uptime, ports and why it is failed',
+          response: { 200: pbxSystemStatusSchema, ...errors },
+        },
+      },
+      () => engine.system(),
+    );
+
+    app.get(
+      '/api/pbx/system/log',
+      {
+        schema: {
+          tags,
+          summary: "Warnings and errors of the managed Asterisk's log since it started (empty for an external one)",
+          querystring: pbxLogQuerySchema,
+          response: { 200: pbxLogSchema, ...errors },
+        },
+      },
+      (request) => {
+        const supervisor = engine.supervisor;
+        if (!supervisor) return { lines: [], total: 0 };
+        return readPbxLog(supervisor.messagesFile, supervisor.logOffset, request.query);
       },
     );
 

@@ -49,7 +49,7 @@ export interface AsteriskLab {
   /** Provider addresses outside the namespace, by DNS name. */
   providers: Record<string, string>;
   consoleUrl: string;
-  dirs: { root: string; data: string; etc: string; log: string };
+  dirs: { root: string; data: string; etc: string; varlib: string; spool: string; run: string; log: string };
   /** CLI command over the run's control socket. */
   rx(command: string): Promise<string>;
   /** Console REST call as the administrator. */
@@ -71,8 +71,8 @@ export interface AsteriskLab {
   until<T>(what: string, check: () => Promise<T | undefined | null | false>, timeoutMs?: number): Promise<T>;
   /** Stops the console (SIGTERM, as a service manager does), Asterisk running on; `until` must wait for startConsole. */
   stopConsole(): Promise<void>;
-  /** Starts the console again and signs in anew. */
-  startConsole(): Promise<void>;
+  /** Starts the console again (with more environment, if given) and signs in anew. */
+  startConsole(env?: Record<string, string>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -179,6 +179,11 @@ export async function startAsteriskLab(
     providers?: string[];
     /** More environment for the console; a function is given the run's directory. */
     env?: (root: string) => Record<string, string>;
+    /**
+     * The console runs Asterisk itself (ASTERISK_MODE=managed, every folder its default under DATA_DIR), as
+     * `npm start` does, instead of the lab starting one beside it.
+     */
+    managed?: boolean;
   } = {},
 ): Promise<AsteriskLab> {
   const started = Date.now();
@@ -228,26 +233,44 @@ export async function startAsteriskLab(
     );
     fs.chownSync(root, 0, gid);
     fs.chmodSync(root, 0o750);
-    const dirs = {
-      root,
-      data: path.join(root, 'data'),
-      etc: path.join(root, 'etc'),
-      varlib: path.join(root, 'varlib'),
-      astdata: path.join(root, 'astdata'),
-      spool: path.join(root, 'spool'),
-      run: path.join(root, 'run'),
-      log: path.join(root, 'log'),
-    };
-    fs.mkdirSync(dirs.data, { mode: 0o700 });
-    for (const d of [dirs.varlib, dirs.spool, dirs.run, dirs.log]) {
-      fs.mkdirSync(d, { mode: 0o750 });
-      fs.chownSync(d, uid, gid);
+    const data = path.join(root, 'data');
+    // Managed: where the console puts Asterisk's folders by default (config.ts, pbx/managed/layout.ts).
+    const dirs = options.managed
+      ? {
+          root,
+          data,
+          etc: path.join(data, 'asterisk'),
+          varlib: path.join(data, 'pbx/lib'),
+          astdata: path.join(data, 'pbx/data'),
+          spool: path.join(data, 'pbx/spool'),
+          run: path.join(data, 'pbx/run'),
+          log: path.join(data, 'pbx/log'),
+        }
+      : {
+          root,
+          data,
+          etc: path.join(root, 'etc'),
+          varlib: path.join(root, 'varlib'),
+          astdata: path.join(root, 'astdata'),
+          spool: path.join(root, 'spool'),
+          run: path.join(root, 'run'),
+          log: path.join(root, 'log'),
+        };
+    if (!options.managed) {
+      fs.mkdirSync(dirs.data, { mode: 0o700 });
+      for (const d of [dirs.varlib, dirs.spool, dirs.run, dirs.log]) {
+        fs.mkdirSync(d, { mode: 0o750 });
+        fs.chownSync(d, uid, gid);
+      }
+      // Installed data: the build's XML documentation (read at start) and one music-on-hold file.
+      fs.mkdirSync(path.join(dirs.astdata, 'moh'), { recursive: true, mode: 0o755 });
+      fs.symlinkSync(
+        path.join(tier.prefix, 'var/lib/asterisk/documentation'),
+        path.join(dirs.astdata, 'documentation'),
+      );
+      fs.writeFileSync(path.join(dirs.astdata, 'moh', 'silence.wav'), silenceWav(), { mode: 0o644 });
+      fs.chmodSync(dirs.astdata, 0o755);
     }
-    // Installed data: the build's XML documentation (read at start) and one music-on-hold file.
-    fs.mkdirSync(path.join(dirs.astdata, 'moh'), { recursive: true, mode: 0o755 });
-    fs.symlinkSync(path.join(tier.prefix, 'var/lib/asterisk/documentation'), path.join(dirs.astdata, 'documentation'));
-    fs.writeFileSync(path.join(dirs.astdata, 'moh', 'silence.wav'), silenceWav(), { mode: 0o644 });
-    fs.chmodSync(dirs.astdata, 0o755);
 
     // Network: a namespace with loopback, joined to this one by a veth pair.
     const id = process.pid;
@@ -292,7 +315,7 @@ export async function startAsteriskLab(
 
     // The console, inside the namespace, configured to write for this Asterisk and to reach its AMI.
     const consoleLog = fs.openSync(path.join(root, 'console.log'), 'a');
-    const env = {
+    const common = {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       PORT: String(CONSOLE_PORT),
       HOST: '0.0.0.0',
@@ -300,6 +323,10 @@ export async function startAsteriskLab(
       ADMIN_PASSWORD,
       LOG_LEVEL: 'info',
       TFTP_PORT: '0',
+    };
+    const managedEnv = { ...common, ASTERISK_MODE: 'managed', ASTERISK_CACHE_DIR: tier.cacheRoot };
+    const externalEnv = {
+      ...common,
       ASTERISK_CONFIG_DIR: dirs.etc,
       ASTERISK_GROUP: 'asterisk',
       ASTERISK_USER: 'asterisk',
@@ -313,12 +340,12 @@ export async function startAsteriskLab(
       AMI_PORT: '5038',
       AMI_USERNAME: AMI.username,
       AMI_SECRET: AMI.secret,
-      ...options.env?.(root),
     };
-    const spawnConsole = () => {
+    const env = { ...(options.managed ? managedEnv : externalEnv), ...options.env?.(root) };
+    const spawnConsole = (more: Record<string, string> = {}) => {
       const child = spawn('ip', ['netns', 'exec', ns, process.execPath, '--import', 'tsx', 'apps/server/src/main.ts'], {
         cwd: repo,
-        env,
+        env: { ...env, ...more },
         stdio: ['ignore', consoleLog, consoleLog],
       });
       children.push(child);
@@ -376,10 +403,13 @@ export async function startAsteriskLab(
     const conf = path.join(dirs.etc, 'asterisk.conf');
     await until('the first apply', async () => fs.existsSync(conf));
     const asteriskOut = fs.openSync(path.join(root, 'asterisk.out'), 'a');
-    const asterisk = spawn('ip', ['netns', 'exec', ns, path.join(tier.prefix, 'sbin/asterisk'), '-f', '-C', conf], {
-      stdio: ['ignore', asteriskOut, asteriskOut],
-    });
-    children.push(asterisk);
+    // Managed: the console starts it; the lab only talks to it.
+    const asterisk = options.managed
+      ? undefined
+      : spawn('ip', ['netns', 'exec', ns, path.join(tier.prefix, 'sbin/asterisk'), '-f', '-C', conf], {
+          stdio: ['ignore', asteriskOut, asteriskOut],
+        });
+    if (asterisk) children.push(asterisk);
     const rx = async (command: string) => {
       const { stdout } = await exec(
         'ip',
@@ -389,7 +419,7 @@ export async function startAsteriskLab(
       return stdout;
     };
     await until('Asterisk to boot', async () => {
-      if (asterisk.exitCode !== null) {
+      if (asterisk && asterisk.exitCode !== null) {
         throw new Error(`Asterisk exited: ${fs.readFileSync(path.join(root, 'asterisk.out'), 'utf8').slice(-3000)}`);
       }
       return /Fully Booted|Asterisk has fully booted/i.test(await rx('core waitfullybooted'));
@@ -461,8 +491,8 @@ export async function startAsteriskLab(
         child.kill('SIGTERM');
         await exited;
       },
-      startConsole: async () => {
-        consoleProcess = spawnConsole();
+      startConsole: async (more?: Record<string, string>) => {
+        consoleProcess = spawnConsole(more);
         await signIn();
       },
       close,

@@ -103,6 +103,18 @@ export class AmiClient extends EventEmitter {
     this.connect();
   }
 
+  /**
+   * Tries at once instead of after the back-off (a supervised Asterisk has just opened its manager port). Nothing
+   * changes while connected, connecting or stopped.
+   */
+  reconnectNow(): void {
+    if (this._state === 'stopped' || this.socket) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.delay = this.options.reconnectMinMs ?? 500;
+    this.connect();
+  }
+
   /** Whether the last login was refused for its credentials (the state is then 'failed'). */
   get authFailed(): boolean {
     return this._state === 'failed';
