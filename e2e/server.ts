@@ -55,6 +55,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   let child: ChildProcess;
   // Parallel workers' servers must not meet on the phonebook services' default ports.
   let settings = {
+    // No Asterisk of its own (managed mode is the product's default): a browser test drives the console; the
+    // real-PBX tier (apps/server/test/asterisk) runs Asterisk.
+    ASTERISK_MODE: env.AMI_HOST ? 'external' : 'off',
     PHONEBOOK_LDAP_PORT: String(await freePort()),
     PHONEBOOK_LDAPS_PORT: String(await freePort()),
     ...env,

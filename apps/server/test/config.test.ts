@@ -85,6 +85,13 @@ describe('loadConfig', () => {
       MIGRATION_SOUNDS_DIR: '/srv/old-pbx/sounds',
       MIGRATION_CTI_TEMPLATES_DIR: '/srv/old-pbx/cti-templates',
       BACKUP_RESTORE_MAX_BYTES: String(8 * 1024 ** 3),
+      SIP_PORT: '5070',
+      SIP_TLS_PORT: '5071',
+      SIP_WSS_PORT: '8090',
+      RTP_PORT_START: '30000',
+      RTP_PORT_END: '30998',
+      ASTERISK_BIN: '/opt/asterisk/sbin/asterisk',
+      ASTERISK_CACHE_DIR: '/srv/cache',
     });
     expect(config).toEqual({
       port: 9000,
@@ -136,8 +143,41 @@ describe('loadConfig', () => {
           log: '/opt/asterisk/var/log/asterisk',
         },
         ami: { host: '127.0.0.1', port: 5039, username: 'centralino', secret: 'ami-secret' },
+        mode: 'external',
+        ports: { sip: 5070, tls: 5071, wss: 8090, rtpStart: 30000, rtpEnd: 30998 },
+        asteriskBin: '/opt/asterisk/sbin/asterisk',
+        asteriskCacheDir: '/srv/cache',
+        amiPort: 5039,
+        explicitDirectories: { modules: true, varlib: true, data: true, spool: true, run: true, log: true },
       },
     });
+  });
+
+  it('runs its own Asterisk unless AMI_HOST names one, with its folders under DATA_DIR and its ports checked', () => {
+    const managed = loadConfig({ DATA_DIR: '/tmp/d' }).pbx;
+    expect(managed.mode).toBe('managed');
+    expect(managed.ami).toBeUndefined();
+    expect(managed.ports).toEqual({ sip: 5060, tls: 5061, wss: 8089, rtpStart: 10000, rtpEnd: 20000 });
+    expect(managed.directories).toMatchObject({
+      varlib: '/tmp/d/pbx/lib',
+      data: '/tmp/d/pbx/data',
+      spool: '/tmp/d/pbx/spool',
+      run: '/tmp/d/pbx/run',
+      log: '/tmp/d/pbx/log',
+    });
+    const external = { AMI_HOST: '10.0.0.5', AMI_USERNAME: 'centralino', AMI_SECRET: 'ami-secret' };
+    expect(loadConfig(external).pbx.mode).toBe('external');
+    expect(() => loadConfig({ ...external, ASTERISK_MODE: 'managed' })).toThrow(
+      'ASTERISK_MODE=managed does not connect to an external Asterisk: unset AMI_HOST',
+    );
+    expect(() => loadConfig({ ASTERISK_MODE: 'cloud' })).toThrow('ASTERISK_MODE must be one of managed, external, off');
+    expect(() => loadConfig({ SIP_PORT: '8080' })).toThrow('SIP_PORT and PORT are both 8080');
+    expect(() => loadConfig({ SIP_PORT: '15000' })).toThrow('SIP_PORT (15000) is inside the media range');
+    expect(() => loadConfig({ RTP_PORT_START: '20000', RTP_PORT_END: '20010' })).toThrow(
+      'RTP_PORT_END must be at least 100 above RTP_PORT_START',
+    );
+    // Another host's ports cannot collide with this one's.
+    expect(loadConfig({ ...external, AMI_PORT: '8080' }).pbx.amiPort).toBe(8080);
   });
 
   it('reads the redirect service address (without a trailing slash) and its credentials', () => {
@@ -148,7 +188,7 @@ describe('loadConfig', () => {
   });
 
   it("runs Asterisk as this host's asterisk user and group when there are, and wants a named group to exist", () => {
-    const { pbx } = loadConfig({});
+    const { pbx } = loadConfig({ ASTERISK_MODE: 'off' });
     expect(pbx.runAs.group).toBe(lookupId('group', 'asterisk') === null ? null : 'asterisk');
     expect(pbx.runAs.gid).toBe(lookupId('group', 'asterisk'));
     expect(pbx.runAs.user).toBe(lookupId('passwd', 'asterisk') === null ? null : 'asterisk');

@@ -52,6 +52,7 @@ describe('DATA_DIR is private to the service', () => {
         DATA_DIR: dataDir,
         ADMIN_PASSWORD: 'data-dir-test-password',
         TFTP_PORT: '0',
+        ASTERISK_MODE: 'off',
         // Asterisk's configuration outside DATA_DIR: the folder is then the service's alone.
         ASTERISK_CONFIG_DIR: path.join(scratch, 'asterisk-etc'),
         LOG_LEVEL: 'info',

@@ -38,6 +38,7 @@ async function startServer(name: string, db: TestDatabase): Promise<Server> {
       DATABASE_URL: db.databaseUrl,
       ADMIN_PASSWORD: PASSWORD,
       TFTP_PORT: '0',
+      ASTERISK_MODE: 'off',
       PHONEBOOK_LDAP_PORT: String(await freePort()),
       PHONEBOOK_LDAPS_PORT: String(await freePort()),
       LOGIN_RATE_LIMIT: '1000',
