@@ -23,6 +23,8 @@ export interface PbxReloader {
    * [] when all is there. `expected` names what this configuration must have created.
    */
   check?(expected: ExpectedObjects): Promise<string[]>;
+  /** Asterisk is (re)starting under this console's supervision: it reads every file as it starts, nothing is owed. */
+  starting?(): boolean;
 }
 
 /** Objects of the configuration Asterisk may silently drop, which the check after a reload looks for. */
@@ -342,7 +344,12 @@ export class PbxApplier {
       // A reload that "succeeds" proves little: ask Asterisk what it really runs.
       const warnings =
         reloader?.state() === 'connected' ? ((await reloader.check?.(expectedObjects(model))) ?? []) : [];
-      if (reloader && reloader.state() !== 'connected' && (this.owed.size > 0 || plan.restart)) {
+      if (
+        reloader &&
+        reloader.state() !== 'connected' &&
+        !reloader.starting?.() &&
+        (this.owed.size > 0 || plan.restart)
+      ) {
         // Never 'done' without saying so: the files are written, Asterisk has not taken them yet.
         warnings.push(
           `Asterisk was not connected over AMI (${reloader.state()}${reloader.lastError?.() ? `: ${reloader.lastError()}` : ''}): the files are written and Asterisk takes them up once the console reconnects, which applies again`,

@@ -42,8 +42,14 @@ export class AmiReloader implements PbxReloader {
       /** How long it may take to boot again. */
       restartTimeoutMs?: number;
       wssPort?: number;
+      /** A managed Asterisk is on its way up (it reads every file as it starts). */
+      starting?: () => boolean;
     } = {},
   ) {}
+
+  starting(): boolean {
+    return this.options.starting?.() ?? false;
+  }
 
   state() {
     const s = this.ami.state;
@@ -292,7 +298,13 @@ export class PbxEngine {
           })
       : undefined;
     this.ami = connect?.();
-    const reloader = this.ami ? new AmiReloader(this.ami, log, { wssPort: config.pbx.ports.wss, connect }) : undefined;
+    const reloader = this.ami
+      ? new AmiReloader(this.ami, log, {
+          wssPort: config.pbx.ports.wss,
+          connect,
+          starting: () => ['preparing', 'starting', 'restarting'].includes(this.supervisor?.state ?? ''),
+        })
+      : undefined;
     this.mode = config.pbx.mode;
     this.ports = config.pbx.ports;
     if (managed) {
