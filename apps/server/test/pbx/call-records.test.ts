@@ -113,7 +113,7 @@ describe.each(DB_KINDS)('call records (%s)', (kind) => {
     append(fourth.slice(0, 40));
 
     await start();
-    await expect.poll(async () => (await records()).length, { timeout: 5_000 }).toBe(3);
+    await expect.poll(async () => (await records()).length, { timeout: 20_000 }).toBe(3);
     const rows = await records();
     expect(rows.map((r) => r.uniqueid)).toEqual([`${kind}.1`, `${kind}.2`, `${kind}.3`]);
     expect(rows[2]).toMatchObject({
@@ -146,7 +146,7 @@ describe.each(DB_KINDS)('call records (%s)', (kind) => {
     fs.appendFileSync(path.join(spoolDir(), taken[0] as string), fourth.slice(40));
     append(line(`${kind}.5`, { src: '206' }));
     await expect
-      .poll(async () => (await records()).map((r) => r.uniqueid), { timeout: 5_000 })
+      .poll(async () => (await records()).map((r) => r.uniqueid), { timeout: 20_000 })
       .toEqual([`${kind}.1`, `${kind}.2`, `${kind}.3`, `${kind}.4`, `${kind}.5`]);
   });
 
@@ -156,7 +156,7 @@ describe.each(DB_KINDS)('call records (%s)', (kind) => {
     expect(fs.readdirSync(spoolDir()).some((n) => n.startsWith('taken-'))).toBe(true);
     append(line(`${kind}.6`, { src: '207' }));
     await start();
-    await expect.poll(async () => (await records()).length, { timeout: 5_000 }).toBe(6);
+    await expect.poll(async () => (await records()).length, { timeout: 20_000 }).toBe(6);
     // A crash after a file was removed and before its position was: the position goes at the next pass.
     await (t as TestApp).database.db
       .insertInto('cdr_spool')
