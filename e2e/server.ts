@@ -17,6 +17,8 @@ export interface RunningServer {
   stop: () => Promise<void>;
   /** Stops and starts the server on the same data; `env` changes its settings from then on. */
   restart: (env?: Record<string, string>) => Promise<void>;
+  /** performance.now() when the running server process was spawned (benches time a start from it). */
+  launchedAt: () => number;
 }
 
 export function freePort(): Promise<number> {
@@ -63,7 +65,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     ...env,
   };
 
+  let launchedAt = 0;
   const launch = async () => {
+    launchedAt = performance.now();
     // SERVER_NODE_ARGS (benches): Node options for the server process, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'.
     const nodeArgs = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
     child = spawn(process.execPath, [...nodeArgs, path.join(root, 'apps/server/dist/main.js')], {
@@ -121,6 +125,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       await stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
+    launchedAt: () => launchedAt,
     restart: async (changed = {}) => {
       await stop();
       settings = { ...settings, ...changed };

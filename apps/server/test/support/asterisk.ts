@@ -389,7 +389,8 @@ export async function startAsteriskLab(
       return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
     };
     const signIn = async () => {
-      await until('the console to answer', async () => (await fetch(`${consoleUrl}/api/health`)).ok);
+      // A busy machine compiles and starts the console slowly: this returns the moment it answers.
+      await until('the console to answer', async () => (await fetch(`${consoleUrl}/api/health`)).ok, 120_000);
       const login = await api<{ secretkey: string }>('POST', '/api/login', {
         username: 'admin',
         password: ADMIN_PASSWORD,
@@ -401,7 +402,7 @@ export async function startAsteriskLab(
 
     // Asterisk starts once the console has written its configuration, as its own user.
     const conf = path.join(dirs.etc, 'asterisk.conf');
-    await until('the first apply', async () => fs.existsSync(conf));
+    await until('the first apply', async () => fs.existsSync(conf), 60_000);
     const asteriskOut = fs.openSync(path.join(root, 'asterisk.out'), 'a');
     // Managed: the console starts it; the lab only talks to it.
     const asterisk = options.managed
@@ -423,7 +424,7 @@ export async function startAsteriskLab(
         throw new Error(`Asterisk exited: ${fs.readFileSync(path.join(root, 'asterisk.out'), 'utf8').slice(-3000)}`);
       }
       return /Fully Booted|Asterisk has fully booted/i.test(await rx('core waitfullybooted'));
-    });
+    }, 60_000);
     await until(
       'the console to connect to AMI',
       async () => (await api<{ engine: string }>('GET', '/api/pbx/apply')).body.engine === 'connected',
