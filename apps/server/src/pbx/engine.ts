@@ -320,7 +320,10 @@ export class PbxEngine {
       });
       this.supervisor = supervisor;
       supervisor.on('manager', () => this.ami?.reconnectNow());
-      this.ami?.on('ready', () => supervisor.connected());
+      // Running once fully booted (sent after each login), not at the login: a large configuration is still loading then.
+      this.ami?.on('event', (event) => {
+        if (field(event, 'event') === 'FullyBooted') supervisor.connected();
+      });
     }
     this.reloader = reloader;
     const { runAs, directories } = config.pbx;
