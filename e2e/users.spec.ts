@@ -173,7 +173,7 @@ test('CSV import previews, imports the good rows, reports the bad one; export do
   await expect(preview).toContainText('1 rejected');
   await expect(preview).toContainText('Username "bad name" is not valid');
   await dialog.getByRole('button', { name: 'Import 2 users' }).click();
-  await expect(dialog.getByText('some users creation failed')).toBeVisible();
+  await expect(dialog.getByText('Some users creation failed', { exact: true })).toBeVisible();
   await expect(dialog.getByText(/Line 4 \(bad name\):/)).toBeVisible();
   await dialog.getByRole('button', { name: 'Close' }).last().click();
 
