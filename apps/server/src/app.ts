@@ -223,8 +223,13 @@ export async function buildApp({ config, database, logger, now, onRoute, googleS
       ),
     ),
   );
-  const csv = new CsvService(database.db, jobs, directory, pbx.applier.markDirty, phonesReleased, (trx, main, type, on) =>
-    devicesService.switchInTransaction(trx, main, type, on),
+  const csv = new CsvService(
+    database.db,
+    jobs,
+    directory,
+    pbx.applier.markDirty,
+    phonesReleased,
+    (trx, main, type, on) => devicesService.switchInTransaction(trx, main, type, on),
   );
   await app.register(csvRoutes(csv));
   const cti = new CtiService(database.db, {

@@ -177,7 +177,8 @@ export const csvMessages: Record<UiLanguage, Record<CsvProblem, string>> = {
     mobileInvalid: 'Il numero di cellulare "{{value}}" non è valido.',
     readOnlyDirectory: "L'utente {{value}} non è nella directory esterna; aggiungi gli utenti lì.",
     notApplied: 'La colonna {{column}} non è applicata da questa versione ed è stata ignorata.',
-    needsExtension: "La colonna {{column}} è stata ignorata: l'utente non ha un interno principale a cui aggiungere il dispositivo.",
+    needsExtension:
+      "La colonna {{column}} è stata ignorata: l'utente non ha un interno principale a cui aggiungere il dispositivo.",
     groupInvalid: 'Il gruppo "{{value}}" non è valido: sono ammessi solo lettere e numeri.',
     profileUnknown: 'Non esiste un profilo CTI di nome "{{value}}".',
     failed: 'Impossibile salvare questa riga: {{reason}}',

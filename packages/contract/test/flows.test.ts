@@ -16,7 +16,10 @@ describe('time ranges', () => {
     expect(timeRangeSchema.parse({ hours: '9:00-17:00' }).hours).toBe('09:00-17:00');
     expect(timeRangeSchema.parse({ hours: ' 9:00 ' }).hours).toBe('09:00');
     expect(timeRangeSchema.parse({ hours: '09:00-17:00' }).hours).toBe('09:00-17:00');
-    const group = timeGroupWriteSchema.parse({ name: 'Office', ranges: [{ hours: '8:30-12:30', weekdays: 'mon-fri' }] });
+    const group = timeGroupWriteSchema.parse({
+      name: 'Office',
+      ranges: [{ hours: '8:30-12:30', weekdays: 'mon-fri' }],
+    });
     expect(group.ranges[0]).toEqual({ hours: '08:30-12:30', weekdays: 'mon-fri', mdays: '*', months: '*' });
   });
 

@@ -75,12 +75,7 @@ const SOFT_DEVICES = ['webrtc', 'nethlink'] as const;
 type SoftDevice = (typeof SOFT_DEVICES)[number];
 
 /** Switches a user's softphone device within the import's transaction (DevicesService.switchInTransaction). */
-export type SoftDeviceSwitch = (
-  trx: Kysely<Database>,
-  main: string,
-  type: SoftDevice,
-  on: boolean,
-) => Promise<void>;
+export type SoftDeviceSwitch = (trx: Kysely<Database>, main: string, type: SoftDevice, on: boolean) => Promise<void>;
 
 /** What one valid row will do. */
 interface PlannedRow {

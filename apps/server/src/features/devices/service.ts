@@ -215,7 +215,8 @@ export class DevicesService {
       .where('type', '=', type)
       .executeTakeFirst();
     if (on && !existing) await this.create(trx, main, type);
-    if (!on && existing) await trx.deleteFrom('devices').where('user_id', '=', user.id).where('type', '=', type).execute();
+    if (!on && existing)
+      await trx.deleteFrom('devices').where('user_id', '=', user.id).where('type', '=', type).execute();
   }
 
   async disable(main: string, type: 'webrtc' | 'nethlink'): Promise<void> {
