@@ -131,6 +131,7 @@ export function ImportModal({
               value={file}
               onChange={choose}
               clearable
+              clearButtonProps={{ 'aria-label': t('csv.clearFile') }}
             />
           </>
         )}
