@@ -111,7 +111,7 @@ export function LoginPage() {
                 <Button type="submit" loading={busy} fullWidth>
                   {t('login.verify')}
                 </Button>
-                <Button variant="subtle" onClick={anotherAccount} disabled={busy} fullWidth>
+                <Button variant="default" onClick={anotherAccount} disabled={busy} fullWidth>
                   {t('login.anotherAccount')}
                 </Button>
               </>
