@@ -620,13 +620,16 @@ export class CsvService {
         .where('id', '=', e.id)
         .execute();
     }
-    // After the renumbering above, which took the user's devices away with the old number.
+    // After the renumbering above, which took the user's devices away with the old number. Only what changes is
+    // switched: a migration sends webrtc FALSE for every user, and new users have no device to remove.
     for (const r of rows) {
       const main = r.extension ?? r.existing?.default_extension;
       if (!main || !this.switchSoftDevice) continue;
+      const renumberedRow = r.existing?.default_extension !== main;
       for (const type of SOFT_DEVICES) {
         const on = r.soft[type];
-        if (on !== undefined) await this.switchSoftDevice(trx, main, type, on);
+        const has = !renumberedRow && r.existing?.soft.has(type) === true;
+        if (on !== undefined && on !== has) await this.switchSoftDevice(trx, main, type, on);
       }
     }
     return released;
