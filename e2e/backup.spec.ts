@@ -43,8 +43,25 @@ test('backup: download, upload, summary, confirm restore; schedule', async ({ pa
   await expect(dialog).toHaveCSS('opacity', '1');
   expect(await seriousViolations(page, ['[role="dialog"]'])).toEqual([]);
   await dialog.getByRole('button', { name: 'Restore' }).click();
-  await expect(page.getByText('Backup restored')).toBeVisible();
+  // The confirmation stays on the screen, also after a reload, until it is closed (issue 39, item 6).
+  const restored = page.getByTestId('backup-restored');
+  await expect(restored).toContainText('Backup restored');
+  await expect(restored).toContainText('The configuration is now the one of the backup taken on');
   await expect(page.getByRole('button', { name: 'Check backup' })).toBeVisible();
+  await page.reload();
+  await expect(restored).toContainText('The configuration is now the one of the backup taken on');
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
+  await page.evaluate(() => localStorage.setItem('preferredLanguage', 'it'));
+  await page.reload();
+  await expect(restored).toContainText('Backup ripristinato');
+  await expect(restored).toContainText('La configurazione è ora quella del backup creato il');
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
+  await restored.getByRole('button', { name: 'Chiudi' }).click();
+  await expect(restored).toBeHidden();
+  await page.evaluate(() => localStorage.setItem('preferredLanguage', 'en'));
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Check backup' })).toBeVisible();
+  await expect(restored).toBeHidden();
   // Still signed in, and bob is gone.
   const users = await apiAs(page, 'GET', '/api/users/false');
   expect(users.status).toBe(200);

@@ -114,3 +114,37 @@ test('time group and condition: inbound number → time condition → IVR → qu
   await page.goto('/flows/timegroups');
   await expect(page.getByTestId('timegroup-Office hours')).toContainText('Open or closed');
 });
+
+test('a time group takes 9:00 as 09:00, in English and in Italian', async ({ page }) => {
+  await signInWithLocalUsers(page, []);
+  await page.goto('/flows/timegroups');
+  await page.getByRole('button', { name: 'New time group' }).click();
+  let dialog = page.getByRole('dialog', { name: 'New time group' });
+  await dialog.getByRole('textbox', { name: 'Name' }).fill('Mornings');
+  await dialog.getByTestId('range-0').getByRole('textbox', { name: 'Hours' }).fill('9:00-12:30');
+  await dialogCheck(page);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  const row = page.getByTestId('timegroup-Mornings');
+  await expect(row).toContainText('09:00-12:30');
+  const stored = async () =>
+    ((await apiAs(page, 'GET', '/api/timegroups')).body as { name: string; ranges: { hours: string }[] }[]).find(
+      (g) => g.name === 'Mornings',
+    )?.ranges[0]?.hours;
+  expect(await stored()).toBe('09:00-12:30');
+
+  await page.evaluate(() => localStorage.setItem('preferredLanguage', 'it'));
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Gruppi orari', level: 1 })).toBeVisible();
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
+  await row.getByRole('button', { name: 'Modifica' }).click();
+  dialog = page.getByRole('dialog', { name: 'Modifica gruppo orario' });
+  const hours = dialog.getByTestId('range-0').getByRole('textbox', { name: 'Ore' });
+  await expect(hours).toHaveValue('09:00-12:30');
+  await hours.fill('8:30-9:45');
+  await dialogCheck(page);
+  await dialog.getByRole('button', { name: 'Salva' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toContainText('08:30-09:45');
+  expect(await stored()).toBe('08:30-09:45');
+});

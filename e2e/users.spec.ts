@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { settingsFor, startSlapd, type TestSlapd } from '../apps/server/test/support/slapd.ts';
-import { apiAs, expect, signIn, test } from './fixtures.ts';
+import { apiAs, expect, seriousViolations, signIn, signInWithLocalUsers, test } from './fixtures.ts';
 
 test('local directory: install, add a user, give an extension, refuse a duplicate', async ({ page }) => {
   await signIn(page);
@@ -173,7 +173,7 @@ test('CSV import previews, imports the good rows, reports the bad one; export do
   await expect(preview).toContainText('1 rejected');
   await expect(preview).toContainText('Username "bad name" is not valid');
   await dialog.getByRole('button', { name: 'Import 2 users' }).click();
-  await expect(dialog.getByText('some users creation failed')).toBeVisible();
+  await expect(dialog.getByText('Some users creation failed', { exact: true })).toBeVisible();
   await expect(dialog.getByText(/Line 4 \(bad name\):/)).toBeVisible();
   await dialog.getByRole('button', { name: 'Close' }).last().click();
 
@@ -187,6 +187,71 @@ test('CSV import previews, imports the good rows, reports the bad one; export do
   const text = fs.readFileSync(await file.path(), 'utf8');
   expect(text).toContain('"carla","Carla Verdi","211"');
   expect(text).toContain('"dario","Dario Neri","212"');
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test("the console's export imports back without warnings; a complete import stays until closed; in Italian", async ({
+  page,
+}) => {
+  // The clock is the page's own, ticking as usual: moved forward below to see what a waiting user would see.
+  await page.clock.install();
+  await signInWithLocalUsers(page, [
+    ['alice', 'Alice Rossi', '201'],
+    ['bob', 'Bob Bianchi'],
+  ]);
+  expect((await apiAs(page, 'POST', '/api/webrtc', { extension: '201' })).status).toBe(200);
+  await page.goto('/extensions');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'centralino-csv-'));
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export' }).click();
+  const exported = path.join(dir, 'users.csv');
+  await (await downloading).saveAs(exported);
+  expect(fs.readFileSync(exported, 'utf8')).toContain('"alice","Alice Rossi","201"');
+
+  await page.getByRole('button', { name: 'Import' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Import users from CSV' });
+  await dialog.locator('input[type=file]').setInputFiles(exported);
+  const preview = dialog.getByTestId('csv-preview');
+  await expect(preview).toContainText('2 unchanged');
+  // The webrtc column the export wrote is applied, not flagged on every line.
+  await expect(preview).not.toContainText('webrtc');
+  expect(await seriousViolations(page, ['[role="dialog"]'])).toEqual([]);
+
+  const added = path.join(dir, 'added.csv');
+  fs.writeFileSync(
+    added,
+    ['username,fullname,extension,password,mobile,voicemail,webrtc', 'erin,Erin Blu,215,,,,TRUE'].join('\n'),
+  );
+  await dialog.locator('input[type=file]').setInputFiles(added);
+  await expect(preview).toContainText('1 to create');
+  await dialog.getByRole('button', { name: 'Import 1 user' }).click();
+  const done = dialog.getByText('Import complete: 1 created, 0 changed.');
+  await expect(done).toBeVisible({ timeout: 20_000 });
+  // The result is still there well after the second in which the original closed it.
+  await page.clock.runFor(3_000);
+  await expect(done).toBeVisible();
+  expect(await seriousViolations(page, ['[role="dialog"]'])).toEqual([]);
+  await dialog.getByRole('button', { name: 'Close' }).last().click();
+  await expect(dialog).toBeHidden();
+  expect(await apiAs(page, 'GET', '/api/webrtc/215')).toMatchObject({ status: 200, body: '215' });
+
+  // In Italian: the same export shows no warning, and a failure says so with a capital letter.
+  await page.evaluate(() => localStorage.setItem('preferredLanguage', 'it'));
+  await page.reload();
+  await page.getByRole('button', { name: 'Importa' }).click();
+  const italian = page.getByRole('dialog', { name: 'Importa utenti da CSV' });
+  await italian.locator('input[type=file]').setInputFiles(exported);
+  await expect(italian.getByTestId('csv-preview')).toContainText('2 invariati');
+  await expect(italian.getByTestId('csv-preview')).not.toContainText('webrtc');
+  expect(await seriousViolations(page, ['[role="dialog"]'])).toEqual([]);
+  const broken = path.join(dir, 'broken.csv');
+  fs.writeFileSync(broken, ['username,fullname,extension', 'gino,Gino Neri,216', 'bad name,Rotto,217'].join('\n'));
+  await italian.locator('input[type=file]').setInputFiles(broken);
+  await italian.getByRole('button', { name: 'Importa 1 utente' }).click();
+  await expect(italian.getByText('La creazione di alcuni utenti non è riuscita', { exact: true })).toBeVisible({
+    timeout: 20_000,
+  });
+  expect(await seriousViolations(page, ['[role="dialog"]'])).toEqual([]);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -233,7 +233,14 @@ export async function buildApp({
       ),
     ),
   );
-  const csv = new CsvService(database.db, jobs, directory, pbx.applier.markDirty, phonesReleased);
+  const csv = new CsvService(
+    database.db,
+    jobs,
+    directory,
+    pbx.applier.markDirty,
+    phonesReleased,
+    (trx, main, type, on) => devicesService.switchInTransaction(trx, main, type, on),
+  );
   await app.register(csvRoutes(csv));
   const cti = new CtiService(database.db, {
     engine: config.provisioningEngine,

@@ -200,6 +200,8 @@ describe.each(DB_KINDS)('CSV import and export (%s)', (kind) => {
     // What was exported imports back without changes.
     const preview = (await post('/api/csv/csvimport/preview', { file: b64(text) })).json();
     expect(preview).toMatchObject({ create: 0, update: 0, reject: 0, unchanged: 6 });
+    // Nor any warning: the webrtc column the export writes is one the import applies (issue 39, item 5).
+    expect(preview.rows.flatMap((r: { warnings: string[] }) => r.warnings)).toEqual([]);
   });
 
   it('neutralises cells a spreadsheet would run as formulas, and imports them back unchanged', async () => {
@@ -242,5 +244,35 @@ describe.each(DB_KINDS)('CSV import and export (%s)', (kind) => {
     expect(await finished()).toMatchObject({ result: 100, created: 0, updated: 0 });
     expect(await fullnames()).toEqual(before);
     expect(before.fformula).toBe(names.formula);
+  });
+
+  it('applies the webrtc and nethlink columns: TRUE adds the device, FALSE removes it, and the export says which', async () => {
+    const header = 'username,fullname,extension,password,mobile,voicemail,webrtc,groups,profile,nethlink';
+    const webrtcOf = async (main: string) => (await get(`/api/webrtc/${main}`)).json();
+    const nethlinkOf = async (main: string) => (await get(`/api/nethlink/${main}`)).json();
+    const on = [header, 'ivo,Ivo Grigi,230,,,,TRUE,,,1', 'quoted,"Mario ""Super"" Bros",none,,,,TRUE,,,'].join('\n');
+    const preview = (await post('/api/csv/csvimport/preview', { file: b64(on) }, 'it')).json();
+    expect(preview.rows[0]).toMatchObject({ action: 'update', warnings: [] });
+    // A user without a main extension has nothing to hang the device on: said, not refused.
+    expect(preview.rows[1].warnings).toEqual([
+      "La colonna webrtc è stata ignorata: l'utente non ha un interno principale a cui aggiungere il dispositivo.",
+    ]);
+    expect((await post('/api/csv/csvimport', { file: b64(on) })).statusCode).toBe(200);
+    expect(await finished()).toMatchObject({ result: 100, updated: 1 });
+    // The first device takes the main number, the next 9x230 (contract §11.1).
+    expect([await webrtcOf('230'), await nethlinkOf('230')].sort()).toEqual(['230', expect.stringMatching(/^9\d230$/)]);
+    const exported = Buffer.from((await get('/api/csv/csvexport')).json() as string, 'base64').toString('utf8');
+    const ivoLine = exported.split('\r\n').find((l) => l.startsWith('"ivo"'));
+    expect(ivoLine?.split('","')[6]).toBe('TRUE');
+    // The export imported back changes nothing, the device included.
+    const again = (await post('/api/csv/csvimport/preview', { file: b64(exported) })).json();
+    expect(again).toMatchObject({ create: 0, update: 0, reject: 0 });
+    expect(again.rows.flatMap((r: { warnings: string[] }) => r.warnings)).toEqual([]);
+
+    const off = [header, 'ivo,Ivo Grigi,230,,,,FALSE,,,no'].join('\n');
+    expect((await post('/api/csv/csvimport', { file: b64(off) })).statusCode).toBe(200);
+    expect(await finished()).toMatchObject({ result: 100, updated: 1 });
+    expect(await webrtcOf('230')).toBeNull();
+    expect(await nethlinkOf('230')).toBeNull();
   });
 });

@@ -243,12 +243,17 @@ const MONTH = '(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)';
 const TIME = '([01]\\d|2[0-3]):[0-5]\\d';
 const MDAY = '([1-9]|[12]\\d|3[01])';
 const rangeOf = (item: string) => new RegExp(`^(\\*|${item}(-${item})?)$`);
+/** Writes a one-digit hour with its leading zero, `9:00-17:30` → `09:00-17:30`: both spellings are one time. */
+export function normaliseHours(value: string): string {
+  return value.replace(/(^|-)(\d):/g, (_, start: string, hour: string) => `${start}0${hour}:`);
+}
 /**
- * One range of a time group, as Asterisk's GotoIfTime reads it (in the system's time zone): hours `08:00-12:30`,
- * weekdays `mon-fri`, days of the month `1-15`, months `dec`; `*` for any. A holiday is a day and a month.
+ * One range of a time group, as Asterisk's GotoIfTime reads it (in the system's time zone): hours `08:00-12:30`
+ * (`8:00` is taken and stored as `08:00`), weekdays `mon-fri`, days of the month `1-15`, months `dec`; `*` for any.
+ * A holiday is a day and a month.
  */
 export const timeRangeSchema = z.object({
-  hours: z.string().trim().toLowerCase().regex(rangeOf(TIME), RANGE_MESSAGE).default('*'),
+  hours: z.string().trim().toLowerCase().overwrite(normaliseHours).regex(rangeOf(TIME), RANGE_MESSAGE).default('*'),
   weekdays: z.string().trim().toLowerCase().regex(rangeOf(WEEKDAY), RANGE_MESSAGE).default('*'),
   mdays: z.string().trim().regex(rangeOf(MDAY), RANGE_MESSAGE).default('*'),
   months: z.string().trim().toLowerCase().regex(rangeOf(MONTH), RANGE_MESSAGE).default('*'),

@@ -13,7 +13,6 @@ export const NO_EXTENSION = 'none';
 /** Polling of directory sync and CSV import (spec §9). */
 export const SYNC_POLL_MS = 5000;
 export const IMPORT_POLL_MS = 5000;
-export const IMPORT_MODAL_CLOSE_MS = 1000;
 export const NEW_USER_PASSWORD_LENGTH = 8;
 /** Largest CSV accepted for import, decoded. */
 export const CSV_MAX_BYTES = 5 * 1024 * 1024;

@@ -31,6 +31,7 @@ import {
   IconDevices,
   IconDialpad,
   IconHeadset,
+  IconHistory,
   IconHome,
   IconId,
   IconKey,
@@ -47,6 +48,7 @@ import {
   IconSunMoon,
   IconUserCircle,
   IconUserCog,
+  IconUserShield,
   IconUsers,
   IconUsersGroup,
   IconUsersPlus,
@@ -146,6 +148,8 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
       {item('/admin/settings', t('nav.settings'), <IconKey size={18} />)}
       {item('/admin/report', t('nav.report'), <IconReportAnalytics size={18} />)}
       {item('/admin/backup', t('nav.backup'), <IconArchive size={18} />)}
+      {item('/admin/accounts', t('nav.accounts'), <IconUserShield size={18} />)}
+      {item('/admin/audit', t('nav.audit'), <IconHistory size={18} />)}
     </nav>
   );
 }

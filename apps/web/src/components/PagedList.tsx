@@ -17,7 +17,8 @@ export interface PageRequest {
 export interface PagedListProps<T> {
   /** Identifies the list in the query cache; invalidate it to reload every loaded page. */
   queryKey: readonly unknown[];
-  fetchPage: (request: PageRequest) => Promise<{ items: T[]; total: number }>;
+  /** `next`: the server's offset after the page, when fewer items are kept than it sent (default: those loaded). */
+  fetchPage: (request: PageRequest) => Promise<{ items: T[]; total: number; next?: number }>;
   getKey: (item: T) => string;
   renderItem: (item: T) => ReactNode;
   filters?: ListOption[];
@@ -64,7 +65,7 @@ export function PagedList<T>({
         limit: pageParam === 0 ? LIST_PAGE_SIZE : LIST_SCROLL_INCREMENT,
       }),
     getNextPageParam: (last, pages) => {
-      const loaded = pages.reduce((n, p) => n + p.items.length, 0);
+      const loaded = last.next ?? pages.reduce((n, p) => n + p.items.length, 0);
       return loaded < last.total ? loaded : undefined;
     },
     placeholderData: (previous) => previous,

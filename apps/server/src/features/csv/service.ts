@@ -66,7 +66,16 @@ interface Existing {
   voicemail_pin: string | null;
   profile_id: number | null;
   groups: string[];
+  /** Types of the user's softphone devices (webrtc, nethlink) that exist. */
+  soft: Set<SoftDevice>;
 }
+
+/** Devices the CSV switches on or off by a TRUE/FALSE column of their own name (contract §15.1, columns 6 and 9). */
+const SOFT_DEVICES = ['webrtc', 'nethlink'] as const;
+type SoftDevice = (typeof SOFT_DEVICES)[number];
+
+/** Switches a user's softphone device within the import's transaction (DevicesService.switchInTransaction). */
+export type SoftDeviceSwitch = (trx: Kysely<Database>, main: string, type: SoftDevice, on: boolean) => Promise<void>;
 
 /** What one valid row will do. */
 interface PlannedRow {
@@ -81,6 +90,8 @@ interface PlannedRow {
   groups: string[] | undefined;
   /** Profile to set (null clears it); undefined leaves it alone. */
   profileId: number | null | undefined;
+  /** Softphone devices to switch on (true) or off (false); a type left out is left alone. */
+  soft: Partial<Record<SoftDevice, boolean>>;
   existing: Existing | undefined;
 }
 
@@ -112,11 +123,13 @@ export class CsvService {
     private readonly onImported: () => void = () => {},
     /** Told which phones went back to the inventory because their user was renumbered. */
     private readonly phonesReleased: (macs: string[]) => Promise<void> = async () => {},
+    /** Applies the webrtc and nethlink columns; without it they are reported as not applied. */
+    private readonly switchSoftDevice?: SoftDeviceSwitch,
   ) {}
 
   /** users.csv; without `passwords` (a read-only account's export) the password column stays empty. */
   async export(passwords = true): Promise<string> {
-    const [rows, memberships] = await Promise.all([
+    const [rows, memberships, webrtc] = await Promise.all([
       this.db
         .selectFrom('users')
         .leftJoin('cti_profiles', 'cti_profiles.id', 'users.profile_id')
@@ -138,6 +151,7 @@ export class CsvService {
         .select(['cti_user_groups.user_id', 'cti_groups.name'])
         .orderBy('cti_groups.name')
         .execute(),
+      this.db.selectFrom('devices').select('user_id').where('type', '=', 'webrtc').execute(),
     ]);
     const groupsOf = new Map<number, string[]>();
     for (const m of memberships) {
@@ -145,6 +159,7 @@ export class CsvService {
       list.push(m.name);
       groupsOf.set(Number(m.user_id), list);
     }
+    const withWebrtc = new Set(webrtc.map((d) => Number(d.user_id)));
     // The header line first, always, so an export with no users is the import template.
     const header = `${EXPORT_COLUMNS.join(',')}\r\n`;
     const text = rows
@@ -157,7 +172,7 @@ export class CsvService {
           passwords ? (r.password_clear ?? '') : '',
           r.mobile ?? '',
           r.voicemail_pin ? 'TRUE' : 'FALSE',
-          'FALSE',
+          withWebrtc.has(Number(r.id)) ? 'TRUE' : 'FALSE',
           (groupsOf.get(Number(r.id)) ?? []).join('|'),
           r.profile ?? '',
         ]
@@ -180,7 +195,7 @@ export class CsvService {
     const local = provider.kind === 'local';
     const lines = parseCsv(decodeCsvFile(file, lang), lang);
 
-    const [existingRows, memberships, profiles] = await Promise.all([
+    const [existingRows, memberships, profiles, softRows] = await Promise.all([
       this.db
         .selectFrom('users')
         .select([
@@ -200,7 +215,18 @@ export class CsvService {
         .select(['cti_user_groups.user_id', 'cti_groups.name'])
         .execute(),
       this.db.selectFrom('cti_profiles').select(['id', 'name']).execute(),
+      this.db
+        .selectFrom('devices')
+        .select(['user_id', 'type'])
+        .where('type', 'in', [...SOFT_DEVICES])
+        .execute(),
     ]);
+    const softOf = new Map<number, Set<SoftDevice>>();
+    for (const d of softRows) {
+      const set = softOf.get(Number(d.user_id)) ?? new Set<SoftDevice>();
+      set.add(d.type as SoftDevice);
+      softOf.set(Number(d.user_id), set);
+    }
     const groupsOf = new Map<number, string[]>();
     for (const m of memberships) {
       const list = groupsOf.get(Number(m.user_id)) ?? [];
@@ -215,6 +241,7 @@ export class CsvService {
           id: Number(r.id),
           profile_id: r.profile_id === null ? null : Number(r.profile_id),
           groups: (groupsOf.get(Number(r.id)) ?? []).sort(),
+          soft: softOf.get(Number(r.id)) ?? new Set<SoftDevice>(),
         },
       ]),
     );
@@ -354,8 +381,15 @@ export class CsvService {
     const voicemail = f.voicemail ? TRUE_VALUES.has(f.voicemail.toLowerCase()) : undefined;
     const password = f.password ? f.password.slice(0, 128) : null;
     if (password && !ctx.local) warnings.push(msg('notApplied', { column: 'password' }));
-    for (const column of ['webrtc', 'nethlink'] as const) {
-      if (f[column]) warnings.push(msg('notApplied', { column }));
+    // TRUE or 1 switches the device on, any other value off, an empty cell leaves it alone. A device hangs off the
+    // main extension: a user left without one gets none.
+    const soft: Partial<Record<SoftDevice, boolean>> = {};
+    for (const column of SOFT_DEVICES) {
+      if (!f[column]) continue;
+      const on = TRUE_VALUES.has(f[column].toLowerCase());
+      if (!this.switchSoftDevice) warnings.push(msg('notApplied', { column }));
+      else if (on && !(extension ?? existing?.default_extension)) warnings.push(msg('needsExtension', { column }));
+      else soft[column] = on;
     }
     // Groups: names joined by |, created when missing; an empty cell means no groups.
     let groups: string[] | undefined;
@@ -399,6 +433,7 @@ export class CsvService {
       voicemail,
       groups,
       profileId,
+      soft,
       existing,
     };
     const changes =
@@ -409,7 +444,8 @@ export class CsvService {
       (mobile !== undefined && mobile !== existing.mobile) ||
       (voicemail !== undefined && voicemail !== (existing.voicemail_pin !== null)) ||
       (groups !== undefined && groups.join('|') !== existing.groups.join('|')) ||
-      (profileId !== undefined && profileId !== existing.profile_id);
+      (profileId !== undefined && profileId !== existing.profile_id) ||
+      SOFT_DEVICES.some((type) => soft[type] !== undefined && soft[type] !== existing.soft.has(type));
     const action = !existing ? 'create' : changes ? 'update' : 'unchanged';
     return { row: { ...base, action, errors, warnings }, planned: action === 'unchanged' ? undefined : planned };
   }
@@ -476,7 +512,7 @@ export class CsvService {
       try {
         released.push(...(await commit(chunk)));
       } catch (error) {
-        if (!isUniqueViolation(error) && !isNumberClash(error)) throw error;
+        if (!isUniqueViolation(error) && !isNumberClash(error) && !isDevicesLimit(error)) throw error;
         // Something changed since the file was checked: apply row by row to fail only the culprits.
         for (const row of chunk) {
           try {
@@ -485,7 +521,7 @@ export class CsvService {
             const reason = (l: UiLanguage) =>
               isUniqueViolation(rowError)
                 ? csvMessage(l, 'extensionInUse', { value: row.extension ?? '' })
-                : isNumberClash(rowError) && typeof rowError.detail === 'function'
+                : (isNumberClash(rowError) || isDevicesLimit(rowError)) && typeof rowError.detail === 'function'
                   ? rowError.detail(l)
                   : rowError instanceof Error
                     ? rowError.message
@@ -584,6 +620,18 @@ export class CsvService {
         .where('id', '=', e.id)
         .execute();
     }
+    // After the renumbering above, which took the user's devices away with the old number. Only what changes is
+    // switched: a migration sends webrtc FALSE for every user, and new users have no device to remove.
+    for (const r of rows) {
+      const main = r.extension ?? r.existing?.default_extension;
+      if (!main || !this.switchSoftDevice) continue;
+      const renumberedRow = r.existing?.default_extension !== main;
+      for (const type of SOFT_DEVICES) {
+        const on = r.soft[type];
+        const has = !renumberedRow && r.existing?.soft.has(type) === true;
+        if (on !== undefined && on !== has) await this.switchSoftDevice(trx, main, type, on);
+      }
+    }
     return released;
   }
 
@@ -650,4 +698,9 @@ export class CsvService {
 
 function isNumberClash(error: unknown): error is AppError {
   return error instanceof AppError && error.code === 'extension_in_use';
+}
+
+/** A row whose softphone device could not be added (the user has all the devices allowed): only that row fails. */
+function isDevicesLimit(error: unknown): error is AppError {
+  return error instanceof AppError && error.code === 'devices_limit';
 }

@@ -197,6 +197,28 @@ export class DevicesService {
     return extension;
   }
 
+  /**
+   * Switches the user's device of a type on or off inside the caller's transaction: the CSV import applies its
+   * webrtc and nethlink columns together with the rest of the row.
+   */
+  async switchInTransaction(
+    trx: Kysely<Database>,
+    main: string,
+    type: 'webrtc' | 'nethlink',
+    on: boolean,
+  ): Promise<void> {
+    const user = await this.userOfMain(trx, main);
+    const existing = await trx
+      .selectFrom('devices')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .where('type', '=', type)
+      .executeTakeFirst();
+    if (on && !existing) await this.create(trx, main, type);
+    if (!on && existing)
+      await trx.deleteFrom('devices').where('user_id', '=', user.id).where('type', '=', type).execute();
+  }
+
   async disable(main: string, type: 'webrtc' | 'nethlink'): Promise<void> {
     const user = await this.userOfMain(this.db, main);
     await this.db.deleteFrom('devices').where('user_id', '=', user.id).where('type', '=', type).execute();

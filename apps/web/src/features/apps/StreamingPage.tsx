@@ -57,8 +57,7 @@ function useExtensionChoices(search: string, current: string) {
   const users = useQuery({
     queryKey: ['apps', 'extensions', search],
     queryFn: async () =>
-      (await usersApi.page({ filter: 'configured', sort: 'extension', limit: 50, ...(search ? { search } : {}) }))
-        .users,
+      (await usersApi.configured({ sort: 'extension', limit: 50, ...(search ? { search } : {}) })).users,
     staleTime: 30_000,
   });
   const data = (users.data ?? []).map((u) => ({

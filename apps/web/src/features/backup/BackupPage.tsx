@@ -23,7 +23,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { IconAlertTriangle, IconDownload, IconInfoCircle } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCircleCheck, IconDownload, IconInfoCircle } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -31,6 +31,12 @@ import { confirmAction } from '../../components/confirm.tsx';
 import { notifyError, notifySuccess, reported } from '../../components/notify.ts';
 import { CredentialButton, WriteButton, WriteFieldset } from '../../components/WriteControls.tsx';
 import { backupApi } from './backupApi.ts';
+import {
+  dismissRestoredNotice,
+  type RestoredNotice,
+  readRestoredNotice,
+  saveRestoredNotice,
+} from './restoredNotice.ts';
 
 function bytes(n: number, lang: string): string {
   const units = ['B', 'kB', 'MB', 'GB'];
@@ -75,13 +81,52 @@ function DownloadCard() {
   );
 }
 
-function Summary({ summary, onDone }: { summary: BackupSummary; onDone: () => void }) {
+/** Stays on the backup screen after a restore, also across a reload, until the administrator closes it. */
+function RestoredAlert({ notice, onClose }: { notice: RestoredNotice; onClose: () => void }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <Alert
+      color="teal"
+      icon={<IconCircleCheck />}
+      title={t('backup.restored')}
+      withCloseButton
+      closeButtonLabel={t('common.close')}
+      onClose={onClose}
+      data-testid="backup-restored"
+    >
+      <Stack gap={4}>
+        <Text size="sm">
+          {t('backup.restoredWhen', {
+            created: when(notice.createdAt, i18n.language),
+            restored: when(notice.restoredAt, i18n.language),
+          })}
+        </Text>
+        <Text size="sm">{t('backup.restoredDetail', { rows: notice.rows, files: notice.files })}</Text>
+      </Stack>
+    </Alert>
+  );
+}
+
+function Summary({
+  summary,
+  onDone,
+  onRestored,
+}: {
+  summary: BackupSummary;
+  onDone: () => void;
+  onRestored: (notice: RestoredNotice) => void;
+}) {
   const { t, i18n } = useTranslation();
   const client = useQueryClient();
   const restore = useMutation({
     mutationFn: () => backupApi.restore(summary.id),
     onSuccess: (result) => {
-      notifySuccess(t('backup.restored'), t('backup.restoredDetail', { rows: result.rows, files: result.files }));
+      onRestored({
+        createdAt: summary.createdAt,
+        restoredAt: new Date().toISOString(),
+        rows: result.rows,
+        files: result.files,
+      });
       // Every screen's data changed.
       void client.invalidateQueries();
       onDone();
@@ -173,6 +218,7 @@ function RestoreCard() {
   const { t } = useTranslation();
   const [file, setFile] = useState<File | null>(null);
   const [summary, setSummary] = useState<BackupSummary | null>(null);
+  const [restored, setRestored] = useState<RestoredNotice | null>(readRestoredNotice);
   const upload = useMutation({
     mutationFn: (f: File) => backupApi.upload(f),
     onSuccess: setSummary,
@@ -188,9 +234,22 @@ function RestoreCard() {
         <Title order={2} size="h4">
           {t('backup.restoreTitle')}
         </Title>
+        {restored && (
+          <RestoredAlert
+            notice={restored}
+            onClose={() => {
+              dismissRestoredNotice();
+              setRestored(null);
+            }}
+          />
+        )}
         {summary ? (
           <Summary
             summary={summary}
+            onRestored={(notice) => {
+              saveRestoredNotice(notice);
+              setRestored(notice);
+            }}
             onDone={() => {
               setSummary(null);
               setFile(null);

@@ -3,10 +3,10 @@ import {
   gatewayCreatedSchema,
   gatewayListSchema,
   gatewayManufacturersSchema,
-  userListSchema,
 } from '@centralino/contract';
 import { z } from 'zod';
 import { apiRequest } from '../../api/client.ts';
+import { usersApi } from '../users/usersApi.ts';
 
 const status = z.object({ status: z.literal(true) });
 
@@ -25,6 +25,5 @@ export const gatewaysApi = {
     return new TextDecoder().decode(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
   },
   /** Users with a main extension, for the FXS ports. */
-  usersWithExtension: () =>
-    apiRequest('GET', '/api/users/false?filter=configured&sort=extension&limit=500', { schema: userListSchema }),
+  usersWithExtension: async () => (await usersApi.configured({ sort: 'extension', limit: 500 })).users,
 };

@@ -26,6 +26,16 @@ export function LoginPage() {
   const missingUser = touched && username.trim() === '';
   const missingPassword = touched && password === '';
 
+  // Back to the user name and password: whoever reached the code step with the wrong account is not stuck there.
+  const anotherAccount = () => {
+    setChallenge(null);
+    setCode('');
+    setUsername('');
+    setPassword('');
+    setFailure(null);
+    setTouched(false);
+  };
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
@@ -100,6 +110,9 @@ export function LoginPage() {
                 />
                 <Button type="submit" loading={busy} fullWidth>
                   {t('login.verify')}
+                </Button>
+                <Button variant="default" onClick={anotherAccount} disabled={busy} fullWidth>
+                  {t('login.anotherAccount')}
                 </Button>
               </>
             ) : (

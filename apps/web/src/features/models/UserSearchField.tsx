@@ -35,10 +35,7 @@ export function UserSearchField({
     queryKey: ['blf-users', debounced],
     initialPageParam: 0,
     queryFn: ({ pageParam }) => modelsApi.searchUsers(debounced, pageParam),
-    getNextPageParam: (last, pages) => {
-      const loaded = pages.reduce((n, page) => n + page.users.length, 0);
-      return loaded < last.total ? loaded : undefined;
-    },
+    getNextPageParam: (last) => (last.next < last.total ? last.next : undefined),
     enabled: open,
   });
   const found = users.data?.pages.flatMap((page) => page.users) ?? [];

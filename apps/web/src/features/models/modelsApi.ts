@@ -1,12 +1,7 @@
-import {
-  PROVISIONING_API_BASE,
-  provModelListSchema,
-  provModelSchema,
-  TOTAL_COUNT_HEADER,
-  userListSchema,
-} from '@centralino/contract';
+import { PROVISIONING_API_BASE, provModelListSchema, provModelSchema } from '@centralino/contract';
 import { z } from 'zod';
 import { apiRequest } from '../../api/client.ts';
+import { usersApi } from '../users/usersApi.ts';
 
 const base = PROVISIONING_API_BASE;
 const model = (name: string) => `${base}/models/${encodeURIComponent(name)}`;
@@ -26,23 +21,13 @@ export const modelsApi = {
     apiRequest('PATCH', model(name), { body, schema: provModelSchema }),
   remove: (name: string) => apiRequest('DELETE', model(name), { schema: z.unknown() }),
   /** Users with a main extension whose username, name or extension contains the text. */
-  searchUsers: async (search: string, offset: number) => {
-    const params = new URLSearchParams({
-      filter: 'configured',
+  searchUsers: (search: string, offset: number) =>
+    usersApi.configured({
       sort: 'displayname',
-      offset: String(offset),
-      limit: String(USER_SEARCH_PAGE),
-    });
-    if (search.trim()) params.set('search', search.trim());
-    let total = 0;
-    const users = await apiRequest('GET', `/api/users/false?${params}`, {
-      schema: userListSchema,
-      onHeaders: (headers) => {
-        total = Number(headers.get(TOTAL_COUNT_HEADER) ?? 0);
-      },
-    });
-    return { users, total };
-  },
+      offset,
+      limit: USER_SEARCH_PAGE,
+      ...(search.trim() ? { search: search.trim() } : {}),
+    }),
 };
 
 export const modelQueryKey = (name: string) => ['model-editor', name] as const;

@@ -23,12 +23,20 @@ export function PreferencesPage() {
       queryKey={['users', 'preferences']}
       label={t('preferences.title')}
       fetchPage={async (request) => {
-        const { users, total } = await usersApi.page({
+        const query = {
           search: request.search || undefined,
-          filter: request.filter as UserListFilter | undefined,
           sort: request.sort as UserListSort | undefined,
           offset: request.offset,
           limit: request.limit,
+        };
+        // The configured users are the ones a phone is linked to here: listed through the choosers' filter.
+        if (request.filter === 'configured') {
+          const { users, total, next } = await usersApi.configured(query);
+          return { items: users, total, next };
+        }
+        const { users, total } = await usersApi.page({
+          ...query,
+          filter: request.filter as UserListFilter | undefined,
         });
         return { items: users, total };
       }}

@@ -1,4 +1,4 @@
-import { type CsvImportStatus, type CsvPreview, IMPORT_MODAL_CLOSE_MS, IMPORT_POLL_MS } from '@centralino/contract';
+import { type CsvImportStatus, type CsvPreview, IMPORT_POLL_MS } from '@centralino/contract';
 import { Alert, Badge, Button, FileInput, Group, Modal, Progress, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { IconFileSpreadsheet } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
@@ -20,7 +20,11 @@ function readAsDataUrl(file: File): Promise<string> {
 
 const actionColor = { create: 'teal', update: 'blue', unchanged: 'gray', reject: 'red' } as const;
 
-/** CSV import: pick a file, see what it would do, import it and follow the job (polled every 5 s). */
+/**
+ * CSV import: pick a file, see what it would do, import it and follow the job (polled every 5 s). The result
+ * stays until the administrator closes it, also after a complete import (the original closed it after 1 s,
+ * before anyone could read what was created).
+ */
 export function ImportModal({
   opened,
   onClose,
@@ -98,18 +102,6 @@ export function ImportModal({
     };
   }, [running]);
 
-  // The modal closes by itself one second after a complete import; failures stay on screen.
-  const finishedOk = status?.result === 100;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only the completion starts the timer
-  useEffect(() => {
-    if (!finishedOk) return;
-    const timer = setTimeout(() => {
-      reset();
-      onClose();
-    }, IMPORT_MODAL_CLOSE_MS);
-    return () => clearTimeout(timer);
-  }, [finishedOk]);
-
   const choose = (chosen: File | null) => {
     reset();
     setFile(chosen);
@@ -139,6 +131,7 @@ export function ImportModal({
               value={file}
               onChange={choose}
               clearable
+              clearButtonProps={{ 'aria-label': t('csv.clearFile') }}
             />
           </>
         )}
