@@ -160,7 +160,8 @@ export function ImportModal({
               <Badge color="gray">{t('csv.counts.unchanged', { count: preview.unchanged })}</Badge>
               <Badge color="red">{t('csv.counts.reject', { count: preview.reject })}</Badge>
             </Group>
-            <ScrollArea.Autosize mah={320}>
+            {/* Focusable and named, so a keyboard user can scroll the rows (axe: scrollable-region-focusable). */}
+            <ScrollArea.Autosize mah={320} viewportProps={{ tabIndex: 0, 'aria-label': t('csv.previewLabel') }}>
               <Table striped withTableBorder fz="sm">
                 <Table.Thead>
                   <Table.Tr>
