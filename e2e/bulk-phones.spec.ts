@@ -198,7 +198,7 @@ test.describe('with the PBX connected', () => {
     await page.getByRole('button', { name: 'Imposta modello' }).click();
     await expect(page.getByRole('dialog', { name: 'Imposta modello' })).toContainText('Scegli un modello');
     await expect(page.getByRole('dialog', { name: 'Imposta modello' })).toContainText(
-      'Il modello viene impostato sul telefono selezionato di Yealink.',
+      'Il modello viene impostato sul telefono selezionato di Yealink/Dreamwave.',
     );
     expect(await seriousViolations(page, ['[role="dialog"]'])).toEqual([]);
     await page.getByRole('dialog').getByRole('button', { name: 'Annulla' }).click();

@@ -120,9 +120,9 @@ test.describe('a gateway that answers on its console port', () => {
     await banner.getByRole('button', { name: 'Close' }).click();
     await expect(banner).toHaveCount(0);
 
-    await page.evaluate(() => localStorage.setItem('preferredLanguage', 'it'));
-    await page.reload();
-    await page.getByTestId('gateway-detail').getByRole('button', { name: 'Invia configurazione' }).click();
+    await page.getByRole('button', { name: 'Interface language' }).click();
+    await page.getByRole('menuitem', { name: 'Italiano' }).click();
+    await detail.getByRole('button', { name: 'Invia configurazione' }).click();
     const conferma = page.getByRole('dialog', { name: 'Invia configurazione' });
     await expect(conferma).toContainText('Caricare la configurazione su Patton-TRINITY Analogico 2 Porte FXO?');
     expect(await seriousViolations(page, ['main', '[role="dialog"]'])).toEqual([]);

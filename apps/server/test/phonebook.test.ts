@@ -340,8 +340,10 @@ describe.each(DB_KINDS)('phonebook sources (%s)', (kind) => {
     expect((await page('search=stale')).total).toBe(0);
     // A quote in the search is text, not SQL.
     expect((await page(`search=${encodeURIComponent("' or 1=1 --")}`)).total).toBe(0);
-    // Without a search: every contact the phones see, the PBX users among them.
-    expect((await page('limit=200')).items.map((c) => c.name)).toContain('Zeta Contact 05');
+    // Without a search: every contact the phones see, the PBX users among them (Alice, from the test above).
+    const everyone = (await page('limit=200')).items;
+    expect(everyone.map((c) => c.name)).toContain('Zeta Contact 05');
+    expect(everyone).toContainEqual(expect.objectContaining({ name: 'Alice Rossi', type: 'extension' }));
 
     expectError(await call('GET', '/api/phonebook/contacts?limit=1000'), 400, 'validation');
     expectError(await t.app.inject({ method: 'GET', url: '/api/phonebook/contacts' }), 401, 'unauthorized');

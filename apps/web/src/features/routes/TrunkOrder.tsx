@@ -20,7 +20,7 @@ import {
 import { CSS } from '@dnd-kit/utilities';
 import { ActionIcon, Group, Paper, Select, Stack, Text } from '@mantine/core';
 import { IconGripVertical, IconX } from '@tabler/icons-react';
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 
 export interface TrunkRef {
@@ -96,6 +96,7 @@ export function TrunkOrder({
   };
   // dnd-kit's own announcements are English and name the item by its id ("Draggable item 3 was picked up"):
   // these name the trunk and its place, in the interface language.
+  const moved = useRef(false);
   const accessibility = useMemo(() => {
     const named = (id: UniqueIdentifier) => {
       const index = trunks.findIndex((tr) => tr.trunkid === id);
@@ -104,11 +105,18 @@ export function TrunkOrder({
     };
     const place = (id: UniqueIdentifier | undefined) => trunks.findIndex((tr) => tr.trunkid === id) + 1;
     const announcements: Announcements = {
-      onDragStart: ({ active }) => t('outbound.dnd.pickedUp', { ...named(active.id), position: place(active.id) }),
-      onDragOver: ({ active, over }) =>
-        over
+      onDragStart: ({ active }) => {
+        moved.current = false;
+        return t('outbound.dnd.pickedUp', { ...named(active.id), position: place(active.id) });
+      },
+      // Picked up with the keyboard, a trunk is first "over" itself: the pick-up already said where it is.
+      onDragOver: ({ active, over }) => {
+        if (over?.id === active.id && !moved.current) return undefined;
+        moved.current = true;
+        return over
           ? t('outbound.dnd.movedTo', { ...named(active.id), position: place(over.id) })
-          : t('outbound.dnd.outside', named(active.id)),
+          : t('outbound.dnd.outside', named(active.id));
+      },
       onDragEnd: ({ active, over }) =>
         over
           ? t('outbound.dnd.dropped', { ...named(active.id), position: place(over.id) })
