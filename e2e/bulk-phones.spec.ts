@@ -97,13 +97,24 @@ test.describe('with the PBX connected', () => {
     await expect(page.getByRole('row')).toHaveCount(5);
 
     // Set model: refused while two vendors are selected, then for the one Yealink phone.
+    // Each greyed-out action says why, in words shown under the buttons and read with each one.
     const setModel = page.getByRole('button', { name: 'Set model' });
+    const reconfigure = page.getByRole('button', { name: 'Reconfigure' });
+    const selectFirst = 'Select phones first: tick them in the list, or use Select all.';
     await expect(setModel).toBeDisabled();
+    await expect(setModel).toHaveAccessibleDescription(selectFirst);
+    await expect(reconfigure).toHaveAccessibleDescription(selectFirst);
     await tick(page, FANVIL).check();
     await tick(page, SPARE).check();
     await expect(page.getByText('Selected phones: 2')).toBeVisible();
     await expect(setModel).toBeDisabled();
     await expect(page.getByTestId('bulk-hint')).toContainText('one known vendor');
+    await expect(setModel).toHaveAccessibleDescription(/only on phones of one known vendor/);
+    // Two phones of other vendors, neither registered: Reconfigure is greyed out too, and says why.
+    await expect(reconfigure).toBeDisabled();
+    await expect(reconfigure).toHaveAccessibleDescription('To reconfigure, select at least one registered phone.');
+    await expect(page.getByTestId('bulk-hint')).toContainText('To reconfigure, select at least one registered phone.');
+    expect(await seriousViolations(page, ['[data-testid="bulk-phones"]'])).toEqual([]);
     await tick(page, FANVIL).uncheck();
     await expect(setModel).toBeEnabled();
     await setModel.click();
@@ -116,14 +127,13 @@ test.describe('with the PBX connected', () => {
     expect(await seriousViolations(page, ['[role="dialog"]'])).toEqual([]);
     await choice.selectOption({ label: 'Yealink T48G/S/U' });
     await modelDialog.getByRole('button', { name: 'Save' }).click();
-    await expect(page.getByText('Model set on 1 phones')).toBeVisible();
+    await expect(page.getByText('Model set on 1 phone', { exact: true })).toBeVisible();
     await expect(modelDialog).toBeHidden();
     await expect(row(page, SPARE)).toContainText('Yealink T48G/S/U');
     expect((await apiAs(page, 'GET', `/api/provisioning/v1/phones/${SPARE}`)).body.model).toBe('yealink-T48');
 
     // Reconfigure every phone, with a delayed reboot.
     await page.getByRole('button', { name: 'Select none' }).click();
-    const reconfigure = page.getByRole('button', { name: 'Reconfigure' });
     await expect(reconfigure).toBeDisabled();
     await page.getByRole('button', { name: 'Select all (4)' }).click();
     await expect(page.getByText('Selected phones: 4')).toBeVisible();
@@ -168,7 +178,9 @@ test.describe('with the PBX connected', () => {
     // A selection that works in full: the success message, then the dialog closes by itself.
     await page.getByRole('button', { name: 'Select none' }).click();
     await tick(page, ALICE_PHONE).check();
+    await expect(reconfigure).not.toHaveAttribute('aria-describedby');
     await reconfigure.click();
+    await expect(dialog).toContainText('The selected phone is asked to download its configuration again.');
     await dialog.getByRole('button', { name: 'Reconfigure' }).click();
     await expect(dialog.getByText('Reconfiguration command was sent successfully')).toBeVisible();
     await expect(dialog).toBeHidden({ timeout: 6000 });
@@ -178,10 +190,16 @@ test.describe('with the PBX connected', () => {
     await page.reload();
     await expect(page.getByRole('heading', { name: 'Telefoni in blocco' })).toBeVisible();
     await expect(row(page, BOB_PHONE)).toContainText('Non registrato');
+    await expect(page.getByRole('button', { name: 'Riconfigura' })).toHaveAccessibleDescription(
+      "Prima seleziona i telefoni: spuntali nell'elenco, o usa Seleziona tutti.",
+    );
     expect(await seriousViolations(page, ['[data-testid="bulk-phones"]'])).toEqual([]);
     await page.getByRole('checkbox', { name: `Seleziona ${ALICE_PHONE}` }).check();
     await page.getByRole('button', { name: 'Imposta modello' }).click();
     await expect(page.getByRole('dialog', { name: 'Imposta modello' })).toContainText('Scegli un modello');
+    await expect(page.getByRole('dialog', { name: 'Imposta modello' })).toContainText(
+      'Il modello viene impostato sul telefono selezionato di Yealink/Dreamwave.',
+    );
     expect(await seriousViolations(page, ['[role="dialog"]'])).toEqual([]);
     await page.getByRole('dialog').getByRole('button', { name: 'Annulla' }).click();
     await page.getByRole('button', { name: 'Riconfigura' }).click();

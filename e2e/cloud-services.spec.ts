@@ -75,3 +75,41 @@ test('cloud speech: JSON only, service-account keys only, upload, then the trans
   const exists = await apiAs(page, 'GET', '/api/configuration/googleauthexists');
   expect(exists).toEqual({ status: 200, body: true });
 });
+
+test('a visit before any key is stored logs no error; the Google Cloud pages are linked (en, it)', async ({ page }) => {
+  await signIn(page);
+  // Listened to from here: signing in opens /api/health, a JSON page for which the browser asks /favicon.ico.
+  const logged: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') logged.push(`${message.text()} (${message.location().url})`);
+  });
+  const failed: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+  });
+  const checked = page.waitForResponse((r) => r.url().endsWith('/api/configuration/googleauthexists'));
+  await page.goto('/apps/cloudServices');
+  expect((await checked).status()).toBe(200);
+  await expect(page.getByRole('button', { name: 'Upload authorization file' })).toBeVisible();
+  const links = page.getByRole('list', { name: 'Google Cloud pages' }).getByRole('link');
+  await expect(links).toHaveText([
+    'Enable the Speech-to-Text API (Google Cloud console)',
+    'Create a service account and its JSON key (Google Cloud console)',
+    'Speech-to-Text documentation',
+    'Speech-to-Text pricing',
+  ]);
+  await expect(links.first()).toHaveAttribute(
+    'href',
+    'https://console.cloud.google.com/apis/library/speech.googleapis.com',
+  );
+  await expect(links.first()).toHaveAttribute('target', '_blank');
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
+
+  await page.evaluate(() => localStorage.setItem('preferredLanguage', 'it'));
+  await page.reload();
+  await expect(page.getByRole('list', { name: 'Pagine di Google Cloud' }).getByRole('link')).toHaveCount(4);
+  await expect(page.getByRole('link', { name: "Abilita l'API Speech-to-Text (console Google Cloud)" })).toBeVisible();
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
+  expect(failed).toEqual([]);
+  expect(logged).toEqual([]);
+});

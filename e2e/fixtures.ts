@@ -2,14 +2,23 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { STORED_CREDENTIALS_KEY } from '@centralino/contract/constants';
 import { test as base, expect, type Page } from '@playwright/test';
+import { watchDialogs } from './dialog-axe.ts';
 import { ADMIN_PASSWORD, type RunningServer, startServer } from './server.ts';
 
 export { expect };
 
-type Fixtures = { server: RunningServer; serverEnv: Record<string, string> };
+type Fixtures = { server: RunningServer; serverEnv: Record<string, string>; axeDialogs: boolean };
 
 export const test = base.extend<Fixtures>({
   serverEnv: [{}, { option: true }],
+  /** Whether every dialog the test opens is checked by axe (dialog-axe.ts); a spec may turn it off with a reason. */
+  axeDialogs: [true, { option: true }],
+  page: async ({ page, axeDialogs }, use) => {
+    if (!axeDialogs) return use(page);
+    const watch = await watchDialogs(page, seriousViolations);
+    await use(page);
+    expect(await watch.finish(), `axe on the dialogs opened (${watch.checked.join(', ')})`).toEqual([]);
+  },
   server: async ({ serverEnv }, use) => {
     const server = await startServer(serverEnv);
     await use(server);
@@ -159,10 +168,14 @@ export async function seriousViolations(page: Page, selectors: string[]): Promis
     type AxeResults = { violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] };
     const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<AxeResults> } }).axe;
     const include = wanted.filter((selector) => document.querySelector(selector)).map((selector) => [selector]);
-    const results = await axe.run(
-      { include },
-      { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } },
-    );
+    if (include.length === 0) return [];
+    // axe runs one check at a time in a page: the test's own and the dialog watcher's (dialog-axe.ts) queue.
+    const w = window as unknown as { axeQueue?: Promise<unknown> };
+    const run = () =>
+      axe.run({ include }, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    const queued = (w.axeQueue ?? Promise.resolve()).then(run, run);
+    w.axeQueue = queued.catch(() => undefined);
+    const results = await queued;
     return results.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);

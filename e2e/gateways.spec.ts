@@ -1,5 +1,6 @@
 import fs from 'node:fs';
-import { apiAs, expect, signIn, test } from './fixtures.ts';
+import net from 'node:net';
+import { apiAs, expect, seriousViolations, signIn, test } from './fixtures.ts';
 
 test('a gateway added by hand is saved, its file downloaded, then deleted', async ({ page }) => {
   await signIn(page);
@@ -78,4 +79,53 @@ test('a gateway added by hand is saved, its file downloaded, then deleted', asyn
   await expect(page.getByText('Configuration deleted with success')).toBeVisible();
   await expect(page.getByText('No gateways configured')).toBeVisible();
   expect((await apiAs(page, 'GET', '/api/trunks')).body).toEqual([]);
+});
+
+// Something listening where the console looks for a gateway's control port (127.0.0.1): the gateway counts as
+// connected, so Push is offered (nothing is pushed here).
+const gatewayConsole = net.createServer((socket) => socket.end());
+await new Promise<void>((resolve) => gatewayConsole.listen(0, '127.0.0.1', resolve));
+test.afterAll(() => gatewayConsole.close());
+
+test.describe('a gateway that answers on its console port', () => {
+  test.use({ serverEnv: { GATEWAY_CONTROL_PORT: String((gatewayConsole.address() as net.AddressInfo).port) } });
+
+  test('the saved banner closes with a named X; Push asks naming the model in the interface language', async ({
+    page,
+  }) => {
+    await signIn(page);
+    await page.goto('/trunks/physical');
+    await page.getByRole('button', { name: 'Add gateway' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New Gateway' });
+    await dialog.getByRole('combobox', { name: 'Vendor' }).click();
+    await page.getByRole('option', { name: 'Patton' }).click();
+    await dialog.getByRole('combobox', { name: 'Model' }).click();
+    await page.getByRole('option', { name: 'TRINITY Analog 2 FXO ports | TRI_FXO_2' }).click();
+    await dialog.getByRole('textbox', { name: 'MAC address' }).fill('00:A0:BA:0B:1C:2E');
+    await dialog.getByRole('textbox', { name: 'Device IP' }).fill('127.0.0.1');
+    await dialog.getByRole('textbox', { name: 'Network mask' }).fill('255.0.0.0');
+    await dialog.getByRole('textbox', { name: 'Network gateway' }).fill('127.0.0.254');
+    await dialog.getByRole('textbox', { name: 'PBX IP' }).fill('127.0.0.1');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog).toHaveCount(0);
+
+    const banner = page.getByRole('status').filter({ hasText: 'Configuration saved' });
+    await expect(banner.getByRole('button', { name: 'Close' })).toBeVisible();
+    const detail = page.getByTestId('gateway-detail');
+    await detail.getByRole('button', { name: 'Push config' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Push configuration' });
+    await expect(confirm).toContainText('Load the configuration onto Patton-TRINITY Analog 2 FXO ports?');
+    expect(await seriousViolations(page, ['main', '[role="dialog"]'])).toEqual([]);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await banner.getByRole('button', { name: 'Close' }).click();
+    await expect(banner).toHaveCount(0);
+
+    await page.getByRole('button', { name: 'Interface language' }).click();
+    await page.getByRole('menuitem', { name: 'Italiano' }).click();
+    await detail.getByRole('button', { name: 'Invia configurazione' }).click();
+    const conferma = page.getByRole('dialog', { name: 'Invia configurazione' });
+    await expect(conferma).toContainText('Caricare la configurazione su Patton-TRINITY Analogico 2 Porte FXO?');
+    expect(await seriousViolations(page, ['main', '[role="dialog"]'])).toEqual([]);
+    await conferma.getByRole('button', { name: 'Annulla' }).click();
+  });
 });

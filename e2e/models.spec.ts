@@ -176,6 +176,17 @@ test('a line key becomes the BLF of a user, is saved, and goes back to the origi
   await type.click();
   await page.getByRole('option', { name: 'BLF', exact: true }).click();
   await expect(key).toContainText('(changed)');
+  // The marks of unsaved work read at 4.5:1, in both languages.
+  await expect(editor.getByText('Unsaved changes')).toBeVisible();
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
+  await page.getByRole('button', { name: 'Interface language' }).click();
+  await page.getByRole('menuitem', { name: 'Italiano' }).click();
+  await expect(key).toContainText('(modificato)');
+  await expect(editor.getByText('Modifiche non salvate')).toBeVisible();
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
+  await page.getByRole('button', { name: "Lingua dell'interfaccia" }).click();
+  await page.getByRole('menuitem', { name: 'English' }).click();
+  await expect(key).toContainText('(changed)');
   const value = key.getByRole('textbox', { name: 'Line key 1 value' });
   await value.click();
   await value.fill('nobody-here');

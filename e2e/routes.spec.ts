@@ -1,4 +1,4 @@
-import { apiAs, expect, signIn, test } from './fixtures.ts';
+import { apiAs, expect, seriousViolations, signIn, test } from './fixtures.ts';
 
 async function makeTrunk(page: Parameters<typeof apiAs>[0], name: string) {
   const res = await apiAs(page, 'POST', '/api/trunks', {
@@ -71,16 +71,24 @@ test('outbound routes: Italian defaults, reorder by drag and by keyboard, save, 
 
   // Keyboard: pick alpha up with Space, move it down one place, drop it. Each key waits for dnd-kit to
   // show it took the previous one (picked up, then moved), or a busy machine drops the move.
+  // A screen reader hears the trunk named, with its place, in the interface language.
   const handle = national.getByRole('button', { name: 'Move alpha', exact: true });
+  // dnd-kit's live region; one per list, and only the one in use says something.
+  const announced = page.locator('[id^="DndLiveRegion"]').filter({ hasText: /\S/ });
+  await expect(handle).toHaveAccessibleDescription(/To pick up a trunk, press Space or Enter/);
   await handle.focus();
   await page.keyboard.press('Space');
   await expect(handle).toHaveAttribute('aria-pressed', 'true');
+  await expect(announced).toHaveText('alpha picked up, position 2 of 3.');
   await page.keyboard.press('ArrowDown');
   await expect(national.getByTestId('route-trunk-alpha')).toHaveAttribute('style', /translate/);
+  await expect(announced).toHaveText('alpha moved to position 3 of 3.');
   // The drop target is computed on the next animation frames after the move.
   await page.waitForTimeout(400);
   await page.keyboard.press('Space');
   await expect(handle).not.toHaveAttribute('aria-pressed', 'true');
+  await expect(announced).toHaveText('alpha dropped at position 3 of 3.');
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
   await expect(national.getByTestId(/^route-trunk-/)).toHaveText([/gamma/, /beta/, /alpha/]);
 
   // Remove beta from this route.
@@ -96,6 +104,24 @@ test('outbound routes: Italian defaults, reorder by drag and by keyboard, save, 
   const after = page.getByTestId('route-national_it');
   await after.getByRole('button', { name: /national_it/ }).click();
   await expect(after.getByTestId(/^route-trunk-/)).toHaveText([/gamma/, /alpha/]);
+
+  // In Italian too; Escape puts the trunk back.
+  await page.evaluate(() => localStorage.setItem('preferredLanguage', 'it'));
+  await page.reload();
+  const it = page.getByTestId('route-national_it');
+  await it.getByRole('button', { name: /national_it/ }).click();
+  const sposta = it.getByRole('button', { name: 'Sposta gamma', exact: true });
+  await expect(sposta).toHaveAccessibleDescription(/Per prendere un fascio premi Spazio o Invio/);
+  await sposta.focus();
+  await page.keyboard.press('Space');
+  await expect(sposta).toHaveAttribute('aria-pressed', 'true');
+  await expect(announced).toHaveText('gamma preso, posizione 1 di 2.');
+  await page.keyboard.press('Escape');
+  await expect(announced).toHaveText('Spostamento annullato: gamma torna alla posizione 1 di 2.');
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
+  await page.evaluate(() => localStorage.setItem('preferredLanguage', 'en'));
+  await page.reload();
+  await after.getByRole('button', { name: /national_it/ }).click();
 
   // Advanced: the route's dial patterns, with a bad one refused.
   await after.getByRole('button', { name: 'Advanced' }).click();

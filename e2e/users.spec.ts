@@ -19,6 +19,14 @@ test('local directory: install, add a user, give an extension, refuse a duplicat
   await page.getByRole('button', { name: 'Local directory' }).click();
   await expect(page.getByText('The local directory is ready.')).toBeVisible();
   await expect(page.getByTestId('install-percent')).toHaveText('100% complete');
+  // The ready line reads at 4.5:1, in both languages.
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
+  await page.getByRole('button', { name: 'Interface language' }).click();
+  await page.getByRole('menuitem', { name: 'Italiano' }).click();
+  await expect(page.getByText('La directory locale è pronta.')).toBeVisible();
+  expect(await seriousViolations(page, ['main'])).toEqual([]);
+  await page.getByRole('button', { name: "Lingua dell'interfaccia" }).click();
+  await page.getByRole('menuitem', { name: 'English' }).click();
   await page.getByRole('button', { name: 'Next' }).first().click();
 
   await expect(page).toHaveURL(/\/extensions$/);
@@ -172,6 +180,10 @@ test('CSV import previews, imports the good rows, reports the bad one; export do
   await expect(preview).toContainText('2 to create');
   await expect(preview).toContainText('1 rejected');
   await expect(preview).toContainText('Username "bad name" is not valid');
+  // The chosen file's clear X is named, and the rows scroll from the keyboard (axe runs on the dialog's states).
+  await expect(dialog.getByRole('button', { name: 'Remove the chosen file' })).toBeVisible();
+  await expect(dialog.getByLabel('Rows of the file')).toHaveAttribute('tabindex', '0');
+  expect(await seriousViolations(page, ['[role="dialog"]'])).toEqual([]);
   await dialog.getByRole('button', { name: 'Import 2 users' }).click();
   await expect(dialog.getByText('Some users creation failed', { exact: true })).toBeVisible();
   await expect(dialog.getByText(/Line 4 \(bad name\):/)).toBeVisible();
@@ -187,6 +199,17 @@ test('CSV import previews, imports the good rows, reports the bad one; export do
   const text = fs.readFileSync(await file.path(), 'utf8');
   expect(text).toContain('"carla","Carla Verdi","211"');
   expect(text).toContain('"dario","Dario Neri","212"');
+
+  // In Italian, the same file's preview: the clear X and the rows' scroll area are named.
+  await page.evaluate(() => localStorage.setItem('preferredLanguage', 'it'));
+  await page.reload();
+  await page.getByRole('button', { name: 'Importa', exact: true }).click();
+  const finestra = page.getByRole('dialog', { name: 'Importa utenti da CSV' });
+  await finestra.locator('input[type=file]').setInputFiles(csv);
+  await expect(finestra.getByTestId('csv-preview')).toBeVisible();
+  await expect(finestra.getByRole('button', { name: 'Togli il file scelto' })).toBeVisible();
+  await expect(finestra.getByLabel('Righe del file')).toHaveAttribute('tabindex', '0');
+  expect(await seriousViolations(page, ['[role="dialog"]'])).toEqual([]);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

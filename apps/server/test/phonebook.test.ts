@@ -295,6 +295,63 @@ describe.each(DB_KINDS)('phonebook sources (%s)', (kind) => {
     expect((await contacts('extensions')).map((c) => c.workphone)).toEqual(['201', '202']);
   });
 
+  it('lists the phonebook the phones see, searched and paged, without the rows of another generation', async () => {
+    const lines = ['name,phone,firm,mail'];
+    for (let i = 1; i <= 30; i++)
+      lines.push(`Zeta Contact ${String(i).padStart(2, '0')},0722 ${500 + i},Zeta spa,z${i}@zeta.example`);
+    lines.push('Percent 100%,0722 600,Per_cent,');
+    files.set('/listed.csv', { body: Buffer.from(`${lines.join('\n')}\n`) });
+    const id = (
+      await call('POST', '/api/phonebook/config', {
+        dbtype: 'csv',
+        url: `${webUrl}/listed.csv`,
+        mapping: { name: 'name', phone: 'workphone', firm: 'company', mail: 'workemail' },
+        type: 'Listed',
+        enabled: true,
+      })
+    ).json().id as string;
+    // Before its first sync nothing of the source is listed; rows of a generation not (or no longer) current never are.
+    await t.database.db
+      .insertInto('phonebook_contacts')
+      .values({ source_id: `${id}@stale`, name: 'Zeta Stale', workphone: '0722 999', type: 'Listed' })
+      .execute();
+    const page = async (query: string) => {
+      const res = await call('GET', `/api/phonebook/contacts?${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { items: { name: string; workphone: string; type: string }[]; total: number };
+    };
+    expect(await page('search=zeta')).toEqual({ items: [], total: 0 });
+    expect((await call('POST', `/api/phonebook/syncnow/${id}`)).json()).toMatchObject({ contacts: 31 });
+
+    const first = await page('search=ZETA%20contact&limit=20');
+    expect(first.total).toBe(30);
+    expect(first.items).toHaveLength(20);
+    expect(first.items[0]).toMatchObject({ name: 'Zeta Contact 01', workphone: '0722 501', type: 'Listed' });
+    const rest = await page('search=zeta contact&offset=20&limit=20');
+    expect(rest.items.map((c) => c.name)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `Zeta Contact ${String(21 + i).padStart(2, '0')}`),
+    );
+    // By number, company and e-mail too; % and _ are the characters themselves, not patterns.
+    expect((await page('search=0722%20517')).items.map((c) => c.name)).toEqual(['Zeta Contact 17']);
+    expect((await page('search=z30%40zeta')).items.map((c) => c.name)).toEqual(['Zeta Contact 30']);
+    expect((await page('search=100%25')).items.map((c) => c.name)).toEqual(['Percent 100%']);
+    expect((await page('search=per_cent')).total).toBe(1);
+    expect((await page('search=r_e')).total).toBe(0); // as a pattern, it would match 'Percent'
+    expect((await page('search=stale')).total).toBe(0);
+    // A quote in the search is text, not SQL.
+    expect((await page(`search=${encodeURIComponent("' or 1=1 --")}`)).total).toBe(0);
+    // Without a search: every contact the phones see, the PBX users among them (Alice, from the test above).
+    const everyone = (await page('limit=200')).items;
+    expect(everyone.map((c) => c.name)).toContain('Zeta Contact 05');
+    expect(everyone).toContainEqual(expect.objectContaining({ name: 'Alice Rossi', type: 'extension' }));
+
+    expectError(await call('GET', '/api/phonebook/contacts?limit=1000'), 400, 'validation');
+    expectError(await t.app.inject({ method: 'GET', url: '/api/phonebook/contacts' }), 401, 'unauthorized');
+    // Deleting the source takes its contacts out of the list.
+    expect((await call('DELETE', `/api/phonebook/config/${id}`)).statusCode).toBe(200);
+    expect((await page('search=zeta')).total).toBe(0);
+  });
+
   it('has the PBX extensions as its only built-in source, and says so', async () => {
     expect((await call('GET', '/api/phonebook/sources')).json()).toEqual({
       extensions: true,

@@ -164,6 +164,17 @@ export function gatewayConfigName(model: GatewayModel): string {
   return `${model.manufacturer}-${model.description}`;
 }
 
+/**
+ * A gateway's configuration name in a language: the name Centralino gave it (manufacturer and the original's
+ * Italian description, kept as stored and as the API answers it) with the description in `language`; a name
+ * set otherwise stays as it is.
+ */
+export function gatewayNameIn(name: string, modelId: number | null | undefined, language: string): string {
+  const model = modelId == null ? undefined : gatewayModel(modelId);
+  if (!model || name !== gatewayConfigName(model)) return name;
+  return `${model.manufacturer}-${gatewayModelDescription(model.id, model.description, language)}`;
+}
+
 /** File name a download is saved as: first word of the configuration name, .xml for Grandstream. */
 export function gatewayDownloadName(name: string, manufacturer: string): string {
   return `${name.split(' ')[0]}${manufacturer === 'Grandstream' ? '.xml' : '.cfg'}`;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIST_PAGE_SIZE } from './limits.ts';
 import { secret } from './secret.ts';
 import { noControlChars, registerItalianMessages } from './text.ts';
 
@@ -139,3 +140,40 @@ export const phonebookBuiltinSourcesSchema = z
   .object({ extensions: z.boolean(), nethcti: z.boolean(), speeddial: z.boolean() })
   .meta({ id: 'PhonebookBuiltinSources' });
 export const PHONEBOOK_BUILTIN_SOURCES = ['extensions', 'nethcti', 'speeddial'] as const;
+
+/** Contacts a page of GET /api/phonebook/contacts holds at most. */
+export const PHONEBOOK_CONTACTS_MAX_PAGE = 200;
+
+/** A page of the central phonebook as the phones see it, filtered by a search. */
+export const phonebookContactsQuerySchema = z.object({
+  /** Part of the name, company, a number or an e-mail address; any case. */
+  search: z.string().trim().max(100).optional(),
+  offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+  limit: z.coerce.number().int().min(1).max(PHONEBOOK_CONTACTS_MAX_PAGE).default(LIST_PAGE_SIZE),
+});
+// No id: a query string is described inline in the API document (a reference there breaks it).
+export type PhonebookContactsQuery = z.input<typeof phonebookContactsQuerySchema>;
+
+export const phonebookContactSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string().nullable(),
+    company: z.string().nullable(),
+    workphone: z.string().nullable(),
+    cellphone: z.string().nullable(),
+    homephone: z.string().nullable(),
+    workemail: z.string().nullable(),
+    /** The source's name (the PBX users' is 'extension'). */
+    type: z.string().nullable(),
+  })
+  .meta({ id: 'PhonebookContact' });
+export type PhonebookContact = z.infer<typeof phonebookContactSchema>;
+
+export const phonebookContactPageSchema = z
+  .object({
+    items: z.array(phonebookContactSchema),
+    /** Contacts matching the search. */
+    total: z.number().int(),
+  })
+  .meta({ id: 'PhonebookContactPage' });
+export type PhonebookContactPage = z.infer<typeof phonebookContactPageSchema>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gatewayModelDescription, gatewayModels } from '../src/gateways.ts';
+import { gatewayModelDescription, gatewayModels, gatewayNameIn } from '../src/gateways.ts';
 
 describe('gateway model descriptions', () => {
   it('every model has an English description without the Italian words of the catalogue', () => {
@@ -22,5 +22,18 @@ describe('gateway model descriptions', () => {
     for (const model of gatewayModels.filter((m) => m.model.startsWith('gxw'))) {
       expect(model.descriptionEn).toContain(model.model.slice(0, 7).toUpperCase());
     }
+  });
+});
+
+describe('gatewayNameIn', () => {
+  it('names a gateway Centralino named in the reader language, and leaves other names alone', () => {
+    expect(gatewayNameIn('Patton-TRINITY Analogico 2 Porte FXO', 11, 'en')).toBe('Patton-TRINITY Analog 2 FXO ports');
+    expect(gatewayNameIn('Patton-TRINITY Analogico 2 Porte FXO', 11, 'it')).toBe(
+      'Patton-TRINITY Analogico 2 Porte FXO',
+    );
+    expect(gatewayNameIn('Front office', 11, 'en')).toBe('Front office');
+    expect(gatewayNameIn('Patton-TRINITY Analogico 2 Porte FXO', null, 'en')).toBe(
+      'Patton-TRINITY Analogico 2 Porte FXO',
+    );
   });
 });

@@ -91,6 +91,11 @@ export function makeTheme(t: TFunction): MantineThemeOverride {
     // Someone whose system asks for less motion gets none: dialogs and notifications appear and go at once.
     respectReducedMotion: true,
     components: {
+      // Mantine's close X of a dismissible alert has no name of its own (axe: button-name, critical), nor has
+      // the clear X of a clearable file input. Plain entries, as Menu's below: the components stay out of the
+      // sign-in page's script.
+      Alert: { defaultProps: { closeButtonLabel: t('common.close') } },
+      FileInput: { defaultProps: { clearButtonProps: { 'aria-label': t('common.clearFile') } } },
       // A named loader needs a role to carry the name (aria-prohibited-attr otherwise): it is a status.
       Loader: Loader.extend({ defaultProps: { role: 'status' } }),
       // Mantine puts a focusable placeholder <div> first in every menu's dropdown, a child a role=menu may not

@@ -14,6 +14,7 @@ import {
 } from '@centralino/contract';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { z } from 'zod';
+import { likeEscape } from '../../db/like.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
@@ -69,7 +70,6 @@ const ROW_COLUMNS = [
 ] as const;
 
 const colon = (dash: string) => dash.replaceAll('-', ':');
-const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function chunks<T>(list: readonly T[], size = CHUNK): T[][] {
   const out: T[][] = [];

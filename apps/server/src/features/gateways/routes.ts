@@ -5,6 +5,7 @@ import {
   gatewayListSchema,
   gatewayManufacturersSchema,
   gatewayPushSchema,
+  pickUiLanguage,
 } from '@centralino/contract';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -86,7 +87,7 @@ export const gatewaysRoutes =
         },
       },
       async (request) => {
-        await gateways.push(request.body.mac);
+        await gateways.push(request.body.mac, pickUiLanguage(request.headers['accept-language']));
         return { status: true as const };
       },
     );
@@ -115,7 +116,11 @@ export const gatewaysRoutes =
     app.get(
       '/api/devices/gateways/download/:name',
       { schema: { ...downloadSchema, params: z.object({ name: z.string().min(1).max(255) }) } },
-      async (request, reply) => base64Json(reply, await gateways.download(request.params.name)),
+      async (request, reply) =>
+        base64Json(
+          reply,
+          await gateways.download(request.params.name, undefined, pickUiLanguage(request.headers['accept-language'])),
+        ),
     );
     app.get(
       '/api/devices/gateways/download/:name/:mac',
@@ -126,6 +131,13 @@ export const gatewaysRoutes =
         },
       },
       async (request, reply) =>
-        base64Json(reply, await gateways.download(request.params.name, request.params.mac.replaceAll('-', ':'))),
+        base64Json(
+          reply,
+          await gateways.download(
+            request.params.name,
+            request.params.mac.replaceAll('-', ':'),
+            pickUiLanguage(request.headers['accept-language']),
+          ),
+        ),
     );
   };

@@ -12,7 +12,9 @@ import {
   gatewayConfigName,
   gatewayModel,
   gatewayModels,
+  gatewayNameIn,
   gatewayTrunkName,
+  type UiLanguage,
 } from '@centralino/contract';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, GatewayPortsTable, GatewaysTable } from '../../db/schema.ts';
@@ -94,6 +96,8 @@ function badRequest(fields: Record<string, string>): AppError {
 export class GatewaysService {
   readonly tftp: TftpServer;
   private readonly changed: () => void;
+  /** Language of the last push of each gateway (by MAC): its TFTP fetch follows. */
+  private readonly pushLanguage = new Map<string, UiLanguage>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -438,7 +442,7 @@ export class GatewaysService {
   }
 
   /** What the generated file needs, read from the database. */
-  private async configInput(row: GatewayRow, now = new Date()): Promise<GatewayConfigInput> {
+  private async configInput(row: GatewayRow, lang: UiLanguage, now = new Date()): Promise<GatewayConfigInput> {
     const model = gatewayModel(Number(row.model_id));
     if (!model) throw new AppError(404, 'not_found');
     const ports = await this.db
@@ -457,7 +461,8 @@ export class GatewaysService {
     };
     return {
       model,
-      name: row.name,
+      // The file's header names the gateway in the reader's language (the stored name keeps the Italian).
+      name: gatewayNameIn(row.name, model.id, lang),
       mac: row.mac,
       ip: row.ipv4_new,
       netmask: row.netmask_green,
@@ -472,14 +477,14 @@ export class GatewaysService {
   }
 
   /** The configuration file of a gateway, by id or configuration name (and MAC when given). */
-  async download(key: string, mac?: string): Promise<string> {
+  async download(key: string, mac?: string, lang: UiLanguage = 'en'): Promise<string> {
     const byId = /^[0-9]{1,9}$/.test(key);
     const row = await this.find({
       ...(byId ? { id: Number(key) } : { name: key }),
       ...(mac ? { mac: mac.toUpperCase() } : {}),
     });
     if (!row) throw new AppError(404, 'not_found');
-    return renderGatewayConfig(await this.configInput(row));
+    return renderGatewayConfig(await this.configInput(row, lang));
   }
 
   /** Serves a file over TFTP only to the gateway it belongs to (its current or new address). */
@@ -501,13 +506,15 @@ export class GatewaysService {
       return Buffer.from(sangomaScript(tftpFileName(model, mac), row.ipv4_green, this.options.tftpPort));
     }
     if (tftpFileName(model, mac) !== name) return undefined;
-    return Buffer.from(renderGatewayConfig(await this.configInput(row)));
+    return Buffer.from(renderGatewayConfig(await this.configInput(row, this.pushLanguage.get(row.mac) ?? 'en')));
   }
 
   /** Makes the device fetch its file from our TFTP server and restart with it. */
-  async push(mac: string): Promise<void> {
+  async push(mac: string, lang: UiLanguage = 'en'): Promise<void> {
     const row = await this.find({ mac });
     if (!row) throw new AppError(404, 'not_found');
+    // The device fetches its file over TFTP right after: in the language of whoever pushed it.
+    this.pushLanguage.set(row.mac, lang);
     const model = gatewayModel(Number(row.model_id));
     if (!model) throw new AppError(404, 'not_found');
     const plan = pushPlan(model, row.ipv4_green, this.options.tftpPort, tftpFileName(model, row.mac));

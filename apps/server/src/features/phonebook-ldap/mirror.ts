@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { Attribute, Change, type Client } from 'ldapts';
 import type { Database } from '../../db/schema.ts';
-import { EXTENSIONS_SOURCE } from '../phonebook/service.ts';
+import { visibleContacts } from '../phonebook/visible.ts';
 import {
   contactEntry,
   entryDn,
@@ -59,20 +59,9 @@ export class PhonebookMirror {
   }
 
   private async wanted(): Promise<Map<string, PhonebookEntry>> {
-    const rows = await this.db
-      .selectFrom('phonebook_contacts')
+    const rows = await visibleContacts(this.db)
       .select(['name', 'company', 'title', 'workphone', 'cellphone', 'homephone', 'fax', 'workemail', 'homeemail'])
       .select('type')
-      .where((eb) =>
-        eb.or([
-          eb('source_id', '=', EXTENSIONS_SOURCE),
-          eb(
-            'source_id',
-            'in',
-            eb.selectFrom('phonebook_sources').select('contacts_key').where('contacts_key', 'is not', null),
-          ),
-        ]),
-      )
       .execute();
     const entries = new Map<string, PhonebookEntry>();
     for (let i = 0; i < rows.length; i++) {

@@ -4,6 +4,8 @@ import {
   PHONEBOOK_FIELDS,
   phonebookBuiltinSourcesSchema,
   phonebookConnectionSchema,
+  phonebookContactPageSchema,
+  phonebookContactsQuerySchema,
   phonebookSourceListSchema,
   phonebookSourceWriteSchema,
   phonebookTestResultSchema,
@@ -35,6 +37,21 @@ export const phonebookRoutes =
         },
       },
       () => [...PHONEBOOK_FIELDS],
+    );
+
+    app.get(
+      '/api/phonebook/contacts',
+      {
+        schema: {
+          tags,
+          summary:
+            "The central phonebook as the phones see it (the PBX users and each source's current contacts), by " +
+            'name: one page, filtered by a search of name, company, numbers and work e-mail',
+          querystring: phonebookContactsQuerySchema,
+          response: { 200: phonebookContactPageSchema, ...errors },
+        },
+      },
+      (request) => phonebook.contacts(request.query),
     );
 
     app.get(

@@ -7,6 +7,8 @@ import {
   PHONEBOOK_NUMBER_FIELDS,
   PHONEBOOK_PREVIEW_ROWS,
   type PhonebookConnection,
+  type PhonebookContactPage,
+  type PhonebookContactsQuery,
   type PhonebookField,
   type PhonebookSource,
   type PhonebookSourceWrite,
@@ -18,13 +20,12 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database, PhonebookSourcesTable } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { isPostgres } from '../../jobs/claim.ts';
+import { contactsPage } from './contacts.ts';
 import { readCsv, readMysql, type SourceData, SourceError, type SourceRow, YIELD_EVERY } from './readers.ts';
+import { EXTENSIONS_SOURCE } from './visible.ts';
 
 type SourceRowDb = Selectable<PhonebookSourcesTable>;
 type Contact = Partial<Record<PhonebookField | 'type', string>>;
-
-/** Contacts of the PBX users carry this source id. */
-export const EXTENSIONS_SOURCE = 'extensions';
 
 /** Rows per insert: 26 columns each stays well under both databases' parameter limits. */
 const CHUNK = 400;
@@ -92,6 +93,11 @@ export class PhonebookService {
         error: row.last_sync_error,
       },
     };
+  }
+
+  /** A page of the contacts the phones see, for the console's list (contacts.ts). */
+  contacts(query: PhonebookContactsQuery): Promise<PhonebookContactPage> {
+    return contactsPage(this.db, query);
   }
 
   async list(): Promise<Record<string, PhonebookSource>> {

@@ -1,5 +1,5 @@
 import { looksLikeJsonFile } from '@centralino/contract';
-import { Alert, Card, FileButton, Group, Loader, Stack, Switch, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Card, FileButton, Group, List, Loader, Stack, Switch, Text, Title } from '@mantine/core';
 import { IconUpload } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -8,6 +8,14 @@ import { ApiError } from '../../api/client.ts';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { WriteButton, WriteFieldset } from '../../components/WriteControls.tsx';
 import { appsApi } from './appsApi.ts';
+
+/** The provider's pages an installer needs to make the key (spec: links to the provider's pages). */
+const GOOGLE_LINKS = [
+  ['enableApi', 'https://console.cloud.google.com/apis/library/speech.googleapis.com'],
+  ['serviceAccounts', 'https://console.cloud.google.com/iam-admin/serviceaccounts'],
+  ['docs', 'https://cloud.google.com/speech-to-text/docs'],
+  ['pricing', 'https://cloud.google.com/speech-to-text/pricing'],
+] as const;
 
 function readAsDataUrl(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -67,6 +75,15 @@ function SpeechToText() {
         <Text size="sm" c="dimmed">
           {t('apps.cloud.stt.intro')}
         </Text>
+        <List size="sm" aria-label={t('apps.cloud.links.title')}>
+          {GOOGLE_LINKS.map(([key, href]) => (
+            <List.Item key={key}>
+              <Anchor href={href} target="_blank" rel="noopener noreferrer">
+                {t(`apps.cloud.links.${key}`)}
+              </Anchor>
+            </List.Item>
+          ))}
+        </List>
         {exists.isPending ? (
           <Loader size="sm" aria-label={t('app.loading')} />
         ) : exists.data ? (

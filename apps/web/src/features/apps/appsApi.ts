@@ -35,14 +35,7 @@ export const appsApi = {
       schema: streamingTestResultSchema,
     }),
 
-  googleAuthExists: async (): Promise<boolean> => {
-    try {
-      await apiRequest('GET', '/api/configuration/googleauthexists', { schema: anything });
-      return true;
-    } catch {
-      return false;
-    }
-  },
+  googleAuthExists: () => apiRequest('GET', '/api/configuration/googleauthexists', { schema: z.boolean() }),
   uploadGoogleAuth: (file: string) =>
     apiRequest('POST', '/api/configuration/googleauth', { body: { file }, schema: anything }),
   voicemailStt: () =>

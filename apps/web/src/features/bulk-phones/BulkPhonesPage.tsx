@@ -17,7 +17,7 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDeviceDesktopCog, IconRefresh } from '@tabler/icons-react';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
 import { ShowMore } from '../../components/listParts.tsx';
@@ -89,6 +89,7 @@ export function BulkPhonesPage() {
   const [model, setModel] = useState<string | null>(null);
   const [selection, setSelection] = useState<Selection>(NONE);
   const [dialog, setDialog] = useState<'model' | 'reconfigure' | null>(null);
+  const hintIds = useId();
 
   const filter = useMemo<BulkPhoneFilter>(
     () => ({ group: group ? Number(group) : undefined, model: model ?? undefined, search: search || undefined }),
@@ -145,9 +146,17 @@ export function BulkPhonesPage() {
     return <Navigate to="/devices/inventory" replace />;
   }
 
-  let hint: string | null = null;
-  if (summary.count > 0 && !oneVendor) hint = t('bulkPhones.setModel.mixedVendors');
-  else if (summary.count > 0 && summary.registered === 0) hint = t('bulkPhones.reconfigure.needsRegistered');
+  // Why each action is greyed out, under the buttons and read with each (aria-describedby); null when it is not.
+  const setModelWhy =
+    summary.count === 0 ? t('bulkPhones.selectFirst') : !oneVendor ? t('bulkPhones.setModel.mixedVendors') : null;
+  const reconfigureWhy =
+    summary.count === 0
+      ? t('bulkPhones.selectFirst')
+      : summary.registered === 0
+        ? t('bulkPhones.reconfigure.needsRegistered')
+        : null;
+  const hints = [...new Set([setModelWhy, reconfigureWhy].filter((why): why is string => why !== null))];
+  const hintId = (why: string | null) => (why === null ? undefined : `${hintIds}-${hints.indexOf(why)}`);
 
   return (
     <Stack gap="md" data-testid="bulk-phones">
@@ -200,26 +209,32 @@ export function BulkPhonesPage() {
         </Text>
         <WriteButton
           leftSection={<IconDeviceDesktopCog size={16} />}
-          disabled={summary.count === 0 || !oneVendor}
+          disabled={setModelWhy !== null}
+          aria-describedby={hintId(setModelWhy)}
           onClick={() => setDialog('model')}
         >
           {t('bulkPhones.setModel.button')}
         </WriteButton>
         <WriteButton
           leftSection={<IconRefresh size={16} />}
-          disabled={summary.count === 0 || summary.registered === 0}
+          disabled={reconfigureWhy !== null}
+          aria-describedby={hintId(reconfigureWhy)}
           onClick={() => setDialog('reconfigure')}
         >
           {t('bulkPhones.reconfigure.button')}
         </WriteButton>
       </Group>
-      {hint && (
-        <Text size="sm" c="dimmed" data-testid="bulk-hint">
-          {hint}
-        </Text>
+      {hints.length > 0 && (
+        <Stack gap={2} data-testid="bulk-hint">
+          {hints.map((why) => (
+            <Text key={why} size="sm" c="dimmed" id={hintId(why)}>
+              {why}
+            </Text>
+          ))}
+        </Stack>
       )}
       <Text size="xs" c="dimmed" data-testid="list-count">
-        {t('bulkPhones.count', { shown: phones.length, total: facets?.total ?? 0 })}
+        {t('bulkPhones.count', { shown: phones.length, count: facets?.total ?? 0 })}
       </Text>
       {list.isPending ? (
         <Center>

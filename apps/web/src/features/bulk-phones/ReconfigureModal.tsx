@@ -30,7 +30,7 @@ function Outcome({ result, rebootAt }: { result: BulkReconfigureResult; rebootAt
     <Alert
       color="yellow"
       icon={<IconAlertTriangle size={18} />}
-      title={t('bulkPhones.reconfigure.partial', { done: result.reconfigured, total: result.total })}
+      title={t('bulkPhones.reconfigure.partial', { done: result.reconfigured, count: result.total })}
       data-testid="reconfigure-warning"
     >
       {result.notReconfigured.length > 0 && (

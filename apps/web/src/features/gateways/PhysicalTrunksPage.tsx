@@ -3,6 +3,7 @@ import {
   type GatewayCreate,
   gatewayDownloadName,
   gatewayModelDescription,
+  gatewayNameIn,
   stepOfPath,
 } from '@centralino/contract';
 import {
@@ -180,7 +181,9 @@ function ConfiguredGateway({
             onClick={async () => {
               const ok = await confirmAction({
                 title: t('gateways.pushTitle'),
-                message: t('gateways.pushConfirm', { name: gateway.name }),
+                message: t('gateways.pushConfirm', {
+                  name: gatewayNameIn(gateway.name, gateway.model_id, i18n.language),
+                }),
                 confirmLabel: t('gateways.push'),
               });
               if (ok) push.mutate();

@@ -186,7 +186,7 @@ function Editor({
           ))}
         </Accordion>
         <Group justify="space-between">
-          <Text size="sm" c={dirty ? 'orange' : 'dimmed'}>
+          <Text size="sm" c={dirty ? 'var(--mantine-color-orange-light-color)' : 'dimmed'}>
             {dirty ? t('models.unsaved') : t('models.noChanges')}
           </Text>
           <Group gap="xs">

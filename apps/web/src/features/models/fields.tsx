@@ -53,7 +53,7 @@ export function FieldLabel({ label, variable }: { label: string; variable: strin
   return (
     <>
       {label}{' '}
-      <Text span c="orange" fw={600} inherit>
+      <Text span c="var(--mantine-color-orange-light-color)" fw={600} inherit>
         {t('models.changed')}
       </Text>
     </>

@@ -12,15 +12,15 @@ import {
   Switch,
   Text,
   Title,
-  Tooltip,
 } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconEye, IconEyeOff, IconPlus, IconRefresh } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { confirmAction } from '../../components/confirm.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { useCredentialGuard, WriteButton, WriteFieldset } from '../../components/WriteControls.tsx';
+import { ContactsList } from './ContactsList.tsx';
 import { phonebookApi } from './phonebookApi.ts';
 import { SourceModal } from './SourceModal.tsx';
 
@@ -98,6 +98,7 @@ function SourceCard({ id, source, onEdit }: { id: string; source: PhonebookSourc
       notifyError(t('phonebook.errors.delete'), e);
     }
   };
+  const syncHint = useId();
   const last = source.sync;
   const when = last.at ? new Date(last.at).toLocaleString(i18n.language) : null;
   return (
@@ -151,18 +152,17 @@ function SourceCard({ id, source, onEdit }: { id: string; source: PhonebookSourc
           <WriteButton variant="default" size="xs" color="red" onClick={() => void remove()}>
             {t('phonebook.delete.button')}
           </WriteButton>
-          <Tooltip label={t('phonebook.syncDisabled')} disabled={source.enabled}>
-            <WriteButton
-              variant="default"
-              size="xs"
-              leftSection={<IconRefresh size={14} />}
-              disabled={!source.enabled}
-              loading={sync.isPending}
-              onClick={() => sync.mutate()}
-            >
-              {t('phonebook.sync')}
-            </WriteButton>
-          </Tooltip>
+          <WriteButton
+            variant="default"
+            size="xs"
+            leftSection={<IconRefresh size={14} />}
+            disabled={!source.enabled}
+            aria-describedby={source.enabled ? undefined : syncHint}
+            loading={sync.isPending}
+            onClick={() => sync.mutate()}
+          >
+            {t('phonebook.sync')}
+          </WriteButton>
           {sync.isSuccess && (
             <IconCircleCheck size={18} color="var(--mantine-color-green-8)" aria-label={t('phonebook.syncOk')} />
           )}
@@ -170,6 +170,12 @@ function SourceCard({ id, source, onEdit }: { id: string; source: PhonebookSourc
             <IconAlertTriangle size={18} color="var(--mantine-color-red-8)" aria-label={t('phonebook.syncFailed')} />
           )}
         </Group>
+        {/* Why Sync is greyed out, said where it shows and read with the button (a tooltip is not enough). */}
+        {!source.enabled && (
+          <Text size="xs" c="dimmed" id={syncHint}>
+            {t('phonebook.syncDisabled')}
+          </Text>
+        )}
       </Stack>
     </Card>
   );
@@ -206,6 +212,7 @@ export function PhonebookPage() {
           ))}
         </SimpleGrid>
       )}
+      <ContactsList />
       {editing && (
         <SourceModal
           id={editing.id}

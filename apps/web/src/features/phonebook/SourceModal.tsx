@@ -61,7 +61,8 @@ function initial(source?: PhonebookSource): Form {
     mapping: source?.mapping ?? {},
     type: source?.type ?? '',
     interval: source?.interval ?? String(PHONEBOOK_DEFAULT_INTERVAL),
-    enabled: source?.enabled ?? false,
+    // A new source is meant to sync: on, unless the administrator turns it off.
+    enabled: source?.enabled ?? true,
   };
 }
 

@@ -1,7 +1,9 @@
 import {
   errorBodySchema,
   type PhonebookConnection,
+  type PhonebookContactsQuery,
   type PhonebookSourceWrite,
+  phonebookContactPageSchema,
   phonebookSourceListSchema,
   phonebookTestResultSchema,
 } from '@centralino/contract';
@@ -14,6 +16,13 @@ import i18n from '../../i18n/index.ts';
 /** Calls of the phonebook sources screen (contract api-admin §9). */
 export const phonebookApi = {
   list: () => apiRequest('GET', '/api/phonebook/config', { schema: phonebookSourceListSchema }),
+  /** A page of the phonebook as the phones see it. */
+  contacts: ({ search, offset = 0, limit }: PhonebookContactsQuery) => {
+    const params = new URLSearchParams({ offset: String(offset) });
+    if (search) params.set('search', search);
+    if (limit !== undefined) params.set('limit', String(limit));
+    return apiRequest('GET', `/api/phonebook/contacts?${params}`, { schema: phonebookContactPageSchema });
+  },
   fields: () => apiRequest('GET', '/api/phonebook/fields', { schema: z.array(z.string()) }),
   password: (id: string) =>
     apiRequest('GET', `/api/phonebook/config/${encodeURIComponent(id)}/password`, {

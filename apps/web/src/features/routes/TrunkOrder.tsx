@@ -1,10 +1,12 @@
 import { decodeTrunkName } from '@centralino/contract';
 import {
+  type Announcements,
   closestCenter,
   DndContext,
   type DragEndEvent,
   KeyboardSensor,
   PointerSensor,
+  type UniqueIdentifier,
   useSensor,
   useSensors,
 } from '@dnd-kit/core';
@@ -18,6 +20,7 @@ import {
 import { CSS } from '@dnd-kit/utilities';
 import { ActionIcon, Group, Paper, Select, Stack, Text } from '@mantine/core';
 import { IconGripVertical, IconX } from '@tabler/icons-react';
+import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 
 export interface TrunkRef {
@@ -91,6 +94,37 @@ export function TrunkOrder({
     const to = trunks.findIndex((tr) => tr.trunkid === over.id);
     onChange(arrayMove(trunks, from, to));
   };
+  // dnd-kit's own announcements are English and name the item by its id ("Draggable item 3 was picked up"):
+  // these name the trunk and its place, in the interface language.
+  const moved = useRef(false);
+  const accessibility = useMemo(() => {
+    const named = (id: UniqueIdentifier) => {
+      const index = trunks.findIndex((tr) => tr.trunkid === id);
+      const trunk = trunks[index];
+      return { name: trunk ? decodeTrunkName(trunk.name) : String(id), total: trunks.length };
+    };
+    const place = (id: UniqueIdentifier | undefined) => trunks.findIndex((tr) => tr.trunkid === id) + 1;
+    const announcements: Announcements = {
+      onDragStart: ({ active }) => {
+        moved.current = false;
+        return t('outbound.dnd.pickedUp', { ...named(active.id), position: place(active.id) });
+      },
+      // Picked up with the keyboard, a trunk is first "over" itself: the pick-up already said where it is.
+      onDragOver: ({ active, over }) => {
+        if (over?.id === active.id && !moved.current) return undefined;
+        moved.current = true;
+        return over
+          ? t('outbound.dnd.movedTo', { ...named(active.id), position: place(over.id) })
+          : t('outbound.dnd.outside', named(active.id));
+      },
+      onDragEnd: ({ active, over }) =>
+        over
+          ? t('outbound.dnd.dropped', { ...named(active.id), position: place(over.id) })
+          : t('outbound.dnd.droppedOutside', named(active.id)),
+      onDragCancel: ({ active }) => t('outbound.dnd.cancelled', { ...named(active.id), position: place(active.id) }),
+    };
+    return { announcements, screenReaderInstructions: { draggable: t('outbound.dnd.instructions') } };
+  }, [trunks, t]);
   const addable = available.filter((a) => !trunks.some((tr) => tr.trunkid === a.trunkid));
   return (
     <Stack gap="xs">
@@ -99,7 +133,12 @@ export function TrunkOrder({
           {t('outbound.noTrunksInRoute')}
         </Text>
       )}
-      <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
+      <DndContext
+        sensors={sensors}
+        collisionDetection={closestCenter}
+        onDragEnd={onDragEnd}
+        accessibility={accessibility}
+      >
         <SortableContext items={trunks.map((tr) => tr.trunkid)} strategy={verticalListSortingStrategy}>
           {trunks.map((trunk, index) => (
             <SortableTrunk

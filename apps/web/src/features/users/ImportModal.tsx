@@ -153,7 +153,8 @@ export function ImportModal({
               <Badge color="gray">{t('csv.counts.unchanged', { count: preview.unchanged })}</Badge>
               <Badge color="red">{t('csv.counts.reject', { count: preview.reject })}</Badge>
             </Group>
-            <ScrollArea.Autosize mah={320}>
+            {/* Focusable and named, so a keyboard user can scroll the rows (axe: scrollable-region-focusable). */}
+            <ScrollArea.Autosize mah={320} viewportProps={{ tabIndex: 0, 'aria-label': t('csv.previewLabel') }}>
               <Table striped withTableBorder fz="sm">
                 <Table.Thead>
                   <Table.Tr>
@@ -176,7 +177,12 @@ export function ImportModal({
                           {t(`csv.actions.${row.action}`)}
                         </Badge>
                         {[...row.errors, ...row.warnings].map((m) => (
-                          <Text key={m} size="xs" c={row.errors.includes(m) ? 'red' : 'dimmed'}>
+                          <Text
+                            key={m}
+                            size="xs"
+                            // Red 6 is 3.6:1 on the striped rows; the light variant's text colour is made to reach 4.5:1.
+                            c={row.errors.includes(m) ? 'var(--mantine-color-red-light-color)' : 'dimmed'}
+                          >
                             {m}
                           </Text>
                         ))}
@@ -199,7 +205,7 @@ export function ImportModal({
               <Alert color="red" title={t('csv.someFailed')}>
                 <Stack gap={4}>
                   <Text size="sm">{t('csv.summary', { created: status.created, updated: status.updated })}</Text>
-                  <ScrollArea.Autosize mah={240}>
+                  <ScrollArea.Autosize mah={240} viewportProps={{ tabIndex: 0, 'aria-label': t('csv.someFailed') }}>
                     {status.failures.map((f) => (
                       <Text key={`${f.line}-${f.username}`} size="sm">
                         {f.line > 0 ? t('csv.failureLine', { line: f.line, username: f.username }) : ''} {f.message}

@@ -141,7 +141,7 @@ export function UsersPage() {
                 <Text size="xs" c="dimmed" data-testid="install-percent">
                   {t('users.local.progress', { percent: 100 })}
                 </Text>
-                <Text size="sm" c="teal">
+                <Text size="sm" c="var(--mantine-color-teal-light-color)">
                   {t('users.local.done')}
                 </Text>
                 <WriteButton rightSection={<IconArrowRight size={16} />} loading={move.isPending} onClick={goOn}>
