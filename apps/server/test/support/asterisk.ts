@@ -419,12 +419,16 @@ export async function startAsteriskLab(
       );
       return stdout;
     };
-    await until('Asterisk to boot', async () => {
-      if (asterisk && asterisk.exitCode !== null) {
-        throw new Error(`Asterisk exited: ${fs.readFileSync(path.join(root, 'asterisk.out'), 'utf8').slice(-3000)}`);
-      }
-      return /Fully Booted|Asterisk has fully booted/i.test(await rx('core waitfullybooted'));
-    }, 60_000);
+    await until(
+      'Asterisk to boot',
+      async () => {
+        if (asterisk && asterisk.exitCode !== null) {
+          throw new Error(`Asterisk exited: ${fs.readFileSync(path.join(root, 'asterisk.out'), 'utf8').slice(-3000)}`);
+        }
+        return /Fully Booted|Asterisk has fully booted/i.test(await rx('core waitfullybooted'));
+      },
+      60_000,
+    );
     await until(
       'the console to connect to AMI',
       async () => (await api<{ engine: string }>('GET', '/api/pbx/apply')).body.engine === 'connected',
