@@ -131,7 +131,6 @@ export function ImportModal({
               value={file}
               onChange={choose}
               clearable
-              clearButtonProps={{ 'aria-label': t('csv.clearFile') }}
             />
           </>
         )}
