@@ -34,6 +34,7 @@ export function PbxLogModal({ opened, onClose }: { opened: boolean; onClose: () 
           <ScrollArea.Autosize mah={420} viewportProps={{ tabIndex: 0, 'aria-label': t('pbxSystem.logLines') }}>
             <Stack gap={4} component="ol" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
               {data.lines.map((line, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a snapshot replaced whole, never reordered; the same line may repeat
                 <Group key={`${line.time}-${i}`} component="li" gap="xs" wrap="nowrap" align="flex-start">
                   <Badge color={line.level === 'ERROR' ? 'red' : 'yellow'} variant="light" size="sm" miw={80}>
                     {t(`pbxSystem.level.${line.level}`)}
