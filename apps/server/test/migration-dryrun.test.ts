@@ -117,10 +117,14 @@ describe.each(DB_KINDS)('migration dry run and the one apply at the end (%s)', (
       status = (await get('/api/csv/csvimport')).json();
     }
     expect(status.result).toBe(-1);
-    // The import's refusals reach the report just after it ends.
-    for (let i = 0; i < 200 && !(await get('/api/migration/report')).json().csvimport; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    // The import's refusals and its count reach the report once it has ended (the step's first lines come before the
+    // import runs): waited for by the count, the step's last line.
+    const counted = async () =>
+      ((await get('/api/migration/report')).json().csvimport?.infos ?? []).some((line: string) =>
+        / old extensions migrated with their user$/.test(line),
+      );
+    for (let i = 0; i < 800 && !(await counted()); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(await counted()).toBe(true);
     await settled();
   });
 
