@@ -75,6 +75,7 @@ function SaveStatusIcon({ status }: { status: SaveStatus }) {
         color="teal"
         variant="light"
         radius="xl"
+        role="img"
         aria-label={t('phones.defaults.statusOk')}
         data-testid="save-status"
       >
@@ -88,6 +89,7 @@ function SaveStatusIcon({ status }: { status: SaveStatus }) {
         color="red"
         variant="light"
         radius="xl"
+        role="img"
         aria-label={t('phones.defaults.statusError')}
         data-testid="save-status"
       >
