@@ -2,12 +2,10 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import type { Log as AppLog } from '../log.ts';
 import { ensureSpoolDir } from './write-files.ts';
 
-interface Log {
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
+type Log = Pick<AppLog, 'warn' | 'error'>;
 
 /**
  * The call records the built-in `asteriskcdrdb` source reads (the Last calls card), kept in the `cdr` table of

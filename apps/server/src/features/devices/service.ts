@@ -170,26 +170,25 @@ export class DevicesService {
   /** The user's device of a type (webrtc, mobile, nethlink), or null. */
   async deviceOfType(main: string, type: DeviceType): Promise<string | null> {
     const user = await this.userOfMain(this.db, main);
-    const row = await this.db
+    return (await this.ownDevice(this.db, user.id, type))?.extension ?? null;
+  }
+
+  /** The first device of a type a user has (for webrtc, mobile and nethlink there is at most one). */
+  private ownDevice(db: Kysely<Database>, userId: number, type: DeviceType) {
+    return db
       .selectFrom('devices')
-      .select('extension')
-      .where('user_id', '=', user.id)
+      .select(['id', 'extension'])
+      .where('user_id', '=', userId)
       .where('type', '=', type)
       .orderBy('id')
       .executeTakeFirst();
-    return row?.extension ?? null;
   }
 
   /** One device of each of these types per user: switching it on twice answers the existing one. */
   async enable(main: string, type: 'webrtc' | 'mobile' | 'nethlink'): Promise<string> {
     const extension = await this.db.transaction().execute(async (trx) => {
       const user = await this.userOfMain(trx, main);
-      const existing = await trx
-        .selectFrom('devices')
-        .select('extension')
-        .where('user_id', '=', user.id)
-        .where('type', '=', type)
-        .executeTakeFirst();
+      const existing = await this.ownDevice(trx, user.id, type);
       if (existing?.extension) return existing.extension;
       return this.create(trx, main, type);
     });
@@ -208,12 +207,7 @@ export class DevicesService {
     on: boolean,
   ): Promise<void> {
     const user = await this.userOfMain(trx, main);
-    const existing = await trx
-      .selectFrom('devices')
-      .select('id')
-      .where('user_id', '=', user.id)
-      .where('type', '=', type)
-      .executeTakeFirst();
+    const existing = await this.ownDevice(trx, user.id, type);
     if (on && !existing) await this.create(trx, main, type);
     if (!on && existing)
       await trx.deleteFrom('devices').where('user_id', '=', user.id).where('type', '=', type).execute();

@@ -19,6 +19,7 @@ import {
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, GatewayPortsTable, GatewaysTable } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import type { Log } from '../../log.ts';
 import { FXS_PREFIXES } from '../numbering/allocate.ts';
 import { holdersOf, lockNumbering } from '../numbering/holders.ts';
 import { companionNumbers, freeDeviceNumber } from '../numbering/rules.ts';
@@ -42,7 +43,7 @@ export interface GatewayOptions {
   controlPort: number;
   /** The kernel's neighbour table, read for discovery. */
   arpTable?: string;
-  log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+  log: Pick<Log, 'warn' | 'info'>;
   /** Called after every change the PBX configuration depends on. */
   changed?: () => void;
 }

@@ -1,12 +1,10 @@
 import tftp, { type Server } from 'tftp';
+import type { Log } from '../../log.ts';
 
 /** Answers the file a device asks for, or undefined when it may not have it. */
 export type TftpResolver = (file: string, remoteAddress: string) => Promise<Buffer | undefined>;
 
-export interface TftpLogger {
-  warn(obj: object, msg: string): void;
-  info(obj: object, msg: string): void;
-}
+type TftpLogger = Pick<Log, 'warn' | 'info'>;
 
 /**
  * Read-only TFTP server for gateway configuration files. Files are rendered from the database at

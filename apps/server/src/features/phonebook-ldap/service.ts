@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { SettingsStore } from '../../db/settings-store.ts';
 import { AppError } from '../../errors.ts';
+import type { Log } from '../../log.ts';
 import { PHONEBOOK_BASE_DN, PHONEBOOK_BIND_DN } from './entries.ts';
 import { type MirrorOutcome, PhonebookMirror } from './mirror.ts';
 import type { Slapd } from './slapd.ts';
@@ -39,11 +40,7 @@ export interface PhonebookLdapOptions {
   ports: Record<PhonebookLdapType, number>;
   /** The HTTPS listener's certificate and key, which the TLS service presents too. */
   tls: () => Promise<{ cert: Buffer; key: Buffer }>;
-  log: {
-    info(obj: object, msg: string): void;
-    warn(obj: object, msg: string): void;
-    error(obj: object, msg: string): void;
-  };
+  log: Log;
 }
 
 /**

@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'ldapts';
+import type { Log as Logger } from '../../log.ts';
 import { PHONEBOOK_BASE_DN, PHONEBOOK_BIND_DN, sshaPassword } from './entries.ts';
 
 export const SLAPD_BINARY = '/usr/sbin/slapd';
@@ -26,12 +27,6 @@ export interface SlapdListen {
   /** LDAP over TLS, read-only after a bind as the phonebook user. */
   ldapsPort?: number;
   tls?: { cert: Buffer; key: Buffer };
-}
-
-interface Logger {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
 }
 
 /** SIGTERM, then SIGKILL if the child is still there after 3 s; resolves when it exited. */

@@ -5,14 +5,9 @@ import net from 'node:net';
 import path from 'node:path';
 import type { ManagedPbxState, PbxSystemStatus } from '@centralino/contract';
 import { type PbxPorts, PORT_SETTINGS } from '../../config.ts';
+import type { Log as Logger } from '../../log.ts';
 import { type AsteriskInstallation, isProblem, type PbxProblem } from './installation.ts';
 import { firstTakenPort, type PortCheck } from './ports.ts';
-
-interface Logger {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
 
 /** First restart delay after Asterisk died; doubled after each death soon after a start, up to the cap. */
 const FIRST_RESTART_MS = 250;
