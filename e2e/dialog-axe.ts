@@ -47,16 +47,31 @@ function observeDialogs({ binding, mark, perTitle }: { binding: string; mark: st
     }
     return [...counts].sort().join(',');
   };
+  // A control mid-request (Mantine's loading button fades its label out) is a moment, not a state to judge.
+  const busy = (el: Element) => el.querySelector('[data-loading], [aria-busy="true"]') !== null;
+  const keyOf = (el: Element) => `${titleOf(el)}\u0000${stateOf(el)}`;
+  // Asked again when axe has finished: a dialog that changed (or closed, or faded) while axe ran was judged
+  // half-drawn, and what axe said about it is not kept.
+  (window as unknown as Record<string, (id: string, key: string) => boolean>)[`${binding}Still`] = (id, key) => {
+    const el = document.querySelector(`[${mark}="${id}"]`);
+    if (el !== null && shown(el) && !busy(el) && keyOf(el) === key) return true;
+    // Not judged after all: offered again when it holds still.
+    told.delete(key);
+    const title = key.split('\u0000')[0] ?? '';
+    states.set(title, (states.get(title) ?? 1) - 1);
+    schedule();
+    return false;
+  };
   const check = () => {
     scheduled = false;
     let waiting = false;
     for (const el of document.querySelectorAll('[role="dialog"]')) {
-      if (!shown(el)) {
+      if (!shown(el) || busy(el)) {
         waiting ||= el.isConnected;
         continue;
       }
       const title = titleOf(el);
-      const key = `${title}\u0000${stateOf(el)}`;
+      const key = keyOf(el);
       if (seen.get(el) !== key) {
         // Changed since the last look: wait a frame for it to settle.
         seen.set(el, key);
@@ -82,7 +97,7 @@ function observeDialogs({ binding, mark, perTitle }: { binding: string; mark: st
       childList: true,
       subtree: true,
       attributes: true,
-      attributeFilter: ['style', 'class', 'role', 'hidden', 'aria-hidden'],
+      attributeFilter: ['style', 'class', 'role', 'hidden', 'aria-hidden', 'data-loading', 'aria-busy'],
     });
   if (document.documentElement) start();
   else document.addEventListener('DOMContentLoaded', start, { once: true });
@@ -109,7 +124,18 @@ export async function watchDialogs(
     const [title = ''] = key.split('\u0000');
     checked.push(title);
     const run = violationsIn(page, [`[${MARK}="${id}"]`])
-      .then((lines) => {
+      .then(async (lines) => {
+        if (lines.length === 0) return;
+        const still = await page.evaluate(
+          ({ name, id, key }) =>
+            (window as unknown as Record<string, (id: string, key: string) => boolean>)[name]?.(id, key) ?? false,
+          { name: `${BINDING}Still`, id, key },
+        );
+        if (!still) {
+          // Judged while it changed: let the page offer this state again once it holds still.
+          seen.delete(key);
+          return;
+        }
         for (const line of lines) found.push(`dialog "${title}": ${line}`);
       })
       // The page went away (navigation, end of the test) while axe ran: nothing to say about this dialog.
