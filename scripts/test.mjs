@@ -13,11 +13,14 @@ fs.rmSync(vitestReport, { force: true });
 fs.rmSync(playwrightReport, { force: true });
 
 const timings = [];
+/** Steps that failed, named on the last line: a failed type check fails the run with no test counted failed. */
+const failedSteps = [];
 function step(name, command, args, env = {}) {
   console.log(`\n=== ${name} ===`);
   const started = Date.now();
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
   timings.push(`${name}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (result.status !== 0) failedSteps.push(name);
   return result.status === 0;
 }
 
@@ -54,6 +57,7 @@ function background(name, command, args) {
       console.log(`\n=== ${name} (ran alongside) ===`);
       if (output) process.stdout.write(output);
       timings.push(`${name}: ${seconds} s (alongside)`);
+      if (code !== 0) failedSteps.push(name);
       return code === 0;
     },
   };
@@ -119,4 +123,5 @@ if (ok) {
 const { passed, failed, skipped } = counts();
 console.log(`\n${timings.join('\n')}`);
 console.log(`\ntests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+if (failedSteps.length > 0) console.log(`failed: ${failedSteps.join(', ')}`);
 process.exit(ok && failed === 0 && passed > 0 ? 0 : 1);

@@ -46,7 +46,7 @@ describe('the keys the code names', () => {
     const missing: string[] = [];
     for (const file of files) {
       const text = fs.readFileSync(path.join(src, file), 'utf8');
-      for (const [, key] of text.matchAll(/\bt\(\s*'([a-zA-Z][\w-]*(?:\.[\w-]+)+)'/g)) {
+      for (const [, key = ''] of text.matchAll(/\bt\(\s*'([a-zA-Z][\w-]*(?:\.[\w-]+)+)'/g)) {
         const plural = ['_one', '_other', '_zero'].some((suffix) => known.has(`${key}${suffix}`));
         if (!known.has(key) && !plural && !groups.has(key)) missing.push(`${file}: ${key}`);
       }
