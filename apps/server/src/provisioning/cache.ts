@@ -82,6 +82,12 @@ export class PhoneFileCache {
     this.generation = generation;
   }
 
+  /** Drops these phones' files (or everything) again: a change they depend on has just been committed. */
+  drop(macs: string[] | 'all') {
+    if (macs === 'all') this.clear();
+    else for (const mac of macs) this.dropMac(mac);
+  }
+
   /** Another process said it changed something: look at the generation now rather than at the next poll. */
   async otherProcessChanged(): Promise<void> {
     this.checkedAt = 0;

@@ -21,6 +21,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, ProvPhonesTable } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { isUniqueViolation } from '../features/users/service.ts';
+import { isPostgres } from '../jobs/claim.ts';
 import {
   accountVariables,
   type PhoneAccount,
@@ -167,6 +168,41 @@ export class ProvisioningService {
       .executeTakeFirst();
     await this.onChange(trx);
     this.cache.localChange(Number(row?.generation ?? 0), macs);
+    // On PostgreSQL the change is invisible to other connections until the caller commits, and a render that runs
+    // in between (the file warmer starts at once) reads the old rows and would be kept under the new epoch: a
+    // phone just linked to a user fetched a file without its SIP account. Drop the same files again once the
+    // change is committed. (SQLite has one connection: a render waits for the transaction to end.)
+    if (trx !== this.db && isPostgres(this.db)) this.dropWhenCommitted(macs);
+  }
+
+  private dropsAwaitingCommit: Set<string> | 'all' | undefined;
+  private commitWaiter: Promise<void> | undefined;
+
+  /**
+   * One waiter at a time, however many changes a bulk write records: it takes the generation row's lock, which a
+   * writing transaction holds from its change to its commit, so it returns once every change queued before it
+   * is committed (or rolled back), then drops those phones' files.
+   */
+  private dropWhenCommitted(macs: string[] | 'all') {
+    const queued = this.dropsAwaitingCommit;
+    this.dropsAwaitingCommit = macs === 'all' || queued === 'all' ? 'all' : new Set([...(queued ?? []), ...macs]);
+    this.commitWaiter ??= (async () => {
+      while (this.dropsAwaitingCommit) {
+        const drops = this.dropsAwaitingCommit;
+        this.dropsAwaitingCommit = undefined;
+        try {
+          await this.db.selectFrom('prov_state').select('generation').where('id', '=', 1).forUpdate().execute();
+        } finally {
+          this.cache.drop(drops === 'all' ? 'all' : [...drops]);
+        }
+      }
+    })()
+      .catch(() => this.cache.clear())
+      .finally(() => {
+        this.commitWaiter = undefined;
+        // A change recorded between the loop's last look and here still waits for its drop.
+        if (this.dropsAwaitingCommit) this.dropWhenCommitted([]);
+      });
   }
 
   /** Everything changed in `trx` (a restore from a backup replaced every table). */

@@ -296,4 +296,23 @@ describe.each(DB_KINDS)('files phones download (%s)', (kind) => {
     const unknown = await api('POST', `${V1}/phones`, { mac: '12-34-56-00-00-01' });
     expect((await fetchAs(`/provisioning/${unknown.tok1}/123456000001.cfg`, 'Unknown')).status).toBe(404);
   });
+  it('serves the committed file after a change: a fetch during the change does not keep the old one', async () => {
+    const mac = '00-15-65-00-0C-01';
+    const phone = await api('POST', `${V1}/phones`, { mac, model: 'yealink-T46' });
+    const file = `/provisioning/${phone.tok1}/001565000c01.cfg`;
+    await t.app.provisioning.setPhoneAccounts(mac, [{ extension: '301', secret: 'Old-Secret-301', displayName: 'A' }]);
+    expect(await (await fetchAs(file, YEALINK_UA)).text()).toContain('Old-Secret-301');
+    const accounts = JSON.stringify([{ extension: '301', secret: 'New-Secret-301', displayName: 'A' }]);
+    await t.app.provisioning.db.transaction().execute(async (trx) => {
+      await trx.updateTable('prov_phones').set({ accounts }).where('mac', '=', mac).execute();
+      await t.app.provisioning.phonesChanged(trx, [mac]);
+      // On PostgreSQL a phone may fetch while the change is not yet committed: it gets the file as it stood
+      // (SQLite has one connection, so a fetch there would wait for this transaction: not tried).
+      if (kind === 'postgres') expect(await (await fetchAs(file, YEALINK_UA)).text()).toContain('Old-Secret-301');
+    });
+    // Once committed, the phone's next fetch has the new account (the file rendered meanwhile was not kept).
+    await expect
+      .poll(async () => (await (await fetchAs(file, YEALINK_UA)).text()).includes('New-Secret-301'), { timeout: 5000 })
+      .toBe(true);
+  });
 });
