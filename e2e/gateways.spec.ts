@@ -85,7 +85,10 @@ test('a gateway added by hand is saved, its file downloaded, then deleted', asyn
 // connected, so Push is offered (nothing is pushed here).
 const gatewayConsole = net.createServer((socket) => socket.end());
 await new Promise<void>((resolve) => gatewayConsole.listen(0, '127.0.0.1', resolve));
-test.afterAll(() => gatewayConsole.close());
+// Never closed by a hook: with fully parallel workers, a worker may run this file's other tests, reach the file's
+// afterAll, and only then be given the test below (the listener was gone and Push was not offered, in CI).
+// Unreferenced, it does not keep the worker alive.
+gatewayConsole.unref();
 
 test.describe('a gateway that answers on its console port', () => {
   test.use({ serverEnv: { GATEWAY_CONTROL_PORT: String((gatewayConsole.address() as net.AddressInfo).port) } });
