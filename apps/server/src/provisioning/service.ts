@@ -184,8 +184,12 @@ export class ProvisioningService {
    * is committed (or rolled back), then drops those phones' files.
    */
   private dropWhenCommitted(macs: string[] | 'all') {
-    const queued = this.dropsAwaitingCommit;
-    this.dropsAwaitingCommit = macs === 'all' || queued === 'all' ? 'all' : new Set([...(queued ?? []), ...macs]);
+    // Added to in place: a bulk write records a change per phone, and copying the set each time would be quadratic.
+    if (macs === 'all' || this.dropsAwaitingCommit === 'all') this.dropsAwaitingCommit = 'all';
+    else {
+      this.dropsAwaitingCommit ??= new Set();
+      for (const mac of macs) this.dropsAwaitingCommit.add(mac);
+    }
     this.commitWaiter ??= (async () => {
       while (this.dropsAwaitingCommit) {
         const drops = this.dropsAwaitingCommit;
