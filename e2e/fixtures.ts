@@ -19,8 +19,10 @@ export const test = base.extend<Fixtures>({
     await use(page);
     expect(await watch.finish(), `axe on the dialogs opened (${watch.checked.join(', ')})`).toEqual([]);
   },
-  server: async ({ serverEnv }, use) => {
+  server: async ({ serverEnv }, use, testInfo) => {
     const server = await startServer(serverEnv);
+    // Where a test's time goes, read from the JSON report when the suite is to be made faster.
+    testInfo.annotations.push({ type: 'server-start-ms', description: String(Math.round(server.coldStartMs)) });
     await use(server);
     await server.stop();
   },
@@ -36,6 +38,12 @@ export const test = base.extend<Fixtures>({
  * through the form, so the page shows the refusal as a user would see it.
  */
 export async function signIn(page: Page, password = ADMIN_PASSWORD) {
+  const began = performance.now();
+  await signInWithKey(page, password);
+  test.info().annotations.push({ type: 'sign-in-ms', description: String(Math.round(performance.now() - began)) });
+}
+
+async function signInWithKey(page: Page, password: string) {
   const answer = await page.request.post('/api/login', { data: { username: 'admin', password } });
   if (!answer.ok()) return signInWithForm(page, password);
   const session = await answer.json();
@@ -99,9 +107,13 @@ export async function signInWithForm(page: Page, password = ADMIN_PASSWORD) {
  */
 export async function signInWithLocalUsers(page: Page, users: readonly (readonly [string, string, string?])[]) {
   await signIn(page);
+  const began = performance.now();
   await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
   expect((await apiAs(page, 'POST', '/api/configuration/mode', { mode: 'legacy' })).status).toBe(200);
   await expect.poll(async () => (await apiAs(page, 'GET', '/api/configuration/userprovider')).body.configured).toBe(1);
+  test
+    .info()
+    .annotations.push({ type: 'local-directory-ms', description: String(Math.round(performance.now() - began)) });
   for (const [username, fullname, extension] of users) {
     expect((await apiAs(page, 'POST', '/api/users', { username, fullname })).status).toBe(201);
     if (extension) await apiAs(page, 'POST', '/api/mainextensions', { username, extension });

@@ -49,9 +49,12 @@ if (installed) {
 }
 
 // Prompts (voicemail, IVR and queue announcements) and music on hold: Debian's packages, as a packaged Asterisk uses.
+// Asterisk looks prompts up by language (sounds/en, sounds/it): the -gsm packages hold only the voices' own folders
+// (en_US_f_Allison, it_IT_m_Carlo), and the language links come with asterisk-core-sounds-en and -it, which pull
+// them in. Checked by the link, so a machine with only the voices gets the links too.
 const packages = [
-  ['asterisk-core-sounds-en-gsm', '/usr/share/asterisk/sounds/en_US_f_Allison/vm-login.gsm'],
-  ['asterisk-core-sounds-it-gsm', '/usr/share/asterisk/sounds/it_IT_m_Carlo/vm-login.gsm'],
+  ['asterisk-core-sounds-en', '/usr/share/asterisk/sounds/en/vm-login.gsm'],
+  ['asterisk-core-sounds-it', '/usr/share/asterisk/sounds/it/vm-login.gsm'],
   ['asterisk-moh-opsound-gsm', '/usr/share/asterisk/moh/macroform-cold_day.gsm'],
 ];
 const missing = packages.filter(([, file]) => !fs.existsSync(file)).map(([name]) => name);
