@@ -351,6 +351,8 @@ export async function buildApp({
     warmAfter: () => pbx.applier.idle(),
     phoneFilesExport: config.phoneFilesExport,
     serverHost: defaultServerHost(config.host),
+    // The ports the transports written for Asterisk listen on (pbx/render), whoever runs it.
+    sipPorts: { sip: config.pbx.ports.sip, tls: config.pbx.ports.tls },
     listeners: () => {
       const address = app.server.listening ? app.server.address() : null;
       return {

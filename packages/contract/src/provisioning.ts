@@ -497,7 +497,9 @@ export function splitIndexed(name: string): { prefix: string; index: number } | 
 /**
  * Defaults scope of a new installation (contract §7.1: shipped values, the first-start values of the current
  * product, and the PBX's standard feature codes). adminpw/userpw are generated at first start; `hostname`
- * is absent so the server's own name applies until the administrator sets it.
+ * is absent so the server's own name applies until the administrator sets it. The server does not store the SIP
+ * ports given here: they read as the ports its PBX listens on (SIP_PORT, SIP_TLS_PORT) until the administrator
+ * sets others.
  */
 export const SHIPPED_DEFAULTS: Readonly<Record<string, string>> = {
   provisioning_url_scheme: 'https',

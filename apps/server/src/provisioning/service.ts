@@ -50,6 +50,7 @@ import {
   type Variables,
   type VariablesPatch,
 } from './scopes.ts';
+import { keepFollowing, type SipPorts, withoutSipPorts, withSipPorts } from './sip-ports.ts';
 import { serverTimeZone } from './time-zone.ts';
 
 export type PhoneRow = Selectable<ProvPhonesTable>;
@@ -127,6 +128,8 @@ export interface ProvisioningOptions {
   serverHost?: string;
   /** The console's listening ports, read when a URL is built (the HTTP port is known once it listens). */
   listeners?: () => Listeners;
+  /** Where the PBX listens for phones: the SIP ports of the defaults until the administrator sets their own. */
+  sipPorts?: SipPorts;
   /** Clock in milliseconds (tests). */
   now?: () => number;
 }
@@ -139,6 +142,7 @@ export interface ProvisioningOptions {
 export class ProvisioningService {
   readonly serverHost: string;
   readonly listeners: () => Listeners;
+  readonly sipPorts: SipPorts;
   readonly cache: PhoneFileCache;
   private readonly now: () => number;
   /** Writes that phone downloads queue (retired tokens); API reads wait for them. */
@@ -152,6 +156,7 @@ export class ProvisioningService {
   ) {
     this.serverHost = options.serverHost ?? defaultServerHost();
     this.listeners = options.listeners ?? (() => ({ http: 8080, https: null }));
+    this.sipPorts = options.sipPorts ?? { sip: 5060, tls: 5061 };
     this.now = options.now ?? Date.now;
     this.cache = new PhoneFileCache(db);
   }
@@ -266,13 +271,18 @@ export class ProvisioningService {
 
   // ------------------------------------------------------------------------------------------ defaults
 
-  /** The defaults scope, created with the first-start values (random web passwords) when missing. */
+  /** The defaults scope, with the SIP ports the PBX listens on where the administrator has set none. */
   async getDefaults(db: Db = this.db): Promise<Variables> {
+    return withSipPorts(await this.storedDefaults(db), this.sipPorts);
+  }
+
+  /** The defaults scope as stored, created with the first-start values (random web passwords) when missing. */
+  private async storedDefaults(db: Db): Promise<Variables> {
     const row = await db.selectFrom('prov_scopes').select('variables').where('id', '=', 'defaults').executeTakeFirst();
     if (row) return parseJson(row.variables);
     const now = this.now();
     const variables: Variables = {
-      ...SHIPPED_DEFAULTS,
+      ...withoutSipPorts(SHIPPED_DEFAULTS),
       // Encryption on only where it can work from the first start: with an HTTPS listener to fetch files from.
       provisioning_url_scheme: this.listeners().https === null ? 'http' : 'https',
       timezone: serverTimeZone(),
@@ -302,12 +312,14 @@ export class ProvisioningService {
 
   async patchDefaults(patch: VariablesPatch): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      const current = await this.getDefaults(trx);
+      const stored = await this.storedDefaults(trx);
+      const current = withSipPorts(stored, this.sipPorts);
       checkTokenlessNetworks(patch);
       throwProblems(checkVariables(patch, 'defaults', current, current));
+      const next = keepFollowing(stored, applyPatch(stored, patch), this.sipPorts);
       await trx
         .updateTable('prov_scopes')
-        .set({ variables: JSON.stringify(applyPatch(current, patch)), updated_at: this.now() })
+        .set({ variables: JSON.stringify(next), updated_at: this.now() })
         .where('id', '=', 'defaults')
         .execute();
       await this.changed(trx);

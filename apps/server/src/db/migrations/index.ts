@@ -30,6 +30,7 @@ import { callRecordSpool } from './0029_call_record_spool.ts';
 import { migrationMessages } from './0030_migration_messages.ts';
 import { tableVersions } from './0031_table_versions.ts';
 import { rowChanges } from './0032_row_changes.ts';
+import { provSipPorts } from './0033_prov_sip_ports.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '0030_migration_messages': migrationMessages,
   '0031_table_versions': tableVersions,
   '0032_row_changes': rowChanges,
+  '0033_prov_sip_ports': provSipPorts,
 };
