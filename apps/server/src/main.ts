@@ -45,7 +45,7 @@ async function main() {
   // Jobs of a process that stopped are failed now and, with PostgreSQL, whenever another process dies.
   await jobs.watchInterrupted();
   for (const warning of dataDir.warnings) app.log.warn({ dataDir: config.dataDir }, warning);
-  for (const warning of managedPbx?.warnings ?? []) app.log.warn({}, warning);
+  for (const warning of managedPbx?.warnings ?? []) app.log.warn({}, warning('en'));
 
   const admin = await auth.ensureAdmin(config.adminPassword);
   if (admin.generatedPassword) {
@@ -90,7 +90,7 @@ async function main() {
     const found = managedPbx.installation;
     console.log(
       isProblem(found)
-        ? `  The phone system cannot start: ${found.detail}`
+        ? `  The phone system cannot start: ${found.detail('en')}`
         : `  Phone system: ${found.version}, phones register on SIP port ${config.pbx.ports.sip} (UDP and TCP)`,
     );
   }

@@ -11,6 +11,7 @@ import { type DatabaseHandle, migrateToLatest, openDatabase } from '../src/db/da
 import { hashPassword } from '../src/features/auth/password.ts';
 import { ADMIN_USERNAME, type AuthService } from '../src/features/auth/service.ts';
 import type { GoogleSpeechOptions } from '../src/features/cloud-speech/service.ts';
+import type { ManagedPbx } from '../src/pbx/engine.ts';
 import { freePort } from './support/slapd.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
@@ -105,6 +106,8 @@ export interface StartOptions {
   beforeReady?: (app: FastifyInstance) => void | Promise<void>;
   /** Create the admin with ADMIN_PASSWORD (default true). */
   ensureAdmin?: boolean;
+  /** Managed mode: the Asterisk main.ts would have found, and what is missing beside it. */
+  managedPbx?: ManagedPbx;
 }
 
 // scrypt costs ~50-150 ms; hash the test password once per worker rather than once per database.
@@ -143,6 +146,7 @@ export async function startApp(testDb: TestDatabase, options: StartOptions = {})
       now: options.now,
       onRoute: options.onRoute,
       googleSpeech: options.googleSpeech,
+      managedPbx: options.managedPbx,
     });
     if (options.ensureAdmin ?? true) await seedAdmin(database);
     await options.beforeReady?.(app);

@@ -255,7 +255,7 @@ export const pbxSystemStatusSchema = z
     mode: z.enum(asteriskModes),
     /** Managed mode: the supervised Asterisk's state; external: the AMI link ('running' when connected); off: stopped. */
     state: z.enum(managedPbxStates),
-    /** Why it is failed (code and values for the console's words, detail in English). */
+    /** Why it is failed: code and values for programs, detail (what to do) in the caller's Accept-Language. */
     problem: z
       .object({
         code: z.enum(pbxProblemCodes),
@@ -268,7 +268,7 @@ export const pbxSystemStatusSchema = z
     uptimeSeconds: z.number().int().nullable(),
     /** Times Asterisk was restarted after it died, since the console started. */
     restarts: z.number().int(),
-    /** What is missing beside Asterisk (prompts, music on hold). */
+    /** What is missing beside Asterisk (prompts, music on hold), in the caller's Accept-Language. */
     warnings: z.array(z.string()),
     ami: z.enum(['disabled', 'connecting', 'connected', 'failed']),
     ports: z.object({

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type PbxSystemStatus, VOICEMAIL_TRANSCRIPTION_PATH } from '@centralino/contract';
+import { type PbxSystemStatus, type UiLanguage, VOICEMAIL_TRANSCRIPTION_PATH } from '@centralino/contract';
 import type { Kysely } from 'kysely';
 import type { Config, PbxPorts } from '../config.ts';
 import type { Database } from '../db/schema.ts';
@@ -14,6 +14,7 @@ import { PbxLive } from './live.ts';
 import { LiveState } from './live-state.ts';
 import { loadPbxModel } from './load.ts';
 import type { AsteriskInstallation, PbxProblem } from './managed/installation.ts';
+import type { Words } from './managed/messages.ts';
 import { AsteriskSupervisor } from './managed/supervisor.ts';
 import type { PbxSettings } from './model.ts';
 import {
@@ -257,7 +258,7 @@ export class AmiReloader implements PbxReloader {
 export interface ManagedPbx {
   installation: AsteriskInstallation | PbxProblem;
   /** What is missing beside it (prompts, music on hold). */
-  warnings: string[];
+  warnings: Words[];
 }
 
 /** The PBX engine of one server: apply queue, optional AMI connection, live state. */
@@ -445,11 +446,11 @@ export class PbxEngine {
     void this.supervisor?.start(this.applier.idle());
   }
 
-  /** The phone system as the dashboard and /api/health show it. */
-  system(): PbxSystemStatus {
+  /** The phone system as the dashboard and /api/health show it, its words in `lang`. */
+  system(lang: UiLanguage = 'en'): PbxSystemStatus {
     const ami = this.ami ? (this.ami.state === 'stopped' ? 'disabled' : this.ami.state) : 'disabled';
     const base = { mode: this.mode, ami, ports: this.ports } as const;
-    if (this.supervisor) return { ...base, ...this.supervisor.status() };
+    if (this.supervisor) return { ...base, ...this.supervisor.status(lang) };
     return {
       ...base,
       state:

@@ -8,6 +8,7 @@ import {
   pbxLogQuerySchema,
   pbxLogSchema,
   pbxSystemStatusSchema,
+  pickUiLanguage,
   presenceRequestSchema,
 } from '@centralino/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -57,7 +58,7 @@ export const pbxRoutes =
           response: { 200: pbxSystemStatusSchema, ...errors },
         },
       },
-      () => engine.system(),
+      (request) => engine.system(pickUiLanguage(request.headers['accept-language'])),
     );
 
     app.get(

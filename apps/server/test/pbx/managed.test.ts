@@ -4,7 +4,9 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findInstallation } from '../../src/pbx/managed/installation.ts';
 import { readPbxLog } from '../../src/pbx/managed/log.ts';
+import * as messages from '../../src/pbx/managed/messages.ts';
 import { firstTakenPort } from '../../src/pbx/managed/ports.ts';
+import { DB_KINDS, useTestApp } from '../helpers.ts';
 
 /** Managed mode's pieces that need no Asterisk: finding one, reading its log, seeing a taken port. */
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cz-managed-'));
@@ -110,5 +112,75 @@ describe('ports another program holds', () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe.each(DB_KINDS)("the phone system's problem in the reader's language (%s)", (kind) => {
+  // As main.ts finds it with ASTERISK_BIN naming nothing, on a machine without Debian's prompts and music.
+  const t = useTestApp(kind, {
+    env: { ASTERISK_MODE: 'managed', TFTP_PORT: '0' },
+    managedPbx: {
+      installation: findInstallation({ bin: '/nonexistent/asterisk', cacheDir: scratch, searchPath: '' }),
+      warnings: [messages.noVoicePrompts(['en', 'it']), messages.noMusicOnHold()],
+    },
+  });
+  const system = async (language: string) => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/pbx/system',
+      headers: { ...t.headers, 'accept-language': language },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as { state: string; problem: { code: string; detail: string } | null; warnings: string[] };
+  };
+
+  it('says why Asterisk is not running and what is missing beside it in Italian when asked in Italian', async () => {
+    const italian = await system('it-IT,it;q=0.9,en;q=0.8');
+    expect(italian.state).toBe('failed');
+    expect(italian.problem).toMatchObject({
+      code: 'binary_missing',
+      detail:
+        '/nonexistent/asterisk (ASTERISK_BIN) non è un file eseguibile: imposta ASTERISK_BIN sul programma Asterisk, o toglilo.',
+    });
+    expect(italian.warnings).toEqual([
+      'Mancano i messaggi vocali in inglese e italiano: segreteria, IVR e code restano in silenzio. ' +
+        'Installa asterisk-core-sounds-en asterisk-core-sounds-it (lo fa npm install eseguito come root).',
+      'Manca la musica di attesa: chi è in attesa sente solo silenzio. Installa asterisk-moh-opsound-gsm ' +
+        '(lo fa npm install eseguito come root).',
+    ]);
+    const english = await system('en-GB');
+    expect(english.problem?.detail).toBe(
+      '/nonexistent/asterisk (ASTERISK_BIN) is not an executable file: set ASTERISK_BIN to the Asterisk binary, or unset it.',
+    );
+    expect(english.warnings[1]).toBe(
+      'No music on hold: callers on hold hear silence. Install asterisk-moh-opsound-gsm (npm install as root does).',
+    );
+  });
+});
+
+describe('every text of a managed PBX has its Italian', () => {
+  it('differs from the English, with the same names and numbers in it', () => {
+    const samples: Record<keyof typeof messages, messages.Words> = {
+      binaryMissing: messages.binaryMissing('/opt/asterisk'),
+      binaryDoesNotRun: messages.binaryDoesNotRun('/opt/asterisk'),
+      modulesMissing: messages.modulesMissing('/opt/asterisk'),
+      buildIncomplete: messages.buildIncomplete('/cache/asterisk-0123456789abcdef'),
+      buildFailed: messages.buildFailed('make failed'),
+      notBuilt: messages.notBuilt(),
+      configMissing: messages.configMissing(),
+      portTaken: messages.portTaken(5060, 'UDP', 'SIP_PORT'),
+      crashing: messages.crashing({ signal: 'SIGSEGV' }, 3, 'Segmentation fault', 2),
+      noVoicePrompts: messages.noVoicePrompts(['it']),
+      noMusicOnHold: messages.noMusicOnHold(),
+    };
+    // Paths, settings, ports and counts: what the reader types or looks for, the same in both languages.
+    const tokens = (text: string) => text.match(/[\w/-]*[\d/_][\w./-]*\w/g) ?? [];
+    for (const [name, text] of Object.entries(samples)) {
+      expect(text('it'), name).not.toBe(text('en'));
+      expect(tokens(text('it')).sort(), name).toEqual(tokens(text('en')).sort());
+    }
+    expect(messages.crashing({ exitCode: 1 }, 3, '', 8)('it')).toBe(
+      "Asterisk è uscito con il codice 1, 3 volte di seguito poco dopo l'avvio: guarda il suo log. Nuovo tentativo tra 8 s.",
+    );
   });
 });

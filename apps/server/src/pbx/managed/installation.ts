@@ -2,6 +2,15 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { pbxProblemCodes } from '@centralino/contract';
+import {
+  binaryDoesNotRun,
+  binaryMissing,
+  buildFailed,
+  buildIncomplete,
+  modulesMissing,
+  notBuilt,
+  type Words,
+} from './messages.ts';
 
 /** An Asterisk this process can run: its binary and what it needs beside it. */
 export interface AsteriskInstallation {
@@ -16,11 +25,11 @@ export interface AsteriskInstallation {
   source: 'ASTERISK_BIN' | 'PATH' | 'build cache';
 }
 
-/** Why no Asterisk can run: a code the console translates, its values, and the same said in English. */
+/** Why no Asterisk can run: a code and its values for programs, and what to do in the reader's language. */
 export interface PbxProblem {
   code: (typeof pbxProblemCodes)[number];
   values: Record<string, string | number>;
-  detail: string;
+  detail: Words;
 }
 
 const executable = (file: string) => {
@@ -82,7 +91,7 @@ function describe(binary: string, source: AsteriskInstallation['source']): Aster
     return {
       code: 'binary_broken',
       values: { path: binary },
-      detail: `${binary} does not run (asterisk -V failed): reinstall Asterisk or run npm install again`,
+      detail: binaryDoesNotRun(binary),
     };
   }
   const prefix = prefixOf(binary);
@@ -93,7 +102,7 @@ function describe(binary: string, source: AsteriskInstallation['source']): Aster
     return {
       code: 'binary_broken',
       values: { path: binary },
-      detail: `${binary} runs but its modules (res_pjsip.so) are missing: reinstall Asterisk or run npm install again`,
+      detail: modulesMissing(binary),
     };
   }
   const documentationDir =
@@ -119,7 +128,7 @@ export function findInstallation(options: {
       return {
         code: 'binary_missing',
         values: { path: options.bin },
-        detail: `ASTERISK_BIN names ${options.bin}, which is not an executable file`,
+        detail: binaryMissing(options.bin),
       };
     }
     return describe(options.bin, 'ASTERISK_BIN');
@@ -134,7 +143,7 @@ export function findInstallation(options: {
     return {
       code: 'binary_broken',
       values: { path: prefix },
-      detail: `The Asterisk build in ${prefix} is incomplete (no sbin/asterisk): delete it and run npm install again`,
+      detail: buildIncomplete(prefix),
     };
   }
   const failed = failedBuild(options.cacheDir);
@@ -142,14 +151,13 @@ export function findInstallation(options: {
     return {
       code: 'build_failed',
       values: { reason: failed },
-      detail: `Building Asterisk failed (${failed}): fix it and run npm install again`,
+      detail: buildFailed(failed),
     };
   }
   return {
     code: 'not_built',
     values: { cache: options.cacheDir },
-    detail:
-      'No Asterisk is installed: run npm install as root (it builds one from ../shared/vendor/asterisk or ASTERISK_SOURCE_DIR), install one on the PATH, or set ASTERISK_BIN',
+    detail: notBuilt(),
   };
 }
 

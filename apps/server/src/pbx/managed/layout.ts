@@ -11,6 +11,7 @@ import {
   isProblem,
   type PbxProblem,
 } from './installation.ts';
+import { noMusicOnHold, noVoicePrompts, type Words } from './messages.ts';
 
 /** The AMI account the console uses on the Asterisk it runs (bound to loopback, secret generated once). */
 export const MANAGED_AMI_USERNAME = 'centralino';
@@ -67,8 +68,8 @@ export function resolveManagedPbx(config: Config): { config: Config; installatio
 export function prepareManagedLayout(
   config: Config,
   installation: AsteriskInstallation | PbxProblem,
-): { config: Config; warnings: string[] } {
-  const warnings: string[] = [];
+): { config: Config; warnings: Words[] } {
+  const warnings: Words[] = [];
   const root = path.join(config.dataDir, 'pbx');
   const { runAs, directories } = config.pbx;
   const uid = runAs.user === null ? null : lookupId('passwd', runAs.user);
@@ -108,18 +109,14 @@ export function prepareManagedLayout(
     link('sounds', sounds);
     const missing = ['en', 'it'].filter((lang) => !sounds || !fs.existsSync(path.join(sounds, lang, 'vm-login.gsm')));
     if (missing.length > 0) {
-      warnings.push(
-        `No voice prompts for ${missing.join(' and ')}: voicemail, IVRs and queues play silence. Install ${missing.map((l) => `asterisk-core-sounds-${l}`).join(' ')} (npm install as root does)`,
-      );
+      warnings.push(noVoicePrompts(missing));
     }
     if (fs.existsSync(DISTRIBUTION_MOH)) link('moh', DISTRIBUTION_MOH);
     else {
       link('moh', null);
       fs.mkdirSync(path.join(data, 'moh'), { recursive: true });
       fs.chmodSync(path.join(data, 'moh'), 0o755);
-      warnings.push(
-        'No music on hold: callers on hold hear silence. Install asterisk-moh-opsound-gsm (npm install as root does)',
-      );
+      warnings.push(noMusicOnHold());
     }
   }
   const secretFile = path.join(root, 'ami-secret');

@@ -3,10 +3,11 @@ import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import type { ManagedPbxState, PbxSystemStatus } from '@centralino/contract';
+import type { ManagedPbxState, PbxSystemStatus, UiLanguage } from '@centralino/contract';
 import { type PbxPorts, PORT_SETTINGS } from '../../config.ts';
 import type { Log as Logger } from '../../log.ts';
 import { type AsteriskInstallation, isProblem, type PbxProblem } from './installation.ts';
+import { configMissing, crashing, portTaken, type Words } from './messages.ts';
 import { firstTakenPort, type PortCheck } from './ports.ts';
 
 /** First restart delay after Asterisk died; doubled after each death soon after a start, up to the cap. */
@@ -29,7 +30,7 @@ export interface SupervisorOptions {
   ports: PbxPorts;
   amiPort: number;
   /** What is missing beside Asterisk (prompts, music): shown with the state. */
-  warnings: string[];
+  warnings: Words[];
   log?: Logger;
 }
 
@@ -80,7 +81,7 @@ export class AsteriskSupervisor extends EventEmitter {
   private setState(state: ManagedPbxState): void {
     if (state === this.state) return;
     this.state = state;
-    this.options.log?.info({ state, problem: this.problem?.detail }, 'managed Asterisk');
+    this.options.log?.info({ state, problem: this.problem?.detail('en') }, 'managed Asterisk');
     this.emit('state', state);
   }
 
@@ -135,7 +136,7 @@ export class AsteriskSupervisor extends EventEmitter {
       this.fail({
         code: 'config_missing',
         values: {},
-        detail: 'The PBX configuration could not be written (see the last apply): Asterisk waits for it',
+        detail: configMissing(),
       });
       this.scheduleRetry(5000);
       return;
@@ -148,10 +149,11 @@ export class AsteriskSupervisor extends EventEmitter {
     const taken = await firstTakenPort(this.portChecks());
     if (this.stopping) return;
     if (taken) {
+      const protocol = taken.protocol.toUpperCase();
       this.fail({
         code: 'port_taken',
-        values: { port: taken.port, protocol: taken.protocol.toUpperCase(), setting: taken.setting },
-        detail: `Port ${taken.port} (${taken.protocol.toUpperCase()}) is taken by another program: stop it or choose another port with ${taken.setting}`,
+        values: { port: taken.port, protocol, setting: taken.setting },
+        detail: portTaken(taken.port, protocol, taken.setting),
       });
       // Tried again, so freeing the port is enough.
       this.scheduleRetry(5000);
@@ -225,15 +227,16 @@ export class AsteriskSupervisor extends EventEmitter {
     const ranMs = Date.now() - (this.startedAt ?? Date.now());
     this.crashes = ranMs >= HEALTHY_AFTER_MS ? 1 : this.crashes + 1;
     this.restarts += 1;
-    const how = signal ? `was stopped by ${signal}` : `exited with code ${code}`;
     const said = this.output.trim().split('\n').slice(-3).join(' ').trim();
     this.options.log?.warn({ code, signal, ranMs, output: said }, 'managed Asterisk ended: restarting it');
     const delay = Math.min(FIRST_RESTART_MS * 2 ** (this.crashes - 1), MAX_RESTART_MS);
     if (this.crashes >= CRASHES_BEFORE_FAILED) {
+      const end: Record<string, string | number> =
+        signal === 'unknown' ? {} : signal ? { signal } : { exitCode: code ?? -1 };
       this.fail({
         code: 'crashing',
-        values: { how, times: this.crashes, output: said },
-        detail: `Asterisk ${how}, ${this.crashes} times in a row soon after starting${said ? ` (${said})` : ''}: see its log; tried again in ${Math.round(delay / 1000)} s`,
+        values: { ...end, times: this.crashes, output: said },
+        detail: crashing(end, this.crashes, said, Math.round(delay / 1000)),
       });
     } else {
       this.problem = null;
@@ -248,16 +251,18 @@ export class AsteriskSupervisor extends EventEmitter {
     this.restartTimer.unref();
   }
 
-  status(): Omit<PbxSystemStatus, 'mode' | 'ami' | 'ports'> {
+  /** As the dashboard shows it, its words in `lang`. */
+  status(lang: UiLanguage): Omit<PbxSystemStatus, 'mode' | 'ami' | 'ports'> {
     const installation = this.installation;
+    const problem = this.problem;
     return {
       state: this.state,
-      problem: this.problem,
+      problem: problem && { code: problem.code, values: problem.values, detail: problem.detail(lang) },
       version: installation?.version ?? null,
       pid: this.child?.pid ?? this.adoptedPid ?? null,
       uptimeSeconds: this.runningSince === null ? null : Math.floor((Date.now() - this.runningSince) / 1000),
       restarts: this.restarts,
-      warnings: this.options.warnings,
+      warnings: this.options.warnings.map((warning) => warning(lang)),
     };
   }
 

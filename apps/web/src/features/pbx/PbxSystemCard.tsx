@@ -4,17 +4,18 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PbxLogModal } from './PbxLogModal.tsx';
-import { pbxSystemApi, problemText, stateColor, uptimeText } from './pbxSystem.ts';
+import { pbxSystemApi, stateColor, uptimeText } from './pbxSystem.ts';
 
 /** How often the dashboard asks how the phone system is (a restart or a failure shows within this). */
 const SYSTEM_POLL_MS = 5000;
 
 /** The phone system on the dashboard: who runs Asterisk, its state, why it failed, its ports and its log. */
 export function PbxSystemCard() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [logOpen, setLogOpen] = useState(false);
   const { data } = useQuery({
-    queryKey: ['pbx-system'],
+    // The server words the problem and the warnings in the reader's language: asked again when it changes.
+    queryKey: ['pbx-system', i18n.language],
     queryFn: pbxSystemApi.status,
     refetchInterval: SYSTEM_POLL_MS,
   });
@@ -67,7 +68,7 @@ export function PbxSystemCard() {
             title={t('pbxSystem.failedTitle')}
             data-testid="pbx-system-problem"
           >
-            {problemText(t, data.problem)}
+            {data.problem.detail}
           </Alert>
         )}
         {data.warnings.length > 0 && (

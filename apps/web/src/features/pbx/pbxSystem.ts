@@ -10,13 +10,6 @@ export const pbxSystemApi = {
     }),
 };
 
-/** Why the phone system is failed, in the reader's language from its code and values (the server's English else). */
-export function problemText(t: TFunction, problem: NonNullable<PbxSystemStatus['problem']>): string {
-  const key = `pbxSystem.problem.${problem.code}`;
-  const text = t(key, problem.values);
-  return text === key ? problem.detail : text;
-}
-
 /** "3 h 12 min", "2 d 4 h", "45 s". */
 export function uptimeText(t: TFunction, seconds: number): string {
   const d = Math.floor(seconds / 86_400);
