@@ -23,6 +23,9 @@ import { bulkRoutes } from './features/bulk/routes.ts';
 import { BulkService } from './features/bulk/service.ts';
 import { bulkPhonesRoutes } from './features/bulk-phones/routes.ts';
 import { BulkPhonesService } from './features/bulk-phones/service.ts';
+import { CallIndexer } from './features/calls/indexer.ts';
+import { callsRoutes } from './features/calls/routes.ts';
+import { CallsService } from './features/calls/service.ts';
 import { cardSourcesRoutes } from './features/card-sources/routes.ts';
 import { CardSourcesService } from './features/card-sources/service.ts';
 import { cloudSpeechRoutes } from './features/cloud-speech/routes.ts';
@@ -308,6 +311,10 @@ export async function buildApp({
     log: app.log,
   });
   await app.register(migrationRoutes(migration));
+  const callIndexer = new CallIndexer(database.db, app.log);
+  await app.register(callsRoutes(new CallsService(database.db, callIndexer)));
+  app.addHook('onReady', async () => callIndexer.start());
+  app.addHook('onClose', () => callIndexer.close());
   app.addHook('onReady', () => migration.start());
   app.addHook('onClose', () => migration.close());
   // Gateways may fetch their files at any time (e.g. after a reset), so a listening console serves them.

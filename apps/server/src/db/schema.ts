@@ -473,6 +473,37 @@ export interface CdrTable {
   cnum: Generated<string>;
   cnam: Generated<string>;
   ccompany: Generated<string>;
+  /** The call's linked id (migration 0034): the legs of one call share it; '' on records copied from an older system. */
+  linkedid: Generated<string>;
+  sequence: Generated<number>;
+  did: Generated<string>;
+  recordingfile: Generated<string>;
+}
+
+/** One call of the history, derived from its call records (features/calls/indexer.ts, migration 0034). */
+export interface CallsTable {
+  id: Generated<number>;
+  call_key: string;
+  at: number;
+  direction: 'inbound' | 'outbound' | 'internal';
+  caller: string;
+  caller_name: string;
+  called: string;
+  answered_by: string;
+  trunk: string;
+  queue: string;
+  wait: number;
+  talk: number;
+  result: 'answered' | 'missed' | 'busy' | 'failed' | 'voicemail';
+  recording: string;
+  migrated: number;
+  legs: number;
+}
+
+/** Single row (id 1): every call record up to `last_cdr_id` is in `calls`. */
+export interface CallIndexTable {
+  id: number;
+  last_cdr_id: number;
 }
 
 export interface CustomerCardsTable {
@@ -691,6 +722,8 @@ export interface Database {
   migration_report: MigrationReportTable;
   migration_cdr: MigrationCdrTable;
   cdr_spool: CdrSpoolTable;
+  calls: CallsTable;
+  call_index: CallIndexTable;
 }
 
 /** Errors and warnings of the migration steps (migration 0023). */

@@ -55,7 +55,15 @@ export const SPOOL_FIELDS = [
   'accountcode',
   'uniqueid',
   'userfield',
+  // Added by migration 0034 (call history): a spool file written before has the fields above only.
+  'linkedid',
+  'sequence',
+  'did',
+  'recordingfile',
 ] as const;
+
+/** The fields of a line written before the call history's fields were added. */
+const OLD_FIELD_COUNT = 17;
 
 const LIVE = 'cdr.csv';
 /** A file taken aside: its name sorts in the order the files were taken. */
@@ -79,6 +87,9 @@ const WIDTH = {
   accountcode: 20,
   uniqueid: 150,
   userfield: 255,
+  linkedid: 150,
+  did: 50,
+  recordingfile: 255,
 };
 const AMA_FLAGS: Record<string, number> = { OMIT: 1, BILLING: 2, DOCUMENTATION: 3 };
 const DATE_TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
@@ -136,12 +147,20 @@ export function parseCsvLine(line: string): string[] | null {
   }
 }
 
-type CdrRow = Omit<Database['cdr'], 'id' | 'cnum' | 'cnam' | 'ccompany'>;
+type CdrRow = Omit<
+  Database['cdr'],
+  'id' | 'cnum' | 'cnam' | 'ccompany' | 'linkedid' | 'sequence' | 'did' | 'recordingfile'
+> & {
+  linkedid: string;
+  sequence: number;
+  did: string;
+  recordingfile: string;
+};
 
 /** A spool line as a `cdr` row; null when it does not have the fields of SPOOL_FIELDS. */
 export function recordRow(line: string): CdrRow | null {
   const values = parseCsvLine(line);
-  if (!values || values.length !== SPOOL_FIELDS.length) return null;
+  if (!values || (values.length !== SPOOL_FIELDS.length && values.length !== OLD_FIELD_COUNT)) return null;
   const v = Object.fromEntries(SPOOL_FIELDS.map((name, i) => [name, values[i] ?? ''])) as Record<
     (typeof SPOOL_FIELDS)[number],
     string
@@ -166,6 +185,10 @@ export function recordRow(line: string): CdrRow | null {
     accountcode: cut('accountcode'),
     uniqueid: cut('uniqueid'),
     userfield: cut('userfield'),
+    linkedid: cut('linkedid'),
+    sequence: Number.parseInt(v.sequence, 10) || 0,
+    did: cut('did'),
+    recordingfile: cut('recordingfile'),
   };
 }
 

@@ -31,6 +31,7 @@ import { migrationMessages } from './0030_migration_messages.ts';
 import { tableVersions } from './0031_table_versions.ts';
 import { rowChanges } from './0032_row_changes.ts';
 import { provSipPorts } from './0033_prov_sip_ports.ts';
+import { callHistory } from './0034_call_history.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '0031_table_versions': tableVersions,
   '0032_row_changes': rowChanges,
   '0033_prov_sip_ports': provSipPorts,
+  '0034_call_history': callHistory,
 };
