@@ -39,6 +39,7 @@ import {
   IconLink,
   IconLogout,
   IconMicrophone,
+  IconPhoneCall,
   IconPlugConnected,
   IconReportAnalytics,
   IconSettings,
@@ -104,6 +105,7 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
   return (
     <nav aria-label={t('nav.mainMenu')}>
       {item('/', t('nav.home'), <IconHome size={18} />)}
+      {item('/calls', t('nav.calls'), <IconPhoneCall size={18} />)}
       {item('/extensions', t('nav.users'), <IconUsers size={18} />)}
       {item('/trunks/physical', t('nav.physical'), <IconPlugConnected size={18} />)}
       {item('/trunks/voip', t('nav.voip'), <IconCloudComputing size={18} />)}

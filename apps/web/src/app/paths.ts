@@ -49,6 +49,7 @@ export const ROUTED_PATHS = [
   '/admin/backup',
   '/admin/accounts',
   '/admin/audit',
+  '/calls',
 ] as const;
 
 export function isRouted(path: string): boolean {

@@ -22,6 +22,7 @@ const AdminSettingsPage = lazy(() =>
 const AccountsPage = lazy(() =>
   import('../features/accounts/AccountsPage.tsx').then((m) => ({ default: m.AccountsPage })),
 );
+const CallsPage = lazy(() => import('../features/calls/CallsPage.tsx').then((m) => ({ default: m.CallsPage })));
 const AuditPage = lazy(() => import('../features/audit/AuditPage.tsx').then((m) => ({ default: m.AuditPage })));
 const PhonebookPage = lazy(() =>
   import('../features/phonebook/PhonebookPage.tsx').then((m) => ({ default: m.PhonebookPage })),
@@ -190,6 +191,7 @@ export const routes = [
       { path: '/admin/backup', element: screen(<BackupPage />) },
       { path: '/admin/accounts', element: screen(<AccountsPage />) },
       { path: '/admin/audit', element: screen(<AuditPage />) },
+      { path: '/calls', element: screen(<CallsPage />) },
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },

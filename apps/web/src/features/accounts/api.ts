@@ -9,6 +9,7 @@ import {
 } from '@centralino/contract';
 import { z } from 'zod';
 import { apiRequest } from '../../api/client.ts';
+import { queryString } from '../../api/download.ts';
 
 const success = z.object({ success: z.literal(true) }).loose();
 const name = (username: string) => encodeURIComponent(username);
@@ -27,11 +28,7 @@ export const accountsApi = {
 
 /** Query string of an audit search (empty fields left out). */
 export function auditSearch(query: AuditQuery): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && value !== '') params.set(key, String(value));
-  }
-  return params.toString();
+  return queryString(query);
 }
 
 export const auditApi = {

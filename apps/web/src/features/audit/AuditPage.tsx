@@ -1,5 +1,4 @@
 import { type AuditEntry, type AuditQuery, auditSettingsSchema } from '@centralino/contract';
-import { AUTH_KEY_HEADER, AUTH_USER_HEADER } from '@centralino/contract/constants';
 import {
   Button,
   Card,
@@ -16,10 +15,9 @@ import {
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { readCredentials } from '../../api/credentials.ts';
+import { downloadFile } from '../../api/download.ts';
 import { notifyError, notifySuccess, reported } from '../../components/notify.ts';
 import { WriteFieldset } from '../../components/WriteControls.tsx';
-import i18n from '../../i18n/index.ts';
 import { auditApi, auditSearch } from '../accounts/api.ts';
 
 const PAGE_SIZE = 50;
@@ -31,25 +29,12 @@ function dayBound(value: string, end: boolean): number | undefined {
   return Number.isNaN(at) ? undefined : at;
 }
 
-/** Downloads the CSV of the search with the sign-in headers (a plain link could not send them). */
-async function downloadCsv(query: AuditQuery): Promise<void> {
-  const credentials = readCredentials();
-  const response = await fetch(`/api/admin/audit/export?${auditSearch(query)}`, {
-    headers: credentials
-      ? {
-          [AUTH_USER_HEADER]: credentials.user,
-          [AUTH_KEY_HEADER]: credentials.secretkey,
-          'Accept-Language': i18n.language,
-        }
-      : {},
-  });
-  if (!response.ok) throw new Error((await response.json().catch(() => ({})))?.detail ?? response.statusText);
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `audit-${new Date().toISOString().slice(0, 10)}.csv`;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+/** Downloads the CSV of the search. */
+function downloadCsv(query: AuditQuery): Promise<void> {
+  return downloadFile(
+    `/api/admin/audit/export?${auditSearch(query)}`,
+    `audit-${new Date().toISOString().slice(0, 10)}.csv`,
+  );
 }
 
 function Changes({ entry }: { entry: AuditEntry }) {
