@@ -11,6 +11,7 @@ import { type DatabaseHandle, migrateToLatest, openDatabase } from '../src/db/da
 import { hashPassword } from '../src/features/auth/password.ts';
 import { ADMIN_USERNAME, type AuthService } from '../src/features/auth/service.ts';
 import type { GoogleSpeechOptions } from '../src/features/cloud-speech/service.ts';
+import type { JobRunner } from '../src/jobs/runner.ts';
 import type { ManagedPbx } from '../src/pbx/engine.ts';
 import { freePort } from './support/slapd.ts';
 
@@ -90,6 +91,8 @@ export interface TestApp {
   auth: AuthService;
   config: Config;
   database: DatabaseHandle;
+  /** The app's background jobs (main.ts fails those of a stopped process at start: `jobs.watchInterrupted()`). */
+  jobs: JobRunner;
   /** Closes the app and its database connection; the test database itself stays (see TestDatabase.drop). */
   close(): Promise<void>;
 }
@@ -139,7 +142,7 @@ export async function startApp(testDb: TestDatabase, options: StartOptions = {})
   expect(database.kind).toBe(testDb.kind);
   try {
     await migrateToLatest(database.db);
-    const { app, auth } = await buildApp({
+    const { app, auth, jobs } = await buildApp({
       config,
       database,
       logger: false,
@@ -156,6 +159,7 @@ export async function startApp(testDb: TestDatabase, options: StartOptions = {})
       auth,
       config,
       database,
+      jobs,
       close: async () => {
         await app.close();
         await database.close();

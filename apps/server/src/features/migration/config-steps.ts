@@ -12,6 +12,7 @@ import { describe, msg, textMessage } from './messages.ts';
 import { addPending, linkPending, type PendingLink } from './pending.ts';
 import { migrateCardTemplates, migrateCtiPhonebook } from './post-steps.ts';
 import { migrateRecordings } from './recording-steps.ts';
+import { StepProgress } from './resume.ts';
 import type { LegacySource } from './source.ts';
 import { type MigrationState, type StepBody, StepLog } from './state.ts';
 
@@ -97,27 +98,33 @@ export class ConfigMigration {
 
   /**
    * A step whose writes go through another service, each in that service's own transaction (SQLite has one
-   * connection: a service transaction inside the step's would wait for it forever). Its status is stored after.
+   * connection: a service transaction inside the step's would wait for it forever). What it has saved so far is kept
+   * (resume.ts), so that a run cut short and run again reports those objects as migrated; its report, its status and
+   * the end of that list commit together, after.
    */
   private async runEach(
     reportName: string,
     status: MigrationStatus,
-    body: (db: Trx, log: StepLog) => Promise<void>,
+    body: (db: Trx, log: StepLog, progress: StepProgress) => Promise<void>,
   ): Promise<StepAnswer> {
     if (this.dry) {
       return this.runDry(reportName, status, async (trx, log) => {
-        await body(trx, log);
+        await body(trx, log, await StepProgress.load(trx, reportName));
         return true;
       });
     }
     const log = new StepLog();
+    const progress = await StepProgress.load(this.db, reportName);
     try {
-      await body(this.db, log);
-      if (log.errors.length === 0) await this.state.setStatus(status);
+      await body(this.db, log, progress);
     } catch (error) {
       log.errors.push(textMessage(describe(error)));
     }
-    await this.state.record(reportName, log);
+    await this.db.transaction().execute(async (trx) => {
+      if (log.errors.length === 0) await this.state.setStatus(status, trx);
+      await this.state.record(reportName, log, trx);
+      await progress.finish(trx);
+    });
     const ok = log.errors.length === 0;
     return { code: ok ? 200 : 500, body: log.result(ok) };
   }
@@ -192,7 +199,7 @@ export class ConfigMigration {
    * Each gateway is saved whole or not at all.
    */
   gatewaysStep(): Promise<StepAnswer> {
-    return this.runEach('getOldGateways', 'gateptrunks', async (trx, log) => {
+    return this.runEach('getOldGateways', 'gateptrunks', async (trx, log, progress) => {
       if (!this.gateways && !this.dry) throw new Error('gateways are not available');
       const old = await this.source.query<{
         id: number;
@@ -228,8 +235,15 @@ export class ConfigMigration {
           log.warnings.push(msg('gateway_model', { name: g.name, model: g.model }));
           continue;
         }
+        const as = (description: string) => `${model.manufacturer} ${description}`;
+        const migrated = msg('gateway_migrated_model', {
+          name: g.name,
+          model: { en: as(model.descriptionEn), it: as(model.description) },
+        });
         if (macs.has(g.mac.toUpperCase())) {
-          log.warnings.push(msg('gateway_exists', { name: g.name }));
+          // Saved by this step's run that was cut short: what that run would have said.
+          if (progress.savedByThisStep(g.mac.toUpperCase())) log.infos.push(migrated);
+          else log.warnings.push(msg('gateway_exists', { name: g.name }));
           continue;
         }
         const ports = <T>(n: number, make: (i: number) => T) => Array.from({ length: n }, (_, i) => make(i));
@@ -267,14 +281,10 @@ export class ConfigMigration {
           continue;
         }
         try {
+          await progress.saving(g.mac.toUpperCase());
           await (this.gateways as GatewaysService).create(body.data);
-          const as = (description: string) => `${model.manufacturer} ${description}`;
-          log.infos.push(
-            msg('gateway_migrated_model', {
-              name: g.name,
-              model: { en: as(model.descriptionEn), it: as(model.description) },
-            }),
-          );
+          await progress.saved(g.mac.toUpperCase());
+          log.infos.push(migrated);
         } catch (error) {
           log.errors.push(
             msg('with_reason', { subject: msg('gateway_label', { name: g.name }), reason: describe(error) }),
@@ -570,9 +580,9 @@ export class ConfigMigration {
 
   /** System recordings with their audio, converted as uploads are (recording-steps.ts). */
   recordingsStep(): Promise<StepAnswer> {
-    return this.runEach('migrateRecordings', 'recordings', async (db, log) => {
+    return this.runEach('migrateRecordings', 'recordings', async (db, log, progress) => {
       if (!this.recordings) throw new Error('recordings are not available');
-      await migrateRecordings(db, this.source, this.recordings, this.source.config.soundsDir, log);
+      await migrateRecordings(db, this.source, this.recordings, this.source.config.soundsDir, log, progress);
     });
   }
 
@@ -646,12 +656,19 @@ export class ConfigMigration {
 
   /**
    * Post-migration: the old CTI phonebook and customer-card templates (post-steps.ts), in one transaction. The
-   * objects Centralino has no home for are named in a warning, never dropped silently.
+   * objects Centralino has no home for are named in a warning, never dropped silently. The templates it saves are
+   * listed (resume.ts) until the apply that follows has recorded its verdict (MigrationService.postMigration): run
+   * again after a kill during that apply, the step says what it said the first time.
    */
   postMigration(): Promise<StepAnswer> {
     return this.run('postMigration', 'postmig', async (trx, log) => {
       await migrateCtiPhonebook(trx, this.source, log);
-      await migrateCardTemplates(trx, this.source.config.templatesDir, log);
+      await migrateCardTemplates(
+        trx,
+        this.source.config.templatesDir,
+        log,
+        await StepProgress.load(trx, 'postMigration'),
+      );
       log.warnings.push(msg('postmig_by_hand'));
       return true;
     });

@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { convertEjsTemplate } from '../custcards/ejs.ts';
 import { describe, msg } from './messages.ts';
+import type { StepProgress } from './resume.ts';
 import type { LegacySource } from './source.ts';
 import type { StepLog } from './state.ts';
 
@@ -74,7 +75,12 @@ export async function migrateCtiPhonebook(trx: Trx, source: LegacySource, log: S
  * converted to Liquid by reading them (convertEjsTemplate), never by running them. A template that cannot be
  * converted is reported with its name and the line at fault; the administrator rewrites it by hand.
  */
-export async function migrateCardTemplates(trx: Trx, dir: string | undefined, log: StepLog): Promise<void> {
+export async function migrateCardTemplates(
+  trx: Trx,
+  dir: string | undefined,
+  log: StepLog,
+  progress: Pick<StepProgress, 'savedByThisStep' | 'saved'>,
+): Promise<void> {
   if (!dir) {
     log.infos.push(msg('templates_no_dir'));
     return;
@@ -97,7 +103,9 @@ export async function migrateCardTemplates(trx: Trx, dir: string | undefined, lo
       continue;
     }
     if (taken.has(name)) {
-      log.warnings.push(msg('template_exists', { name }));
+      // Saved by this step's run whose PBX apply was cut short: what that run would have said.
+      if (progress.savedByThisStep(name)) log.infos.push(msg('template_migrated', { name }));
+      else log.warnings.push(msg('template_exists', { name }));
       continue;
     }
     let html: string;
@@ -111,6 +119,7 @@ export async function migrateCardTemplates(trx: Trx, dir: string | undefined, lo
       .insertInto('card_templates')
       .values({ name, custom: 1, builtin: 0, html, created_at: now, updated_at: now })
       .execute();
+    await progress.saved(name);
     taken.add(name);
     log.infos.push(msg('template_migrated', { name }));
   }

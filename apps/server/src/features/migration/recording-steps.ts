@@ -8,6 +8,7 @@ import { AppError } from '../../errors.ts';
 import type { RecordingsService } from '../flows/service.ts';
 import { DestinationCheck, IDS_KEY } from './destinations.ts';
 import { describe, type Localized, type Message, msg } from './messages.ts';
+import type { StepProgress } from './resume.ts';
 import type { LegacySource } from './source.ts';
 import type { StepLog } from './state.ts';
 
@@ -73,6 +74,7 @@ export async function migrateRecordings(
   recordings: Pick<RecordingsService, 'create'>,
   soundsDir: string | undefined,
   log: StepLog,
+  progress: Pick<StepProgress, 'savedByThisStep' | 'saving' | 'saved'>,
 ): Promise<void> {
   const rows = await source.query<{ id: number; displayname: string; filename: Buffer | string; description: string }>(
     `SELECT id, displayname, filename, description FROM ${source.table('pbx', 'recordings')} ORDER BY id`,
@@ -90,17 +92,23 @@ export async function migrateRecordings(
   );
   for (const r of rows) {
     const name = (r.displayname || `Recording ${r.id}`).trim().slice(0, 50);
-    const had = names.get(name);
-    if (had !== undefined) {
-      check.ids.recording[String(r.id)] = had;
-      log.warnings.push(msg('recording_exists', { name }));
-      continue;
-    }
     // One recording may chain several files (`custom/a&custom/b`): the first is what callers heard first.
     const files = String(r.filename ?? '')
       .split('&')
       .filter((f) => f.trim() !== '');
     const first = files[0]?.trim();
+    const migrated = () => {
+      if (files.length > 1) log.warnings.push(msg('recording_first_part', { name, file: first ?? '' }));
+      log.infos.push(msg('recording_migrated', { name }));
+    };
+    const had = names.get(name);
+    if (had !== undefined) {
+      check.ids.recording[String(r.id)] = had;
+      // Saved by this step's run that was cut short (its audio file is written again at start: syncFiles).
+      if (progress.savedByThisStep(name)) migrated();
+      else log.warnings.push(msg('recording_exists', { name }));
+      continue;
+    }
     if (!soundsDir || !first) {
       log.warnings.push(msg(soundsDir ? 'recording_no_file' : 'recording_no_dir', { name }));
       continue;
@@ -123,11 +131,13 @@ export async function migrateRecordings(
       continue;
     }
     try {
-      const id = await recordings.create(meta.data, await fs.readFile(found.file));
+      const audio = await fs.readFile(found.file);
+      await progress.saving(name);
+      const id = await recordings.create(meta.data, audio);
+      await progress.saved(name);
       check.ids.recording[String(r.id)] = id;
       names.set(name, id);
-      if (files.length > 1) log.warnings.push(msg('recording_first_part', { name, file: first }));
-      log.infos.push(msg('recording_migrated', { name }));
+      migrated();
     } catch (error) {
       log.warnings.push(msg('recording_failed', { name, reason: refusal(error) }));
     }

@@ -10,6 +10,7 @@ import { cdrWriter } from './cdr-writer.ts';
 import { ConfigMigration, type StepAnswer } from './config-steps.ts';
 import { dryRun } from './dryrun.ts';
 import { msg, textMessage } from './messages.ts';
+import { StepProgress } from './resume.ts';
 import { type LegacyConfig, LegacySource } from './source.ts';
 import { MigrationState, StepLog } from './state.ts';
 import { UsersMigration } from './users.ts';
@@ -97,8 +98,12 @@ export class MigrationService {
           .map((line) => textMessage(line)),
       );
     } else log.errors.push(msg('pbx_failed', { reason: record.error ?? '' }));
-    // Run again, the section holds the last verdict only.
-    await this.state.record('pbxConfigurationCheck', log, undefined, { replace: true });
+    // Run again, the section holds the last verdict only; with it the step has ended (its list of saved templates
+    // goes: resume.ts).
+    await this.db.transaction().execute(async (trx) => {
+      await this.state.record('pbxConfigurationCheck', log, trx, { replace: true });
+      await StepProgress.finish(trx, 'postMigration');
+    });
     const step = answer.body;
     const check = log.result();
     return {

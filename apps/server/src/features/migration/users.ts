@@ -5,6 +5,7 @@ import type { CsvService } from '../csv/service.ts';
 import type { CtiService } from '../cti/service.ts';
 import type { StepAnswer } from './config-steps.ts';
 import { describe, type Localized, type Message, msg, textMessage } from './messages.ts';
+import { StepProgress } from './resume.ts';
 import type { LegacySource } from './source.ts';
 import { type MigrationState, StepLog } from './state.ts';
 import { deriveUsername } from './usernames.ts';
@@ -116,9 +117,12 @@ export class UsersMigration {
       `SELECT profile_id, permission FROM ${this.source.table('pbx', 'nethcti_profile_permissions')}`,
     );
     const existing = new Set((await this.cti.profiles()).map((p) => p.name));
+    // Each profile is saved on its own (CtiService): a run cut short and run again takes the ones it saved as its own.
+    const progress = await StepProgress.load(this.db, 'cloneOldCTIProfile');
     for (const profile of profiles) {
       if (existing.has(profile.name)) {
-        log.warnings.push(msg('profile_exists', { name: profile.name }));
+        if (progress.savedByThisStep(profile.name)) log.infos.push(msg('profile_migrated', { name: profile.name }));
+        else log.warnings.push(msg('profile_exists', { name: profile.name }));
         continue;
       }
       const old = permissions.filter((p) => p.profile_id === profile.id).map((p) => p.permission);
@@ -144,10 +148,12 @@ export class UsersMigration {
             }
           }
         }
+        await progress.saving(profile.name);
         await this.cti.createProfile({
           name: profile.name,
           macro_permissions: template as Parameters<CtiService['createProfile']>[0]['macro_permissions'],
         });
+        await progress.saved(profile.name);
         log.infos.push(msg('profile_migrated', { name: profile.name }));
       } catch (error) {
         log.errors.push(
@@ -155,8 +161,11 @@ export class UsersMigration {
         );
       }
     }
-    await this.state.record('cloneOldCTIProfile', log);
-    await this.state.setStatus('profiles');
+    await this.db.transaction().execute(async (trx) => {
+      await this.state.record('cloneOldCTIProfile', log, trx);
+      await this.state.setStatus('profiles', trx);
+      await progress.finish(trx);
+    });
     return { code: log.errors.length ? 500 : 200, body: log.result() };
   }
 
