@@ -428,6 +428,7 @@ const SCREENS: Screen[] = [
   { path: '/admin/backup' },
   { path: '/admin/accounts' },
   { path: '/admin/audit' },
+  { path: '/calls' },
   { path: '/final' },
   // Without an older system configured: the landing page says no migration is available.
   { path: '/migration' },

@@ -133,7 +133,7 @@ test('call history: read who called whom, filter by URL, open a call, scroll on,
   // Inbound only: the filter goes into the URL, and the URL alone gives the same view.
   await page.getByRole('combobox', { name: 'Direction' }).click();
   await page.getByRole('option', { name: 'Inbound' }).click();
-  await page.getByRole('button', { name: 'Apply', exact: true }).click();
+  await page.getByRole('button', { name: 'Show calls', exact: true }).click();
   await expect(page).toHaveURL(/direction=inbound/);
   await expect(page.getByText('1 call shown', { exact: true })).toBeVisible();
   const inbound = table.getByRole('row').filter({ hasText: '0612345678' });
@@ -157,7 +157,7 @@ test('call history: read who called whom, filter by URL, open a call, scroll on,
   await expect(page.getByText('Type digits only (and * # +)')).toBeVisible();
 
   // All calls again: the second page comes as the list is scrolled to its end.
-  await page.getByRole('button', { name: 'Clear filters' }).click();
+  await page.getByRole('button', { name: 'All calls', exact: true }).click();
   await expect(page).not.toHaveURL(/direction=/);
   await page.getByRole('button', { name: 'Show more' }).scrollIntoViewIfNeeded();
   await expect(page.getByText('62 calls shown', { exact: true })).toBeVisible();
@@ -166,7 +166,7 @@ test('call history: read who called whom, filter by URL, open a call, scroll on,
   await page.getByRole('button', { name: 'Last 30 days' }).click();
   await page.getByRole('combobox', { name: 'Result' }).click();
   await page.getByRole('option', { name: 'Missed' }).click();
-  await page.getByRole('button', { name: 'Apply', exact: true }).click();
+  await page.getByRole('button', { name: 'Show calls', exact: true }).click();
   await expect(page).toHaveURL(/result=missed/);
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();

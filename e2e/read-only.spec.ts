@@ -52,6 +52,7 @@ const SCREENS = [
   '/admin/backup',
   '/admin/accounts',
   '/admin/audit',
+  '/calls',
   '/migration',
   '/final',
 ];
