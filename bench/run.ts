@@ -18,6 +18,7 @@ const benches = [
   'console-size.ts',
   'backup.ts',
   'migration.ts',
+  'call-history.ts',
   'managed-pbx.ts',
 ];
 let failed = false;

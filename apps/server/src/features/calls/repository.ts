@@ -19,6 +19,18 @@ function containing(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/**
+ * The list padded to the next power of two with its own first value (a repeat in `in (…)` changes nothing): a
+ * handful of SQL texts instead of one per length. SQLite's connection keeps 500 prepared statements, and an
+ * export's chunks of 1,000 calls asked with a new length each time, so it kept hundreds of statements of a
+ * thousand values or more: the server's memory grew by 115 MB over a 783,000-call export.
+ */
+function padded(values: string[]): string[] {
+  let size = 16;
+  while (size < values.length) size *= 2;
+  return [...values, ...Array<string>(size - values.length).fill(values[0] as string)];
+}
+
 export interface Cursor {
   at: number;
   id: number;
@@ -39,7 +51,8 @@ export class CallsRepository {
     return [extension, ...rows.map((r) => r.extension as string)];
   }
 
-  private where(filters: CallFilters, numbers: string[] | undefined, cursor: Cursor | undefined) {
+  /** Every filter but the user's numbers, which `page` asks one column and number at a time. */
+  private where(filters: CallFilters, cursor: Cursor | undefined) {
     return (eb: ExpressionBuilder<Database, 'calls'>) => {
       const all: Expression<SqlBool>[] = [];
       if (filters.from) all.push(eb('at', '>=', dayStart(filters.from)));
@@ -48,26 +61,39 @@ export class CallsRepository {
       if (filters.result) all.push(eb('result', '=', filters.result));
       if (filters.trunk) all.push(eb('trunk', '=', filters.trunk));
       if (filters.queue) all.push(eb('queue', '=', filters.queue));
-      if (numbers) {
-        all.push(eb.or([eb('caller', 'in', numbers), eb('called', 'in', numbers), eb('answered_by', 'in', numbers)]));
-      }
       if (filters.number) {
         const like = containing(filters.number);
         all.push(eb.or([sql<SqlBool>`caller like ${like} escape '\\'`, sql<SqlBool>`called like ${like} escape '\\'`]));
       }
-      if (cursor) {
-        all.push(eb.or([eb('at', '<', cursor.at), eb.and([eb('at', '=', cursor.at), eb('id', '<', cursor.id)])]));
-      }
+      // A row value, not `at < x or (at = x and id < y)`: with the OR, SQLite scanned the index from the newest
+      // call down to the cursor on every page (an export's 400,000th row took 35 ms a page instead of 5 ms).
+      if (cursor) all.push(eb(eb.refTuple('at', 'id'), '<', eb.tuple(cursor.at, cursor.id)));
       return eb.and(all);
     };
   }
 
   /** Newest first, `limit` rows after the cursor. */
   page(filters: CallFilters, numbers: string[] | undefined, cursor: Cursor | undefined, limit: number) {
+    const newest = this.db
+      .selectFrom('calls')
+      .where(this.where(filters, cursor))
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit);
+    if (!numbers) return newest.selectAll().execute();
+    // A user's calls: the newest `limit` of each number in each column, each read in order from its own
+    // (column, at, id) index, then merged. As one OR, SQLite gathered every call the user ever had (a multi-index
+    // OR) and sorted them for each page: 11 ms a page at 1,000,000 records for a user with 7,000 calls, 1.2 ms so.
+    const [first, ...rest] = numbers.flatMap((n) =>
+      (['caller', 'called', 'answered_by'] as const).map((column) =>
+        this.db.selectFrom(newest.select('id').where(column, '=', n).as('one')).select('one.id'),
+      ),
+    );
+    const ids = rest.reduce((all, one) => all.unionAll(one), first as NonNullable<typeof first>);
     return this.db
       .selectFrom('calls')
       .selectAll()
-      .where(this.where(filters, numbers, cursor))
+      .where('id', 'in', ids)
       .orderBy('at', 'desc')
       .orderBy('id', 'desc')
       .limit(limit)
@@ -89,8 +115,9 @@ export class CallsRepository {
   /** Names for numbers: users by main extension or device, then contacts of the central phonebook. */
   async names(numbers: Set<string>): Promise<Map<string, string>> {
     const names = new Map<string, string>();
-    const wanted = [...numbers].filter((n) => n !== '');
-    if (wanted.length === 0) return names;
+    const found = [...numbers].filter((n) => n !== '');
+    if (found.length === 0) return names;
+    const wanted = padded(found);
     const [users, devices, contacts] = await Promise.all([
       this.db
         .selectFrom('users')
@@ -109,7 +136,7 @@ export class CallsRepository {
         .where((eb) =>
           eb.or([eb('workphone', 'in', wanted), eb('cellphone', 'in', wanted), eb('homephone', 'in', wanted)]),
         )
-        .limit(wanted.length * 4)
+        .limit(found.length * 4)
         .execute(),
     ]);
     for (const c of contacts) {
