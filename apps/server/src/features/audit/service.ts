@@ -8,6 +8,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { SettingsStore } from '../../db/settings-store.ts';
+import { csvCell } from '../csv/cell.ts';
 import { type AuditRow, insertAuditRow } from './context.ts';
 import { AuditRepository } from './repository.ts';
 
@@ -20,12 +21,6 @@ function parseChanges(text: string): unknown {
   } catch {
     return text;
   }
-}
-
-function csvCell(value: string): string {
-  // Formula injection: a cell starting with = + - @ is shown as text by spreadsheets.
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
 /** The audit log: rows written by the request hook and the sign-in routes, searched and exported here. */

@@ -10,18 +10,13 @@ import {
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { csvCell } from '../csv/cell.ts';
 import type { CallIndexer } from './indexer.ts';
 import { type CallRow, CallsRepository, type Cursor } from './repository.ts';
 import { nameOfClid, pathOf, startOf, trunkTest } from './summary.ts';
 
 /** Rows per read of an export: a million rows pass through in pieces this size. */
 const EXPORT_CHUNK = 1000;
-
-function csvCell(value: string): string {
-  // Formula injection: a cell starting with = + - @ is shown as text by spreadsheets.
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
 
 function cursorOf(text: string | undefined): Cursor | undefined {
   if (!text) return undefined;
