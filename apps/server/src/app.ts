@@ -296,6 +296,7 @@ export async function buildApp({
     tftpHost: config.host,
     controlPort: config.gatewayControlPort,
     log: app.log,
+    pbxPorts: { sip: config.pbx.ports.sip, tls: config.pbx.ports.tls },
   });
   await app.register(gatewaysRoutes(gateways));
   const migration = new MigrationService(database, config.migration, {

@@ -135,6 +135,17 @@ const cases: [file: string, input: GatewayConfigInput][] = [
   ],
 ];
 
+describe('the PBX port in gateway files', () => {
+  // A console started with SIP_PORT=5070 / SIP_TLS_PORT=5071: every gateway registers to those, not to 5060.
+  it.each(cases)('%s names the configured port', (_file, input) => {
+    const moved = renderGatewayConfig({ ...input, pbxPorts: { sip: 5070, tls: 5071 } });
+    const port = input.model.tls ? 5071 : 5070;
+    const at = new RegExp(`${input.pbx.replaceAll('.', '\\.')}(:| )${port}\\b`);
+    expect(moved).toMatch(at);
+    expect(moved).not.toMatch(new RegExp(`${input.pbx.replaceAll('.', '\\.')}(:| )506[01]\\b`));
+  });
+});
+
 describe('generated gateway files (golden)', () => {
   it.each(cases)('%s', (file, input) => {
     const text = renderGatewayConfig(input);

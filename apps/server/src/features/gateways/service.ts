@@ -46,6 +46,8 @@ export interface GatewayOptions {
   log: Pick<Log, 'warn' | 'info'>;
   /** Called after every change the PBX configuration depends on. */
   changed?: () => void;
+  /** The PBX's SIP ports (SIP_PORT, SIP_TLS_PORT): what the gateways' files and proxies name. */
+  pbxPorts?: { sip: number; tls: number };
 }
 
 const SECRET_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
@@ -113,6 +115,11 @@ export class GatewaysService {
     );
   }
 
+  /** The PBX port a gateway's accounts register to. */
+  private pbxPort(tls: boolean): number {
+    return tls ? (this.options.pbxPorts?.tls ?? 5061) : (this.options.pbxPorts?.sip ?? 5060);
+  }
+
   manufacturers(): GatewayManufacturers {
     const pbx = defaultPbxAddress();
     const out: GatewayManufacturers = {};
@@ -120,7 +127,7 @@ export class GatewaysService {
       // The answer stays the original's (Italian descriptions); the console translates by model id.
       const { family: _family, descriptionEn: _en, ...rest } = m;
       const list = out[m.manufacturer] ?? [];
-      list.push({ ...rest, proxy: `sip:${pbx}:5060;lr`, ipv4_green: pbx });
+      list.push({ ...rest, proxy: `sip:${pbx}:${this.pbxPort(m.tls)};lr`, ipv4_green: pbx });
       out[m.manufacturer] = list;
     }
     return out;
@@ -340,7 +347,7 @@ export class GatewaysService {
             gateway: body.gateway,
             ipv4_green: pbx,
             netmask_green: body.netmask_green,
-            proxy: `sip:${pbx}:${model.tls ? 5061 : 5060};lr`,
+            proxy: `sip:${pbx}:${this.pbxPort(model.tls)};lr`,
             created_at: now,
             updated_at: now,
           })
@@ -474,6 +481,7 @@ export class GatewaysService {
       fxo: portsOf(ports, 'fxo').map((p) => ({ ...trunkPort(p), number: p.number ?? '' })),
       fxs: portsOf(ports, 'fxs').map((p) => ({ extension: p.physical_extension, secret: p.secret })),
       now,
+      pbxPorts: this.options.pbxPorts,
     };
   }
 

@@ -47,6 +47,8 @@ export interface GatewayConfigInput {
   fxs: FxsPort[];
   /** Generation time (written in the header; Grandstream's UTIME). */
   now: Date;
+  /** The PBX's SIP ports (SIP_PORT, SIP_TLS_PORT), which the gateway registers to; 5060 / 5061 when left out. */
+  pbxPorts?: { sip: number; tls: number };
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -54,7 +56,11 @@ const pad = (n: number) => String(n).padStart(2, '0');
 export function formatDate(d: Date): string {
   return `${pad(d.getUTCDate())}/${pad(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${d.getUTCHours()}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} UTC`;
 }
+/** The gateway's own SIP port (its local listener). */
 const sipPort = (tls: boolean) => (tls ? 5061 : 5060);
+/** The PBX's port the gateway's accounts register and send calls to. */
+const pbxPort = (input: GatewayConfigInput, tls = input.model.tls) =>
+  tls ? (input.pbxPorts?.tls ?? 5061) : (input.pbxPorts?.sip ?? 5060);
 type Part = string | false | readonly Part[];
 function flatten(parts: readonly Part[], out: string[] = []): string[] {
   for (const p of parts) {
@@ -152,7 +158,7 @@ function pattonPorts(input: GatewayConfigInput, trinity: boolean): PattonTrunk[]
 function renderPatton(input: GatewayConfigInput): string {
   const trinity = input.model.family === 'patton-trinity';
   const tls = input.model.tls;
-  const port = sipPort(tls);
+  const port = pbxPort(input);
   const transport = tls ? 'tls' : 'udp';
   const trunks = pattonPorts(input, trinity);
   const fxs = input.fxs.map((p, i) => ({ ...p, i })).filter((p) => p.extension);
@@ -305,7 +311,7 @@ function renderPatton(input: GatewayConfigInput): string {
  * password P4180+k, name P4240+k, enable P4300+k).
  */
 function grandstreamAccounts(input: GatewayConfigInput): [string, string][] {
-  const port = sipPort(input.model.tls);
+  const port = pbxPort(input);
   const server = `${input.pbx}:${port}`;
   // Transport: 0 UDP, 2 TLS. SRTP: 0 off, 2 enabled and forced.
   const transport = input.model.tls ? '2' : '0';
@@ -425,7 +431,7 @@ function renderSangoma(input: GatewayConfigInput): string {
     `set .lan.dns=${input.defaultGateway}`,
     '',
     `set .sip.reg_domain=${input.pbx}`,
-    `set .sip.proxy.1.ipname=${input.pbx}:5060`,
+    `set .sip.proxy.1.ipname=${input.pbx}:${pbxPort(input, false)}`,
     'set .sip.proxy.1.enable=1',
     'set .sip.reg_expiry=300',
     '',
@@ -491,8 +497,8 @@ function renderMediatrix(input: GatewayConfigInput): string {
     `Eth.Networks[Name=Uplink].StaticDefaultRouter="${input.defaultGateway}"`,
     `Bni.StaticDnsServers="${input.defaultGateway}"`,
     '',
-    `SipEp.DefaultStaticRegistrar="${input.pbx}:5060"`,
-    `SipEp.DefaultStaticProxy="${input.pbx}:5060"`,
+    `SipEp.DefaultStaticRegistrar="${input.pbx}:${pbxPort(input, false)}"`,
+    `SipEp.DefaultStaticProxy="${input.pbx}:${pbxPort(input, false)}"`,
     'SipEp.DefaultRegistrationRefreshTime="300"',
     '',
     input.isdn.map((p, i) => {
