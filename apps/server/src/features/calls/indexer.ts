@@ -1,32 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Log } from '../../log.ts';
-import { type CallSummary, callKey, type Leg, summarize, trunkTest } from './summary.ts';
+import { type CallSummary, callKey, LEG_COLUMNS, type Leg, legOf, summarize, trunkTest } from './summary.ts';
 
 /** Records read per transaction. */
 const BATCH = 2000;
 /** Rows per INSERT, within both databases' limits on bound values (16 columns). */
 const INSERT = 500;
-
-export const LEG_COLUMNS = [
-  'id',
-  'calldate',
-  'clid',
-  'src',
-  'dst',
-  'dcontext',
-  'channel',
-  'dstchannel',
-  'lastapp',
-  'lastdata',
-  'duration',
-  'billsec',
-  'disposition',
-  'linkedid',
-  'sequence',
-  'did',
-  'recordingfile',
-] as const;
 
 /**
  * Keeps `calls` (one row per call) up to date with `cdr` (one row per leg), whatever wrote the records: Asterisk's
@@ -126,13 +106,7 @@ export class CallIndexer {
           .execute()) as Leg[];
         for (const leg of earlier) groups.get(leg.linkedid)?.push(leg);
       }
-      const calls: CallSummary[] = [...groups].map(([key, legs]) =>
-        summarize(
-          key,
-          legs.map((l) => ({ ...l, id: Number(l.id), duration: Number(l.duration), billsec: Number(l.billsec) })),
-          isTrunk,
-        ),
-      );
+      const calls: CallSummary[] = [...groups].map(([key, legs]) => summarize(key, legs.map(legOf), isTrunk));
       const moved = await this.db.transaction().execute(async (trx) => {
         const result = await trx
           .updateTable('call_index')

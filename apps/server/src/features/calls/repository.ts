@@ -1,8 +1,7 @@
 import type { CallFilters } from '@centralino/contract';
 import { type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
 import type { CallsTable, Database } from '../../db/schema.ts';
-import { LEG_COLUMNS } from './indexer.ts';
-import type { Leg } from './summary.ts';
+import { LEG_COLUMNS, type Leg, legOf } from './summary.ts';
 
 export type CallRow = Selectable<CallsTable>;
 
@@ -109,7 +108,7 @@ export class CallsRepository {
     const rows = callKey.startsWith('cdr:')
       ? await query.where('id', '=', Number(callKey.slice(4))).execute()
       : await query.where('linkedid', '=', callKey).orderBy('id').execute();
-    return rows.map((l) => ({ ...l, id: Number(l.id), duration: Number(l.duration), billsec: Number(l.billsec) }));
+    return rows.map(legOf);
   }
 
   /** Names for numbers: users by main extension or device, then contacts of the central phonebook. */

@@ -1,24 +1,42 @@
 import type { CallDirection, CallResult } from '@centralino/contract';
+import type { Selectable } from 'kysely';
+import type { CdrTable } from '../../db/schema.ts';
 
 /** The columns of a call record a call's summary is made from. */
-export interface Leg {
-  id: number;
-  calldate: string | Date;
-  clid: string;
-  src: string;
-  dst: string;
-  dcontext: string;
-  channel: string;
-  dstchannel: string;
-  lastapp: string;
-  lastdata: string;
-  duration: number;
-  billsec: number;
-  disposition: string;
-  linkedid: string;
-  sequence: number;
-  did: string;
-  recordingfile: string;
+export const LEG_COLUMNS = [
+  'id',
+  'calldate',
+  'clid',
+  'src',
+  'dst',
+  'dcontext',
+  'channel',
+  'dstchannel',
+  'lastapp',
+  'lastdata',
+  'duration',
+  'billsec',
+  'disposition',
+  'linkedid',
+  'sequence',
+  'did',
+  'recordingfile',
+] as const;
+
+type LegRow = Pick<Selectable<CdrTable>, (typeof LEG_COLUMNS)[number]>;
+
+/** A leg as read: PostgreSQL's driver gives the start as a Date and may give numbers as strings. */
+export type Leg = Omit<LegRow, 'calldate'> & { calldate: string | Date };
+
+/** A row of LEG_COLUMNS as the summary reads it, its numbers as numbers. */
+export function legOf(row: Leg): Leg {
+  return {
+    ...row,
+    id: Number(row.id),
+    duration: Number(row.duration),
+    billsec: Number(row.billsec),
+    sequence: Number(row.sequence),
+  };
 }
 
 export interface CallSummary {
@@ -94,13 +112,18 @@ export function nameOfClid(clid: string, number: string): string {
   return name === number ? '' : name;
 }
 
+/** The legs of a call in the order Asterisk wrote them. */
+function inOrder(legs: Leg[]): Leg[] {
+  return [...legs].sort((a, b) => startOf(a) - startOf(b) || a.sequence - b.sequence || a.id - b.id);
+}
+
 const answered = (leg: Leg) => leg.disposition === 'ANSWERED' && leg.billsec > 0;
 const isVoicemail = (leg: Leg) => /^voicemail$/i.test(leg.lastapp);
 const isLocal = (channel: string) => channel.startsWith('Local/');
 
 /** The summary of one call from its records, in the order Asterisk wrote them. */
 export function summarize(key: string, legs: Leg[], isTrunk: TrunkTest): CallSummary {
-  const ordered = [...legs].sort((a, b) => startOf(a) - startOf(b) || a.sequence - b.sequence || a.id - b.id);
+  const ordered = inOrder(legs);
   const first = ordered[0] as Leg;
   const start = startOf(first);
   const did = ordered.find((l) => l.did)?.did ?? '';
@@ -167,7 +190,7 @@ export type PathStep = {
 
 /** The way a call went, step by step, from its records: the DID, queues, phones rung, voicemail, trunks. */
 export function pathOf(legs: Leg[], isTrunk: TrunkTest): PathStep[] {
-  const ordered = [...legs].sort((a, b) => startOf(a) - startOf(b) || a.sequence - b.sequence || a.id - b.id);
+  const ordered = inOrder(legs);
   const steps: PathStep[] = [];
   const push = (step: PathStep) => {
     const last = steps[steps.length - 1];
