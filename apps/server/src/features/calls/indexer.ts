@@ -74,8 +74,8 @@ export class CallIndexer {
   }
 
   private async pass(): Promise<void> {
-    const trunks = await this.db.selectFrom('trunks').select('name').execute();
-    const isTrunk = trunkTest(trunks.map((t) => t.name));
+    // Read once a pass, and only when there is something to index: an idle second costs one query.
+    let isTrunk: ReturnType<typeof trunkTest> | undefined;
     for (;;) {
       if (this.closed) return;
       const from = await this.position();
@@ -87,6 +87,8 @@ export class CallIndexer {
         .limit(BATCH)
         .execute()) as Leg[];
       if (batch.length === 0) return;
+      isTrunk ??= trunkTest((await this.db.selectFrom('trunks').select('name').execute()).map((t) => t.name));
+      const trunk = isTrunk;
       const to = Number((batch[batch.length - 1] as Leg).id);
       const groups = new Map<string, Leg[]>();
       for (const leg of batch) {
@@ -106,7 +108,7 @@ export class CallIndexer {
           .execute()) as Leg[];
         for (const leg of earlier) groups.get(leg.linkedid)?.push(leg);
       }
-      const calls: CallSummary[] = [...groups].map(([key, legs]) => summarize(key, legs.map(legOf), isTrunk));
+      const calls: CallSummary[] = [...groups].map(([key, legs]) => summarize(key, legs.map(legOf), trunk));
       const moved = await this.db.transaction().execute(async (trx) => {
         const result = await trx
           .updateTable('call_index')
