@@ -1,7 +1,9 @@
-import type { PbxApplyProblem, PbxApplyRecord, PbxApplyStatus } from '@centralino/contract';
+import type { PbxApplyProblem, PbxApplyRecord, PbxApplyStatus, UiLanguage } from '@centralino/contract';
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { newOwnerId } from '../jobs/claim.ts';
+import { readWords, type StoredWords, storeWords, type Words } from '../words.ts';
+import { notConnected } from './apply-warnings.ts';
 import { allTrunks, type PbxModel } from './model.ts';
 import { problemsOf } from './problems.ts';
 import { reloadPlan } from './reloads.ts';
@@ -22,7 +24,7 @@ export interface PbxReloader {
    * What the running Asterisk did not take up (a transport, a listener, a trunk's identify), as sentences;
    * [] when all is there. `expected` names what this configuration must have created.
    */
-  check?(expected: ExpectedObjects): Promise<string[]>;
+  check?(expected: ExpectedObjects): Promise<Words[]>;
   /** Asterisk is (re)starting under this console's supervision: it reads every file as it starts, nothing is owed. */
   starting?(): boolean;
 }
@@ -284,7 +286,8 @@ export class PbxApplier {
     await this.pipeline.close();
   }
 
-  async status(): Promise<PbxApplyStatus> {
+  /** `lang`: the reader's language, for the last apply's warnings. */
+  async status(lang: UiLanguage = 'en'): Promise<PbxApplyStatus> {
     const row = await this.options.db
       .selectFrom('pbx_apply')
       .select(['generation', 'applied_generation', 'last'])
@@ -295,7 +298,7 @@ export class PbxApplier {
       state: this.running ? 'applying' : this.queued || this.timer || behind ? 'pending' : 'idle',
       directory: this.options.directory,
       engine: this.options.reloader?.state() ?? 'disabled',
-      last: row?.last ? recordOf(row.last) : null,
+      last: row?.last ? recordOf(row.last, lang) : null,
     };
   }
 
@@ -316,7 +319,7 @@ export class PbxApplier {
     }
   }
 
-  private async applyOnce(): Promise<PbxApplyRecord> {
+  private async applyOnce(): Promise<StoredApplyRecord> {
     const { db } = this.options;
     const startedAt = Date.now();
     const started = performance.now();
@@ -328,7 +331,7 @@ export class PbxApplier {
     const generation = Number(row.generation);
     // Another server process wrote the files since this one did: what this one remembers of them is stale.
     if (row.applied_by !== this.id) this.pipeline.writer.forget();
-    let record: PbxApplyRecord;
+    let record: StoredApplyRecord;
     try {
       const model = await this.options.load();
       const loadMs = performance.now() - started;
@@ -342,7 +345,7 @@ export class PbxApplier {
       }
       if (reloader) this.owed = new Set(modules.filter((m) => !reloaded.includes(m)));
       // A reload that "succeeds" proves little: ask Asterisk what it really runs.
-      const warnings =
+      const warnings: Words[] =
         reloader?.state() === 'connected' ? ((await reloader.check?.(expectedObjects(model))) ?? []) : [];
       if (
         reloader &&
@@ -351,9 +354,7 @@ export class PbxApplier {
         (this.owed.size > 0 || plan.restart)
       ) {
         // Never 'done' without saying so: the files are written, Asterisk has not taken them yet.
-        warnings.push(
-          `Asterisk was not connected over AMI (${reloader.state()}${reloader.lastError?.() ? `: ${reloader.lastError()}` : ''}): the files are written and Asterisk takes them up once the console reconnects, which applies again`,
-        );
+        warnings.push(notConnected(reloader.state(), reloader.lastError?.()));
       }
       record = {
         startedAt,
@@ -365,7 +366,7 @@ export class PbxApplier {
         changed: touched,
         reloaded,
         restartRequired: plan.restart,
-        warnings,
+        warnings: warnings.map(storeWords),
         phasesMs: {
           load: Math.round(loadMs),
           render: Math.round(this.pipeline.lastTimings.renderMs),
@@ -386,7 +387,10 @@ export class PbxApplier {
         'PBX configuration applied',
       );
       if (warnings.length > 0)
-        this.options.log?.error({ warnings }, 'Asterisk did not take up all of the configuration');
+        this.options.log?.error(
+          { warnings: warnings.map((w) => w('en')) },
+          'Asterisk did not take up all of the configuration',
+        );
     } catch (error) {
       record = {
         startedAt,
@@ -416,11 +420,21 @@ export class PbxApplier {
   }
 }
 
-/** A stored record; those written before problems were traced (or Asterisk asked) have none. */
-function recordOf(json: string): PbxApplyRecord {
-  const record = JSON.parse(json) as Omit<PbxApplyRecord, 'problems' | 'warnings'> & {
-    problems?: PbxApplyProblem[];
-    warnings?: string[];
+/** An apply's outcome as stored: its warnings in both languages. */
+type StoredApplyRecord = Omit<PbxApplyRecord, 'problems' | 'warnings'> & {
+  problems?: PbxApplyProblem[];
+  warnings?: (StoredWords | string)[];
+};
+
+/**
+ * A stored record in the reader's language; those written before problems were traced (or Asterisk asked) have
+ * none, and those written before the warnings were stored in both languages hold English sentences.
+ */
+function recordOf(json: string, lang: UiLanguage): PbxApplyRecord {
+  const record = JSON.parse(json) as StoredApplyRecord;
+  return {
+    ...record,
+    problems: record.problems ?? [],
+    warnings: (record.warnings ?? []).map((w) => readWords(w, lang)),
   };
-  return { ...record, problems: record.problems ?? [], warnings: record.warnings ?? [] };
 }

@@ -9,6 +9,7 @@ import { selfSignedPair } from '../plugins/https-listener.ts';
 import { AmiClient, AmiError } from './ami/client.ts';
 import { field } from './ami/framing.ts';
 import { type ApplierOptions, type ExpectedObjects, PbxApplier, type PbxReloader, THREAD_FROM_USERS } from './apply.ts';
+import * as said from './apply-warnings.ts';
 import { CallRecordSpool, callRecordSpoolDir } from './call-records.ts';
 import { PbxLive } from './live.ts';
 import { LiveState } from './live-state.ts';
@@ -77,7 +78,7 @@ export class AmiReloader implements PbxReloader {
   }
 
   /** The restart asked for and not seen yet, and when it was asked. */
-  private pendingRestart: { message: string; askedAt: number } | null = null;
+  private pendingRestart: { message: Words; askedAt: number } | null = null;
   /** The connection of the last restart request (dropped by the restart itself). */
   private control: AmiClient | undefined;
 
@@ -102,7 +103,7 @@ export class AmiReloader implements PbxReloader {
     const askedAt = Date.now();
     const bootMs = this.options.restartTimeoutMs ?? 60_000;
     const goneMs = this.options.restartStartMs ?? 3000;
-    const pending = (message: string) => {
+    const pending = (message: Words) => {
       this.pendingRestart = { askedAt, message };
     };
     const control = this.options.connect?.();
@@ -117,7 +118,7 @@ export class AmiReloader implements PbxReloader {
     };
     try {
       if (!control) {
-        pending('Asterisk was not restarted: no AMI connection of its own to ask for it');
+        pending(said.restartNoConnection());
         return;
       }
       control.start();
@@ -129,9 +130,7 @@ export class AmiReloader implements PbxReloader {
       if (!ready) {
         const why = control.lastError;
         await control.stop();
-        pending(
-          `Asterisk was not restarted: a second AMI connection to ask for it could not log in${why ? ` (${why})` : ''}`,
-        );
+        pending(said.restartLoginFailed(why));
         return;
       }
       // The restart drops this connection too: it must not log in again afterwards.
@@ -163,15 +162,13 @@ export class AmiReloader implements PbxReloader {
       clearTimeout(timer);
       if (first === 'answered') {
         await control.stop();
-        pending(`Asterisk answered the restart request without restarting: ${(answered ?? []).join(' ').trim()}`);
+        pending(said.restartRefused((answered ?? []).join(' ').trim()));
         return;
       }
       if (first === 'waiting') {
         // Calls are up: Asterisk restarts when the last one ends (and stops writing CDRs meanwhile).
         // Its FullyBooted then asks for an apply, whose check sees the restart.
-        pending(
-          "Asterisk restarts once no call is up: changes to transports, modules or the web phones' listener wait for it",
-        );
+        pending(said.restartWhenIdle());
         return;
       }
       const booted = await new Promise<boolean>((resolve) => {
@@ -180,9 +177,7 @@ export class AmiReloader implements PbxReloader {
           if (field(event as Parameters<typeof field>[0], 'event') === 'FullyBooted') resolve(true);
         });
       });
-      this.pendingRestart = booted
-        ? null
-        : { askedAt, message: `Asterisk went down to restart and was not back within ${Math.ceil(bootMs / 1000)} s` };
+      this.pendingRestart = booted ? null : { askedAt, message: said.restartNotBack(Math.ceil(bootMs / 1000)) };
       this.log?.info({ booted, ms: Date.now() - askedAt }, 'Asterisk restart');
     } finally {
       this.restarting = false;
@@ -195,8 +190,8 @@ export class AmiReloader implements PbxReloader {
    * Asks Asterisk which SIP transports and whether the web phones' HTTPS listener it really runs: a
    * transport whose certificate it cannot read is only a log line, and the reload still "succeeds".
    */
-  async check(expected: ExpectedObjects = { identifies: [] }): Promise<string[]> {
-    const warnings: string[] = [];
+  async check(expected: ExpectedObjects = { identifies: [] }): Promise<Words[]> {
+    const warnings: Words[] = [];
     if (this.pendingRestart) {
       // It may have restarted since (once the last call ended): it then has been up for less time.
       const up = /System uptime:\s+(\d+)/.exec(
@@ -210,17 +205,11 @@ export class AmiReloader implements PbxReloader {
       const running = new Set(lines.map((l) => /^\s*Transport:\s+(\S+)\s+\S/.exec(l)?.[1]).filter(Boolean));
       for (const name of Object.values(TRANSPORTS)) {
         if (!running.has(name)) {
-          warnings.push(
-            name === TRANSPORTS.tls
-              ? `Asterisk did not create the SIP transport ${name}: check that its certificate and key exist and are readable by Asterisk (see its log)`
-              : `Asterisk did not create the SIP transport ${name} (see its log)`,
-          );
+          warnings.push(said.transportMissing(name, name === TRANSPORTS.tls));
         }
       }
     } catch (error) {
-      warnings.push(
-        `Could not list Asterisk's SIP transports: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      warnings.push(said.transportsUnread(error));
     }
     if (expected.identifies.length > 0) {
       try {
@@ -228,14 +217,10 @@ export class AmiReloader implements PbxReloader {
         const loaded = new Set(lines.map((l) => /^\s*Identify:\s+([^\s/<]+)\//.exec(l)?.[1]).filter(Boolean));
         for (const { trunk, host } of expected.identifies) {
           if (loaded.has(trunk)) continue;
-          warnings.push(
-            `Asterisk did not load how it recognises calls from trunk ${trunk}: check that its host ${host} resolves (see its log); incoming calls from this provider are refused meanwhile`,
-          );
+          warnings.push(said.identifyMissing(trunk, host));
         }
       } catch (error) {
-        warnings.push(
-          `Could not list Asterisk's trunk identifies: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        warnings.push(said.identifiesUnread(error));
       }
     }
     try {
@@ -243,12 +228,10 @@ export class AmiReloader implements PbxReloader {
       const port = this.options.wssPort;
       const https = lines.find((l) => /HTTPS Server Enabled and Bound to/i.test(l));
       if (!https || (port !== undefined && !https.includes(`:${port}`))) {
-        warnings.push(
-          `Asterisk's HTTPS listener for web phones (WSS${port ? `, port ${port}` : ''}) is not running: check its certificate and key (see its log)`,
-        );
+        warnings.push(said.wssMissing(port));
       }
     } catch (error) {
-      warnings.push(`Could not read Asterisk's HTTP status: ${error instanceof Error ? error.message : String(error)}`);
+      warnings.push(said.httpUnread(error));
     }
     return warnings;
   }

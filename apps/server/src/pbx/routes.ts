@@ -31,7 +31,7 @@ export const pbxRoutes =
           response: { 200: pbxApplyStatusSchema, ...errors },
         },
       },
-      () => engine.applier.status(),
+      (request) => engine.applier.status(pickUiLanguage(request.headers['accept-language'])),
     );
 
     app.post(
@@ -43,9 +43,9 @@ export const pbxRoutes =
           response: { 202: pbxApplyStatusSchema, ...errors },
         },
       },
-      async (_request, reply) => {
+      async (request, reply) => {
         engine.applier.request();
-        return reply.code(202).send(await engine.applier.status());
+        return reply.code(202).send(await engine.applier.status(pickUiLanguage(request.headers['accept-language'])));
       },
     );
 

@@ -60,4 +60,22 @@ describe('actions that need Asterisk now, while it does not answer', () => {
     );
     expect(italian.detail).toMatch(/non risponde ora sulla sua interfaccia di gestione/);
   });
+
+  it("says in the reader's language that Asterisk has not taken the applied files", async () => {
+    const shop = { ext: 1, name: 'Shop', day_dest: 'app-blackhole,busy,1', night_dest: 'app-blackhole,hangup,1' };
+    expect((await call('POST', '/api/daynight', shop)).statusCode).toBe(204);
+    expect((await call('POST', '/api/pbx/apply')).statusCode).toBe(202);
+    // Done when the apply that saw the change has finished (the files are written either way).
+    let english = (await call('GET', '/api/pbx/apply')).json();
+    for (let i = 0; i < 500 && (english.state !== 'idle' || !english.last); i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      english = (await call('GET', '/api/pbx/apply')).json();
+    }
+    expect(english.last.ok).toBe(true);
+    expect(english.last.warnings).toEqual([expect.stringMatching(/^Asterisk was not connected over AMI \(/)]);
+    const italian = (await call('GET', '/api/pbx/apply', undefined, { 'Accept-Language': 'it-IT,it;q=0.9' })).json();
+    expect(italian.last.warnings).toEqual([
+      expect.stringMatching(/^Asterisk non era collegato via AMI \(.*\): i file sono scritti e Asterisk li adotta/),
+    ]);
+  });
 });

@@ -40,9 +40,14 @@ describe('AMI reloader: what Asterisk really runs after an apply', () => {
     );
     try {
       const warnings = await new AmiReloader(ami, undefined, { wssPort: 8089 }).check();
-      expect(warnings).toEqual([
+      expect(warnings.map((w) => w('en'))).toEqual([
         expect.stringMatching(/^Asterisk did not create the SIP transport transport-tls: check that its certificate/),
         "Asterisk's HTTPS listener for web phones (WSS, port 8089) is not running: check its certificate and key (see its log)",
+      ]);
+      // An Italian console reads the same facts in Italian.
+      expect(warnings.map((w) => w('it'))).toEqual([
+        expect.stringMatching(/^Asterisk non ha creato il trasporto SIP transport-tls: controlla che il certificato/),
+        'Il servizio HTTPS di Asterisk per i telefoni web (WSS, porta 8089) non è attivo: controlla il certificato e la chiave (vedi il suo log)',
       ]);
       expect(peer.commands()).toEqual(['pjsip show transports', 'http show status']);
     } finally {
@@ -79,7 +84,7 @@ describe('AMI reloader: what Asterisk really runs after an apply', () => {
           { trunk: 'second', host: 'sip.nowhere.example' },
         ],
       });
-      expect(warnings).toEqual([
+      expect(warnings.map((w) => w('en'))).toEqual([
         'Asterisk did not load how it recognises calls from trunk second: check that its host sip.nowhere.example resolves (see its log); incoming calls from this provider are refused meanwhile',
       ]);
     } finally {
@@ -102,7 +107,7 @@ describe('AMI reloader: what Asterisk really runs after an apply', () => {
       const reloader = new AmiReloader(ami, undefined, { wssPort: 8089, connect: () => client(ami) });
       expect(await reloader.reload(['res_pjsip.so'], true)).toEqual(['res_pjsip.so']);
       expect(peer.commands()).toContain('core restart when convenient');
-      expect(await reloader.check()).toEqual([
+      expect((await reloader.check()).map((w) => w('en'))).toEqual([
         'Asterisk answered the restart request without restarting: No such command',
       ]);
     } finally {
@@ -148,7 +153,7 @@ describe('AMI reloader: what Asterisk really runs after an apply', () => {
       expect(commands).toEqual(['core restart when convenient']);
       // The main connection stays free for live state meanwhile.
       expect(await ami.command('core show uptime seconds')).toEqual(['System uptime: 3600', 'Last reload: 1']);
-      expect(await reloader.check()).toEqual([
+      expect((await reloader.check()).map((w) => w('en'))).toEqual([
         "Asterisk restarts once no call is up: changes to transports, modules or the web phones' listener wait for it",
       ]);
       // Another change needing a restart meanwhile: the request already waiting covers it.

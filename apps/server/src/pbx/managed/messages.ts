@@ -1,12 +1,6 @@
-import type { UiLanguage } from '@centralino/contract';
+import { type Words, words } from '../../words.ts';
 
-/** A text in the reader's language (the console's Accept-Language); logs and the terminal read it in English. */
-export type Words = (lang: UiLanguage) => string;
-
-const words =
-  (en: string, it: string): Words =>
-  (lang) =>
-    lang === 'it' ? it : en;
+export type { Words };
 
 // ------------------------------------------------------------------------------------------ why Asterisk cannot run
 

@@ -1,11 +1,16 @@
 import { PBX_APPLY_POLL_MS, type PbxApplyProblem, pbxApplyStatusSchema } from '@centralino/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { apiRequest } from '../../api/client.ts';
 
-/** State of the PBX configuration, polled for the whole console (header badge, failure banner, Finalise). */
+/**
+ * State of the PBX configuration, polled for the whole console (header badge, failure banner, Finalise). The
+ * server words the last apply's warnings in the reader's language: asked again when it changes.
+ */
 export function useApplyStatus() {
+  const { i18n } = useTranslation();
   return useQuery({
-    queryKey: ['pbx-apply'],
+    queryKey: ['pbx-apply', i18n.language],
     queryFn: () => apiRequest('GET', '/api/pbx/apply', { schema: pbxApplyStatusSchema }),
     refetchInterval: PBX_APPLY_POLL_MS,
   });
@@ -14,9 +19,10 @@ export function useApplyStatus() {
 /** Asks the server to apply the configuration again now (POST /api/pbx/apply answers at once). */
 export function useRetryApply() {
   const queryClient = useQueryClient();
+  const { i18n } = useTranslation();
   return useMutation({
     mutationFn: () => apiRequest('POST', '/api/pbx/apply', { schema: pbxApplyStatusSchema }),
-    onSuccess: (status) => queryClient.setQueryData(['pbx-apply'], status),
+    onSuccess: (status) => queryClient.setQueryData(['pbx-apply', i18n.language], status),
   });
 }
 
