@@ -36,6 +36,7 @@ const RTP_LISTEN = path.resolve(here, '../support/rtp-listen.mjs');
 const asRoot = process.getuid?.() === 0;
 const soundsInstalled = asRoot || fs.existsSync('/usr/share/asterisk/sounds/en/vm-login.gsm');
 const mohInstalled = asRoot || fs.existsSync('/usr/share/asterisk/moh');
+const italianInstalled = asRoot || fs.existsSync('/usr/share/asterisk/sounds/it/vm-login.gsm');
 
 const alive = (pid: number) => {
   try {
@@ -195,6 +196,33 @@ describe.skipIf(skipReason !== '')('the console runs its own Asterisk (managed m
     expect(heard.bytes).toBeGreaterThan(8000);
     expect(heard.rms).toBeGreaterThan(0.01);
   });
+
+  it.skipIf(!italianInstalled)(
+    'speaks Italian prompts once Italian is the voice-prompt language of /admin/languages',
+    async () => {
+      expect((await lab.api('POST', '/api/settings/defaultlanguage', { lang: 'it' })).status).toBe(200);
+      // Taken up when the phones' endpoints speak Italian (the apply renders pjsip.conf and reloads it).
+      await lab.until('the endpoints to speak Italian', async () =>
+        /language\s*:\s*it\b/.test(await lab.rx('pjsip show endpoint 202')),
+      );
+      try {
+        const hearing = listen('*98', 2500);
+        // While the voicemail speaks: Asterisk's own word for the caller's channel language.
+        const channel = await lab.until(
+          'the caller on voicemail',
+          async () => /^(PJSIP\/202-[^!]+)!/m.exec(await lab.rx('core show channels concise'))?.[1],
+        );
+        expect(await lab.rx(`core show channel ${channel}`)).toMatch(/^\s*Language:\s*it\s*$/m);
+        const heard = await hearing;
+        expect(heard.rms).toBeGreaterThan(0.01);
+      } finally {
+        expect((await lab.api('POST', '/api/settings/defaultlanguage', { lang: 'en' })).status).toBe(200);
+        await lab.until('the endpoints to speak English again', async () =>
+          /language\s*:\s*en\b/.test(await lab.rx('pjsip show endpoint 202')),
+        );
+      }
+    },
+  );
 
   it.skipIf(!mohInstalled)('plays music on hold to a caller waiting in a queue', async () => {
     const res = await lab.api('POST', '/api/queues', {
