@@ -1,5 +1,14 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * The server tests that add and remove network interfaces in this machine's namespace (each real-Asterisk lab's
+ * veth pair, the scan lab's bridge). Chromium aborts the requests in flight when an interface comes or goes
+ * (net::ERR_NETWORK_CHANGED), so `npm test` runs them first (TEST_PART=network), and the rest (TEST_PART=rest)
+ * alongside the browser tests (scripts/test.mjs). Unset: every test.
+ */
+const NETWORK_TESTS = ['test/asterisk/**/*.test.ts', 'test/phone-actions.test.ts'];
+const part = process.env.TEST_PART;
 
 export default defineConfig({
   test: {
@@ -19,7 +28,8 @@ export default defineConfig({
         test: {
           name: 'server',
           root: 'apps/server',
-          include: ['test/**/*.test.ts'],
+          include: part === 'network' ? NETWORK_TESTS : ['test/**/*.test.ts'],
+          exclude: part === 'rest' ? [...configDefaults.exclude, ...NETWORK_TESTS] : configDefaults.exclude,
           testTimeout: 20_000,
           hookTimeout: 30_000,
           // Each file imports the whole server (Fastify, Kysely, zod schemas): seconds per file when every file

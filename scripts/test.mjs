@@ -8,8 +8,10 @@ const root = path.resolve(import.meta.dirname, '..');
 const reports = path.join(root, '.tmp');
 fs.mkdirSync(reports, { recursive: true });
 const vitestReport = path.join(reports, 'vitest.json');
+const vitestNetworkReport = path.join(reports, 'vitest-network.json');
 const playwrightReport = path.join(reports, 'playwright.json');
 fs.rmSync(vitestReport, { force: true });
+fs.rmSync(vitestNetworkReport, { force: true });
 fs.rmSync(playwrightReport, { force: true });
 
 const timings = [];
@@ -24,14 +26,30 @@ function step(name, command, args, env = {}) {
   return result.status === 0;
 }
 
+/** Runs a step with its output shown as it comes, without blocking the steps running alongside; resolves ok. */
+function live(name, command, args, env = {}) {
+  console.log(`\n=== ${name} ===`);
+  const started = Date.now();
+  const child = spawn(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  return new Promise((resolve) => {
+    const end = (code) => {
+      timings.push(`${name}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      if (code !== 0) failedSteps.push(name);
+      resolve(code === 0);
+    };
+    child.on('error', () => end(1));
+    child.on('close', end);
+  });
+}
+
 /**
  * Runs a step alongside the others, its output held back and printed when `finish` is awaited, so the
  * log stays readable. For CPU work that does not need to come first (type check, build): the integration
  * tests spend much of their time waiting on PostgreSQL, child processes and scrypt, and the cores are free.
  */
-function background(name, command, args) {
+function background(name, command, args, env = {}) {
   const started = Date.now();
-  const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+  const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let output = '';
   child.stdout.on('data', (d) => {
     output += d;
@@ -67,8 +85,9 @@ function counts() {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
-  if (fs.existsSync(vitestReport)) {
-    const r = JSON.parse(fs.readFileSync(vitestReport, 'utf8'));
+  for (const report of [vitestNetworkReport, vitestReport]) {
+    if (!fs.existsSync(report)) continue;
+    const r = JSON.parse(fs.readFileSync(report, 'utf8'));
     passed += r.numPassedTests ?? 0;
     failed += r.numFailedTests ?? 0;
     // A test file that fails before any test runs (an error at load or in a hook) counts as one failure.
@@ -96,28 +115,44 @@ let ok =
   step('test services', process.execPath, ['scripts/ensure-postgres.mjs']) &&
   step('directory server (slapd)', process.execPath, ['scripts/ensure-slapd.mjs']) &&
   step('audio tools (sox, espeak-ng)', process.execPath, ['scripts/ensure-audio-tools.mjs']) &&
-  step('front web server (nginx)', process.execPath, ['scripts/ensure-nginx.mjs']);
+  step('front web server (nginx)', process.execPath, ['scripts/ensure-nginx.mjs']) &&
+  step('browser (Chromium)', process.execPath, ['scripts/ensure-chromium.mjs']);
 // Builds Asterisk once into a cache (or says why the real-PBX tier is skipped); never fails the run.
 if (ok) step('real Asterisk (apps/server/test/asterisk)', process.execPath, ['scripts/ensure-asterisk.mjs']);
 
+/**
+ * The unit and integration tests and the browser tests run at the same time: the first spend most of their time
+ * waiting (on PostgreSQL, Asterisk and sipp, child processes, timers: 523 s of CPU in 680 s on two cores), the
+ * second are CPU-bound, so one after the other left a core idle for ten minutes. Only the server tests that add
+ * and remove network interfaces (vitest.config.ts, TEST_PART) run before, alongside the type check and the build:
+ * Chromium aborts its requests when an interface comes or goes. The browser tests' output is held back and printed
+ * after the unit tests'.
+ */
+const vitest = (report) => ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`];
+let browser = null;
 if (ok) {
-  ok = step('unit and integration tests', npx, [
-    'vitest',
-    'run',
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${vitestReport}`,
-  ]);
-}
-ok = (await typecheck.finish()) && ok;
-const built = await build.finish();
-if (ok) {
-  ok =
-    step('browser (Chromium)', process.execPath, ['scripts/ensure-chromium.mjs']) &&
-    built &&
-    step('browser tests', npx, ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], {
-      PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport,
-    });
+  ok = await live(
+    'unit tests that change the network (real Asterisk, scan lab)',
+    npx,
+    [...vitest(vitestNetworkReport), '--project', 'server'],
+    { TEST_PART: 'network' },
+  );
+  const checked = await typecheck.finish();
+  const built = await build.finish();
+  if (checked && built) {
+    browser = background(
+      'browser tests',
+      npx,
+      ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'],
+      { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport },
+    );
+  }
+  ok = (await live('unit and integration tests', npx, vitest(vitestReport), { TEST_PART: 'rest' })) && ok;
+  ok = ok && checked && built;
+  if (browser) ok = (await browser.finish()) && ok;
+} else {
+  await typecheck.finish();
+  await build.finish();
 }
 
 const { passed, failed, skipped } = counts();
