@@ -52,7 +52,7 @@ async function seed(page: Page) {
   expect((await apiAs(page, 'POST', `/api/cti/groups/users/${alice.id}`, { groups: [sales.id] })).status).toBe(200);
   // The console connects to the PBX in the background.
   await expect
-    .poll(async () => (await apiAs(page, 'GET', '/api/bulk/phones')).body.registered, { timeout: 20_000 })
+    .poll(async () => (await apiAs(page, 'GET', '/api/bulk/phones')).body.registered, { timeout: 60_000 })
     .toBe(1);
 }
 

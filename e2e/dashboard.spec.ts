@@ -118,7 +118,8 @@ test('the dashboard shows users, presence and trunks live, and the details of an
   );
   await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
 
-  // A phone registers and a call rings: the PBX says so, and the open page shows it well before the 15 s poll.
+  // A phone registers and a call rings: the PBX says so, and the open page shows it before the 15 s poll would
+  // (the event stream; the bound leaves room for a loaded machine).
   peerOptions.contacts?.push({ aor: '202', via: '192.0.2.45:5060', userAgent: 'Snom D785' });
   peer.event({
     Event: 'ContactStatus',
@@ -128,12 +129,12 @@ test('the dashboard shows users, presence and trunks live, and the details of an
     EndpointName: '202',
   });
   peer.event({ Event: 'DeviceStateChange', Device: 'PJSIP/202', State: 'RINGING' });
-  await expect(carol.getByTestId('extension-202')).toContainText('202 · ringing', { timeout: 5000 });
+  await expect(carol.getByTestId('extension-202')).toContainText('202 · ringing', { timeout: 12_000 });
 
   // DND set from a phone with its feature code: seen at once.
   astdb.set('DND/201', 'YES');
   peer.event({ Event: 'Newexten', Context: 'sub-set-all', Application: 'Set', AppData: 'DB(DND/201)=YES' });
-  await expect(alice.getByTestId('presence')).toHaveText('Do not disturb', { timeout: 5000 });
+  await expect(alice.getByTestId('presence')).toHaveText('Do not disturb', { timeout: 12_000 });
 
   // Info on a registered extension.
   await alice.getByRole('button', { name: 'Info 201' }).click();
@@ -191,7 +192,7 @@ test('the PBX connection drops: a banner says since when, lists stay with unknow
   peer.refuse(true);
   peer.dropAll();
   const banner = page.getByTestId('pbx-not-connected');
-  await expect(banner).toContainText(/The PBX is not connected \(since .+\)/, { timeout: 5000 });
+  await expect(banner).toContainText(/The PBX is not connected \(since .+\)/);
   await expect(alice.getByTestId('extension-201')).toContainText('201 · unknown');
   await expect(alice.getByTestId('presence')).toHaveText('Presence unknown');
   await expect(page.getByTestId('dashboard-trunk-vivavox').getByTestId('trunk-registration')).toHaveText(
@@ -201,7 +202,7 @@ test('the PBX connection drops: a banner says since when, lists stay with unknow
 
   peer.refuse(false);
   // The console connects again by itself (its retries back off to at most 5 s).
-  await expect(banner).toHaveCount(0, { timeout: 15_000 });
+  await expect(banner).toHaveCount(0, { timeout: 60_000 });
   await expect(alice.getByTestId('extension-201')).toContainText('201 · online');
 });
 

@@ -27,7 +27,7 @@ async function openSection(page: Page, model: string, section: string) {
   await expect(async () => {
     if ((await control.getAttribute('aria-expanded')) !== 'true') await control.click();
     await expect(control).toHaveAttribute('aria-expanded', 'true', { timeout: 2_000 });
-  }).toPass({ timeout: 15_000 });
+  }).toPass({ timeout: 60_000 });
   return editor;
 }
 

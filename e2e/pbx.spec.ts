@@ -15,6 +15,6 @@ test('a user with an extension reaches the Asterisk files, and the header says a
     const name = path.join(status.directory, 'pjsip.users.3xx.conf');
     return status.state === 'idle' && fs.existsSync(name) ? fs.readFileSync(name, 'utf8') : '';
   };
-  await expect.poll(file, { timeout: 15_000 }).toContain('callerid = "Zeno Cosini" <345>');
-  await expect(page.getByTestId('pbx-apply')).toHaveText('Applied', { timeout: 10_000 });
+  await expect.poll(file, { timeout: 60_000 }).toContain('callerid = "Zeno Cosini" <345>');
+  await expect(page.getByTestId('pbx-apply')).toHaveText('Applied');
 });

@@ -144,7 +144,7 @@ test('the contacts syncs brought in: searched, and paged as the list scrolls (en
     await expect(async () => {
       if ((await more.count()) > 0) await more.scrollIntoViewIfNeeded();
       await expect(count).toHaveText('45 of 45 contacts', { timeout: 2000 });
-    }).toPass({ timeout: 20_000 });
+    }).toPass({ timeout: 60_000 });
     await expect(more).toHaveCount(0);
     await expect(list.getByRole('row', { name: /Contatto 45/ })).toBeVisible();
 

@@ -106,7 +106,7 @@ test.describe('with the PBX connected', () => {
 
     // The console connects to the PBX in the background after it starts; the page shows what it knows.
     await expect
-      .poll(async () => (await apiAs(page, 'GET', '/api/astproxy/extensions')).status, { timeout: 30_000 })
+      .poll(async () => (await apiAs(page, 'GET', '/api/astproxy/extensions')).status, { timeout: 90_000 })
       .toBe(200);
     await page.goto('/configurations/preferences');
     await page.getByRole('button', { name: /Alice Rossi/ }).click();

@@ -67,7 +67,7 @@ test('outbound routes: Italian defaults, reorder by drag and by keyboard, save, 
       await page.mouse.up();
     }
     await expect(first).toHaveAttribute('data-testid', 'route-trunk-gamma', { timeout: 2000 });
-  }).toPass({ timeout: 20_000 });
+  }).toPass({ timeout: 60_000 });
 
   // Keyboard: pick alpha up with Space, move it down one place, drop it. Each key waits for dnd-kit to
   // show it took the previous one (picked up, then moved), or a busy machine drops the move.

@@ -249,7 +249,7 @@ test("the console's export imports back without warnings; a complete import stay
   await expect(preview).toContainText('1 to create');
   await dialog.getByRole('button', { name: 'Import 1 user' }).click();
   const done = dialog.getByText('Import complete: 1 created, 0 changed.');
-  await expect(done).toBeVisible({ timeout: 20_000 });
+  await expect(done).toBeVisible({ timeout: 60_000 });
   // The result is still there well after the second in which the original closed it.
   await page.clock.runFor(3_000);
   await expect(done).toBeVisible();
@@ -272,7 +272,7 @@ test("the console's export imports back without warnings; a complete import stay
   await italian.locator('input[type=file]').setInputFiles(broken);
   await italian.getByRole('button', { name: 'Importa 1 utente' }).click();
   await expect(italian.getByText('La creazione di alcuni utenti non è riuscita', { exact: true })).toBeVisible({
-    timeout: 20_000,
+    timeout: 60_000,
   });
   expect(await seriousViolations(page, ['[role="dialog"]'])).toEqual([]);
   fs.rmSync(dir, { recursive: true, force: true });
@@ -341,7 +341,7 @@ test.describe('external directory', () => {
     // A user added to the directory appears after a sync.
     await slapd.addUser({ uid: 'nnuovo', givenName: 'Nina', sn: 'Nuovo' });
     await page.getByRole('button', { name: 'Sync now' }).click();
-    await expect(page.getByTestId('user-nnuovo')).toContainText('Nina Nuovo', { timeout: 15_000 });
+    await expect(page.getByTestId('user-nnuovo')).toContainText('Nina Nuovo', { timeout: 60_000 });
     await expect(page.getByTestId('user-lverdi').getByTestId('main-extension')).toHaveText('250');
   });
 });

@@ -1,7 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
+import { reloadWhenCodeFails } from './app/loadFailure.tsx';
 import { i18nReady } from './i18n/index.ts';
+
+reloadWhenCodeFails();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('missing #root');

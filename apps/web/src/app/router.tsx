@@ -4,6 +4,7 @@ import { createBrowserRouter, Navigate } from 'react-router';
 import { LoginPage } from '../features/login/LoginPage.tsx';
 // The signed-in frame loads after sign-in (lazyLayout.tsx).
 import { AppLayout } from './lazyLayout.tsx';
+import { ScreenFailure } from './loadFailure.tsx';
 
 // Screens behind the login load on demand, so the login page downloads only what it shows.
 const HomeOrWizard = lazy(() =>
@@ -139,9 +140,10 @@ function screen(element: ReactNode) {
 
 /** Keep in step with ROUTED_PATHS (paths.ts); a test checks that they agree. */
 export const routes = [
-  { path: '/login', element: <LoginPage /> },
+  { path: '/login', element: <LoginPage />, errorElement: <ScreenFailure /> },
   {
     element: <AppLayout />,
+    errorElement: <ScreenFailure />,
     children: [
       { path: '/', element: screen(<HomeOrWizard />) },
       { path: '/users', element: screen(<UsersPage />) },
