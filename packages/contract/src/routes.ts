@@ -1,5 +1,5 @@
-import { recordingPolicySchema } from './call-recordings.ts';
 import { z } from 'zod';
+import { recordingPolicySchema } from './call-recordings.ts';
 import { noControlChars } from './text.ts';
 
 // ---- Dial patterns ----
