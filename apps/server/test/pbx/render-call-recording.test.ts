@@ -1,3 +1,5 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${NAME} is how the Asterisk dialplan reads variables.
+
 import { describe, expect, it } from 'vitest';
 import { renderConfiguration } from '../../src/pbx/render/index.ts';
 import { referenceModel, user } from './fixtures.ts';

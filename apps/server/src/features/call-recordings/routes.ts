@@ -125,7 +125,7 @@ export const callRecordingsRoutes =
     );
 
     app.get(
-      '/api/recordings/play/:id',
+      '/api/call-recordings/play/:id',
       {
         schema: {
           tags,

@@ -200,7 +200,7 @@ export class CallRecordingsService {
     const sig = await this.signature(callId, who.username, expires);
     await this.audit(who, 'recording_listen', callId);
     const query = new URLSearchParams({ user: who.username, expires: String(expires), sig });
-    return { url: `/api/recordings/play/${callId}?${query}`, expires };
+    return { url: `/api/call-recordings/play/${callId}?${query}`, expires };
   }
 
   /** Whether a player's link is one this server made, still valid, for an account that may still listen. */
