@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Call } from '@centralino/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SPOOL_FIELDS } from '../../src/pbx/call-records.ts';
 import {
   type AsteriskLab,
   deviceSecrets,
@@ -135,7 +136,7 @@ describe.skipIf(skipReason !== '')('call recordings in a real Asterisk', { timeo
     await lab?.close();
   }, 60_000);
 
-  it('records a call to an `always` user whole: the file lasts the call, is not silence, and its row plays it', async () => {
+  it('records a call to an `always` user whole: the file lasts the call, is not silence, and its row links it', async () => {
     expect(await lab.rx('dialplan show s@sub-record-start')).toContain('MixMonitor');
     const before = await listed();
     await callWith('201', 'always', [`Playback(${path.join(lab.dirs.root, 'tone4')})`]);
@@ -179,10 +180,73 @@ describe.skipIf(skipReason !== '')('call recordings in a real Asterisk', { timeo
     expect(seconds).toBeGreaterThan(2);
     expect(seconds).toBeLessThan(row.talk - 1);
     expect(rms).toBeGreaterThan(0.01);
-    const problems = lab
-      .messages()
-      .split('\n')
-      .filter((l) => /\b(WARNING|ERROR)\[/.test(l) && /mixmonitor|record|features/i.test(l));
-    expect(problems).toEqual([]);
+    expect(problems(lab)).toEqual([]);
+  });
+
+  it('deletes a recording past the retention when the console starts, and its row says so', async () => {
+    // A call of 40 days ago, as Asterisk left it: its spool line names the recording, the file is in its day.
+    const old = new Date(Date.now() - 40 * 24 * 3600_000);
+    const p = (n: number) => String(n).padStart(2, '0');
+    const day = `${old.getFullYear()}-${p(old.getMonth() + 1)}-${p(old.getDate())}`;
+    const stamp = `${day} ${p(old.getHours())}:${p(old.getMinutes())}:${p(old.getSeconds())}`;
+    const linkedid = `${Math.floor(old.getTime() / 1000)}.9`;
+    fs.mkdirSync(path.join(recordingsDir, day), { recursive: true });
+    const file = path.join(recordingsDir, day, `${linkedid}.wav`);
+    fs.copyFileSync(path.join(lab.dirs.root, 'tone2.wav'), file);
+    const fields: Record<string, string> = {
+      start: stamp,
+      end: stamp,
+      clid: '"Bob Bianchi" <202>',
+      src: '202',
+      dst: '201',
+      dcontext: 'from-internal',
+      channel: 'PJSIP/202-000000a1',
+      dstchannel: 'PJSIP/201-000000a2',
+      lastapp: 'Dial',
+      lastdata: 'PJSIP/201',
+      duration: '3',
+      billsec: '2',
+      disposition: 'ANSWERED',
+      amaflags: 'DOCUMENTATION',
+      uniqueid: linkedid,
+      linkedid,
+      sequence: '1',
+      recordingfile: `${day}/${linkedid}.wav`,
+    };
+    const line = SPOOL_FIELDS.map((f) => `"${(fields[f] ?? '').replaceAll('"', '""')}"`).join(',');
+    // Retention of 30 days, then a restart: the console's timer runs its pass at start.
+    await api('PUT', '/api/call-recordings/settings', {
+      retention_days: 30,
+      free_space_warning_mb: 1,
+      notice: 'none',
+      notice_recording: null,
+    });
+    const before = await listed();
+    fs.appendFileSync(path.join(lab.dirs.etc, 'cdr-spool', 'cdr.csv'), `${line}\n`);
+    await lab.until('the old call in the history', async () => {
+      const rows = (await api<{ rows: Call[] }>('GET', '/api/calls?limit=50')).rows.filter((c) => !before.has(c.id));
+      return rows.find((c) => c.recording === 'available');
+    });
+    await lab.stopConsole();
+    await lab.startConsole();
+    const row = await lab.until(
+      'the old call, its recording deleted',
+      async () => {
+        const rows = (await api<{ rows: Call[] }>('GET', '/api/calls?limit=50')).rows.filter((c) => !before.has(c.id));
+        return rows.find((c) => c.recording === 'deleted');
+      },
+      60_000,
+    );
+    expect(row).toMatchObject({ recorded: false, recording: 'deleted' });
+    expect(fs.existsSync(file)).toBe(false);
+    // Today's recordings stay.
+    expect((await api<{ files: number }>('GET', '/api/call-recordings/status')).files).toBe(2);
   });
 });
+
+function problems(lab: AsteriskLab): string[] {
+  return lab
+    .messages()
+    .split('\n')
+    .filter((l) => /\b(WARNING|ERROR)\[/.test(l) && /mixmonitor|record|features/i.test(l));
+}

@@ -231,22 +231,21 @@ export class CallRecordingsService {
     for (const folder of await dayFolders(this.dir)) {
       if (folder.day >= firstKept) break;
       const names = await fs.readdir(folder.path).catch(() => [] as string[]);
-      const gone: string[] = [];
       for (const name of names) {
         await fs.rm(path.join(folder.path, name), { force: true });
-        gone.push(`${folder.day}/${name}`);
         removed++;
-      }
-      for (let i = 0; i < gone.length; i += 500) {
-        await this.db
-          .updateTable('calls')
-          .set({ recording_deleted_at: this.now() })
-          .where('recording', 'in', gone.slice(i, i + 500))
-          .where('recording_deleted_at', 'is', null)
-          .execute();
       }
       await fs.rmdir(folder.path).catch(() => undefined);
     }
+    // Every call whose recording's day is past the retention says so, by the name alone ('<day>/…' sorts by day): a
+    // call the history takes in after its file went (a backlog, a restart) is marked at the next pass.
+    await this.db
+      .updateTable('calls')
+      .set({ recording_deleted_at: this.now() })
+      .where('recording', '<>', '')
+      .where('recording', '<', firstKept)
+      .where('recording_deleted_at', 'is', null)
+      .execute();
     if (removed > 0) this.options.log?.info({ removed, days }, 'call recordings: retention deleted old recordings');
     return removed;
   }
