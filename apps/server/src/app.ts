@@ -23,6 +23,9 @@ import { bulkRoutes } from './features/bulk/routes.ts';
 import { BulkService } from './features/bulk/service.ts';
 import { bulkPhonesRoutes } from './features/bulk-phones/routes.ts';
 import { BulkPhonesService } from './features/bulk-phones/service.ts';
+import { callRecordingsRoutes } from './features/call-recordings/routes.ts';
+import { CallRecordingsService, RecordingRetention } from './features/call-recordings/service.ts';
+import { noticePromptInstalled } from './features/call-recordings/settings.ts';
 import { CallIndexer } from './features/calls/indexer.ts';
 import { callsRoutes } from './features/calls/routes.ts';
 import { CallsService } from './features/calls/service.ts';
@@ -316,6 +319,16 @@ export async function buildApp({
   await app.register(callsRoutes(new CallsService(database.db, callIndexer)));
   app.addHook('onReady', async () => callIndexer.start());
   app.addHook('onClose', () => callIndexer.close());
+  const callRecordings = new CallRecordingsService(database.db, config.recordingsDir, {
+    gid: config.pbx.runAs.gid,
+    promptAvailable: () => noticePromptInstalled(config.pbx.directories.data),
+    log: app.log,
+    now,
+  });
+  await app.register(callRecordingsRoutes(callRecordings));
+  const retention = new RecordingRetention(callRecordings, app.log);
+  app.addHook('onReady', async () => retention.start());
+  app.addHook('onClose', () => retention.close());
   app.addHook('onReady', () => migration.start());
   app.addHook('onClose', () => migration.close());
   // Gateways may fetch their files at any time (e.g. after a reset), so a listening console serves them.

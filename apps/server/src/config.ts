@@ -57,6 +57,7 @@ const envSchema = z.object({
   HOST: z.string().min(1, 'HOST must not be empty').default('0.0.0.0'),
   DATA_DIR: z.string().min(1, 'DATA_DIR must not be empty').default('./data'),
   BACKUP_DIR: z.string().startsWith('/', 'BACKUP_DIR must be an absolute path').optional(),
+  RECORDINGS_DIR: z.string().startsWith('/', 'RECORDINGS_DIR must be an absolute path').optional(),
   BACKUP_RESTORE_MAX_BYTES: z.coerce
     .number({ error: 'BACKUP_RESTORE_MAX_BYTES must be a number of bytes' })
     .int('BACKUP_RESTORE_MAX_BYTES must be a whole number of bytes')
@@ -240,6 +241,8 @@ export type Config = {
   dataDir: string;
   /** Where scheduled backups are written (BACKUP_DIR); unset, scheduled backups are off. */
   backupDir: string | undefined;
+  /** Call recordings (issue 41): RECORDINGS_DIR, else DATA_DIR/recordings; a folder per day. */
+  recordingsDir: string;
   /** How many bytes an uploaded backup may unpack to (BACKUP_RESTORE_MAX_BYTES); more is refused while unpacking. */
   backupRestoreMaxBytes: number;
   databaseUrl: string | undefined;
@@ -412,6 +415,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDistDir?: stri
     host: v.HOST,
     dataDir: path.resolve(v.DATA_DIR),
     backupDir: v.BACKUP_DIR,
+    recordingsDir: path.resolve(v.RECORDINGS_DIR ?? path.join(v.DATA_DIR, 'recordings')),
     backupRestoreMaxBytes: v.BACKUP_RESTORE_MAX_BYTES,
     databaseUrl: v.DATABASE_URL,
     adminPassword: v.ADMIN_PASSWORD,

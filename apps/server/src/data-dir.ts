@@ -9,18 +9,22 @@ const octal = (mode: number) => `0${(mode & 0o777).toString(8)}`;
 /**
  * Makes DATA_DIR private to the service before anything is written into it, and answers what is wider
  * than that in an existing installation (warnings for the log; nothing is changed behind the
- * administrator's back). The folder is 0700; when the Asterisk configuration lives inside it and Asterisk
+ * administrator's back). The folder is 0700; when the Asterisk configuration or the call recordings live inside it and Asterisk
  * runs as another group, 0710 with that group, so Asterisk can pass through to its own folder (group-owned
  * 0750 by the writer) without listing or reading anything else. Files are private through the umask the
  * server sets at start (0077).
  */
 export function prepareDataDir(
   dataDir: string,
-  asterisk: { configDir: string; gid: number | null },
+  asterisk: { configDir: string; gid: number | null; recordingsDir?: string },
 ): { warnings: string[] } {
-  const relative = path.relative(dataDir, asterisk.configDir);
-  const holdsAsterisk =
-    asterisk.gid !== null && relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+  const inside = (dir: string | undefined) => {
+    if (dir === undefined) return false;
+    const relative = path.relative(dataDir, dir);
+    return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+  };
+  // Asterisk writes call recordings into DATA_DIR/recordings (the default) as it reads its configuration there.
+  const holdsAsterisk = asterisk.gid !== null && (inside(asterisk.configDir) || inside(asterisk.recordingsDir));
   const wanted = holdsAsterisk ? 0o710 : 0o700;
   const warnings: string[] = [];
   if (!fs.existsSync(dataDir)) {

@@ -32,7 +32,11 @@ async function main() {
   // Managed mode: which Asterisk this process runs, as whom (decided before DATA_DIR is made for its group).
   const managed = config.pbx.mode === 'managed' ? resolveManagedPbx(config) : undefined;
   if (managed) config = managed.config;
-  const dataDir = prepareDataDir(config.dataDir, { configDir: config.pbx.configDir, gid: config.pbx.runAs.gid });
+  const dataDir = prepareDataDir(config.dataDir, {
+    configDir: config.pbx.configDir,
+    gid: config.pbx.runAs.gid,
+    recordingsDir: config.recordingsDir,
+  });
   let managedPbx: ManagedPbx | undefined;
   if (managed) {
     const layout = prepareManagedLayout(config, managed.installation);

@@ -61,15 +61,21 @@ describe.each(DB_KINDS)('console accounts and the read-only role (%s)', (kind) =
     );
     const list = (await call('GET', '/api/admin/accounts')).json();
     expect(list).toEqual([
-      { username: 'admin', role: 'admin', two_factor: false, created_at: expect.any(Number) },
-      { username: 'viewer', role: 'readonly', two_factor: false, created_at: expect.any(Number) },
+      { username: 'admin', role: 'admin', two_factor: false, listen_recordings: false, created_at: expect.any(Number) },
+      {
+        username: 'viewer',
+        role: 'readonly',
+        two_factor: false,
+        listen_recordings: false,
+        created_at: expect.any(Number),
+      },
     ]);
     // No secret in the list.
     expect(JSON.stringify(list)).not.toMatch(/hash|secret|password/i);
 
     const viewer = await login(t.app, 'viewer', 'viewer-pass-1');
     const me = await t.app.inject({ method: 'GET', url: '/api/login', headers: viewer });
-    expect(me.json()).toEqual({ success: true, user: 'viewer', role: 'readonly' });
+    expect(me.json()).toEqual({ success: true, user: 'viewer', role: 'readonly', listen_recordings: false });
 
     // The last administrator can be neither removed nor demoted.
     expectError(await call('DELETE', '/api/admin/accounts/admin'), 409, 'last_admin');
@@ -139,7 +145,15 @@ describe.each(DB_KINDS)('console accounts and the read-only role (%s)', (kind) =
       if (route.url === '/api/logout' || route.url === '/api/dashboard/events') continue;
       // Asterisk's own calls take their own token, never a sign-in key (route-walk.test.ts checks them).
       if (route.url.startsWith('/api/internal/')) continue;
+      // The player's link is its own credential (call-recordings.test.ts).
+      if (route.config?.ownAuth) continue;
       const res = await t.app.inject({ method: 'GET', url: concrete(route.url), headers: reader });
+      // Listening to call recordings is a permission of its own, off for a read-only account until allowed.
+      if (route.url.startsWith('/api/calls/:id/recording')) {
+        const url = route.url.replace(':id', '1');
+        expectError(await t.app.inject({ method: 'GET', url, headers: reader }), 403, 'recording_forbidden');
+        continue;
+      }
       // A route that exists to hand out a credential is refused too (route-walk.test.ts lists them).
       if (`GET ${route.url}` in READONLY_REFUSED_READS || route.config?.credentials) {
         expectError(res, 403, 'read_only');

@@ -54,6 +54,7 @@ describe.each(DB_KINDS)('audit log: before and checks (%s)', (kind) => {
         cidnum: '',
         description: 'Front desk',
         destination: 'app-blackhole,hangup,1',
+        recording: 'on_demand',
       },
       after: null,
     });

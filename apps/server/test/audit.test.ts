@@ -91,7 +91,12 @@ describe.each(DB_KINDS)('audit log (%s)', (kind) => {
     const { rows: all } = await rows();
     const created = all.find((r) => r.path === '/api/admin/accounts' && r.method === 'POST');
     expect(created).toMatchObject({ actor: 'admin', action: 'change', object: 'admin/accounts' });
-    expect(created?.changes?.after).toEqual({ username: 'eve', password: REDACTED, role: 'readonly' });
+    expect(created?.changes?.after).toEqual({
+      username: 'eve',
+      password: REDACTED,
+      role: 'readonly',
+      listen_recordings: false,
+    });
     expect(JSON.stringify(all)).not.toContain('eve-secret-1');
     const setting = all.find((r) => r.path === '/api/admin/audit/settings');
     expect(setting?.changes).toEqual({ before: { retention_days: 365 }, after: { retention_days: 30 } });

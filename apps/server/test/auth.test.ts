@@ -33,7 +33,7 @@ describe.each(DB_KINDS)('auth (%s)', (kind) => {
         headers: { User: 'admin', Secretkey: body.secretkey },
       });
       expect(check.statusCode).toBe(200);
-      expect(check.json()).toEqual({ success: true, user: 'admin', role: 'admin' });
+      expect(check.json()).toEqual({ success: true, user: 'admin', role: 'admin', listen_recordings: true });
     });
 
     it('issues a different key on every login, each usable on its own', async () => {

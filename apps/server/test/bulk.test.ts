@@ -80,6 +80,7 @@ describe.each(DB_KINDS)('bulk extensions (%s)', (kind) => {
       busydest: '',
       notreachabledest: '',
       outboundcid: '',
+      recording: 'on_demand',
     });
     expect((await call('GET', '/api/bulk/201,202')).json().displayname).toBeNull();
     expectError(await call('GET', '/api/bulk/202,999'), 404, 'not_found');
@@ -155,6 +156,7 @@ describe.each(DB_KINDS)('bulk extensions (%s)', (kind) => {
       notreachabledest: 'app-blackhole,busy,1',
       outboundcid_fixed: '0721405',
       outboundcid_variable: 2,
+      recording: 'always',
     };
     const preview = await call('POST', '/api/bulk/preview', { extensions: ['202', '203'], ...edit });
     expect(preview.statusCode, preview.body).toBe(200);
@@ -174,6 +176,7 @@ describe.each(DB_KINDS)('bulk extensions (%s)', (kind) => {
       busydest: 2,
       notreachabledest: 2,
       outboundcid: 2,
+      recording: 2,
     }); // the names are already 'Room 202' and 'Room 203'
     const res = await call('POST', '/api/bulk/202,203', edit);
     expect(res.statusCode, res.body).toBe(200);
@@ -189,6 +192,7 @@ describe.each(DB_KINDS)('bulk extensions (%s)', (kind) => {
       busydest: 'ext-local,vmb201,1',
       notreachabledest: 'app-blackhole,busy,1',
       outboundcid: null, // 072140502 and 072140503
+      recording: 'always',
     });
     const list = (await call('GET', '/api/users/false?search=room')).json();
     expect(list.map((u: { profile: string; displayname: string }) => u.profile)).toEqual([
@@ -220,8 +224,9 @@ describe.each(DB_KINDS)('bulk extensions (%s)', (kind) => {
     const web202 = pjsip.split('\n[').find((s) => s.startsWith('91202]')) ?? '';
     expect(web202).toContain('call_group = 1,3-4');
     const dialplan = fs.readFileSync(path.join(status.directory, 'extensions.users.2xx.conf'), 'utf8');
-    expect(dialplan).toContain('exten => 202,1,Gosub(sub-dial-user,s,1(202,202&91202,30,202,DISABLED))');
-    expect(dialplan).toContain('exten => 91202,1,Gosub(sub-dial-user,s,1(91202,91202,30,202,DISABLED))');
+    // The recording policy set above: the user's calls are always recorded.
+    expect(dialplan).toContain('exten => 202,1,Gosub(sub-dial-user,s,1(202,202&91202,30,202,DISABLED,always))');
+    expect(dialplan).toContain('exten => 91202,1,Gosub(sub-dial-user,s,1(91202,91202,30,202,DISABLED,always))');
     const block202 = dialplan.slice(dialplan.indexOf('exten => 202,1'), dialplan.indexOf('exten => 203,hint'));
     expect(block202).toContain('same => n(busy),Goto(ext-local,vmb201,1)');
     expect(block202).toContain('same => n(noanswer),Congestion(20)');

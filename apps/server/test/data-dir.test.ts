@@ -53,8 +53,10 @@ describe('DATA_DIR is private to the service', () => {
         ADMIN_PASSWORD: 'data-dir-test-password',
         TFTP_PORT: '0',
         ASTERISK_MODE: 'off',
-        // Asterisk's configuration outside DATA_DIR: the folder is then the service's alone.
+        // Asterisk's configuration and the call recordings outside DATA_DIR: the folder is then the service's alone
+        // (inside, Asterisk's group may pass through it: 0710).
         ASTERISK_CONFIG_DIR: path.join(scratch, 'asterisk-etc'),
+        RECORDINGS_DIR: path.join(scratch, 'recordings'),
         LOG_LEVEL: 'info',
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -21,6 +21,7 @@ describe.each(DB_KINDS)('call queues API (%s)', (kind) => {
     max_wait: 90,
     failover_dest: 'ext-local,vmu201,1',
     announce_position: true,
+    recording: 'always' as const,
   };
 
   it('creates a queue of users with a failover, listed among the destinations', async () => {

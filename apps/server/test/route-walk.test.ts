@@ -212,6 +212,8 @@ describe.each(DB_KINDS)('every /api route requires a key (%s)', (kind) => {
     expect(checked).toContain('POST /api/internal/phone-recording');
     // And the caller query routing's call-time lookup.
     expect(checked).toContain('GET /api/internal/cqr/:id');
+    // And the call recording player's signed link.
+    expect(checked).toContain('GET /api/call-recordings/play/:id');
     // Twelve requests a route, a few hundred routes: more than the default time on a busy machine.
   }, 120_000);
 
@@ -221,6 +223,8 @@ describe.each(DB_KINDS)('every /api route requires a key (%s)', (kind) => {
       if (route.url === '/api/logout') continue; // would revoke the key
       // Asterisk's loopback calls take their own token, not a console key (cqr.test.ts checks it).
       if (route.url.startsWith('/api/internal/')) continue;
+      // The call recording player's link is its own credential (call-recordings.test.ts checks it).
+      if (route.url === '/api/call-recordings/play/:id') continue;
       if (EVENT_STREAMS.has(route.url)) continue;
       const res = await t.app.inject({
         method: route.method as HTTPMethods,

@@ -24,27 +24,49 @@ export const accountSchema = z
     username: z.string(),
     role: accountRoleSchema,
     two_factor: z.boolean(),
+    /** May listen to and download call recordings (an `admin` always may). */
+    listen_recordings: z.boolean(),
     created_at: z.number(),
   })
   .meta({ id: 'Account' });
 export type Account = z.infer<typeof accountSchema>;
 
 export const accountCreateSchema = z
-  .object({ username: accountNameSchema, password: accountPasswordSchema, role: accountRoleSchema })
+  .object({
+    username: accountNameSchema,
+    password: accountPasswordSchema,
+    role: accountRoleSchema,
+    listen_recordings: z.boolean().default(false),
+  })
   .meta({ id: 'AccountCreate' });
-export type AccountCreate = z.infer<typeof accountCreateSchema>;
+export type AccountCreate = z.input<typeof accountCreateSchema>;
 
-export const accountUpdateSchema = z.object({ role: accountRoleSchema }).meta({ id: 'AccountUpdate' });
+export const accountUpdateSchema = z
+  .object({ role: accountRoleSchema.optional(), listen_recordings: z.boolean().optional() })
+  .meta({ id: 'AccountUpdate' });
 export const accountPasswordResetSchema = z
   .object({ password: accountPasswordSchema })
   .meta({ id: 'AccountPasswordReset' });
 
 /** GET /api/login: who is signed in and with which role (the console hides write controls for `readonly`). */
-export const sessionInfoSchema = z.object({ success: z.literal(true), user: z.string(), role: accountRoleSchema });
+export const sessionInfoSchema = z.object({
+  success: z.literal(true),
+  user: z.string(),
+  role: accountRoleSchema,
+  /** The account may play and download call recordings. */
+  listen_recordings: z.boolean(),
+});
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 
 /** What an audit row records: a change through the API, a sign-in, a refused sign-in, a sign-out. */
-export const auditActions = ['change', 'login', 'login_failed', 'logout'] as const;
+export const auditActions = [
+  'change',
+  'login',
+  'login_failed',
+  'logout',
+  'recording_listen',
+  'recording_download',
+] as const;
 
 /** Search of the audit log (`/admin/audit`), paged on the server; dates are milliseconds since the epoch. */
 export const auditQuerySchema = z.object({

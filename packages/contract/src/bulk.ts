@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recordingPolicySchema } from './call-recordings.ts';
 import { noControlChars, registerItalianMessages } from './text.ts';
 import { extensionNumberSchema } from './users.ts';
 
@@ -102,6 +103,8 @@ export const bulkSettingsSchema = z
     notreachabledest: z.string().nullable(),
     /** Outbound caller ID, '' for none. */
     outboundcid: z.string().nullable(),
+    /** Call recording of the user's calls. */
+    recording: recordingPolicySchema.nullable(),
   })
   .meta({ id: 'BulkSettings' });
 export type BulkSettings = z.infer<typeof bulkSettingsSchema>;
@@ -141,6 +144,7 @@ export const bulkEditSchema = z
     outboundcid_variable: z
       .union([z.literal(''), z.coerce.number().int(digitsOnly).min(0, digitsOnly).max(10)])
       .nullish(),
+    recording: recordingPolicySchema.nullish(),
     context: z.unknown().optional(),
     outboundcid: z.unknown().optional(),
   })

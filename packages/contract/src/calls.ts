@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { callRecordingStates } from './call-recordings.ts';
 
 /**
  * Call history (issue 41): one row per call, built from the call records (CDR) of its legs, which share Asterisk's
@@ -71,6 +72,8 @@ export const callSchema = z
     result: z.enum(callResults),
     /** Whether a recording of the call is kept. */
     recorded: z.boolean(),
+    /** `deleted`: there was one, the retention removed it (the row says so instead of offering a player). */
+    recording: z.enum(callRecordingStates),
     /** The call came from the older system's records (migration). */
     migrated: z.boolean(),
   })

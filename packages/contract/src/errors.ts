@@ -136,6 +136,8 @@ export const errorCodes = [
   'backup_expired',
   'backup_busy',
   'backup_too_large',
+  'recording_forbidden',
+  'recording_deleted',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
@@ -267,6 +269,8 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     backup_expired: 'Backup no longer available',
     backup_busy: 'Backup or restore in progress',
     backup_too_large: 'Backup too large',
+    recording_forbidden: 'Not allowed to listen to recordings',
+    recording_deleted: 'Recording deleted (retention)',
   },
   it: {
     validation: 'Richiesta non valida',
@@ -392,6 +396,8 @@ export const errorTitles: Record<UiLanguage, Record<ErrorCode, string>> = {
     backup_expired: 'Backup non più disponibile',
     backup_busy: 'Backup o ripristino in corso',
     backup_too_large: 'Backup troppo grande',
+    recording_forbidden: 'Ascolto delle registrazioni non consentito',
+    recording_deleted: 'Registrazione eliminata (conservazione)',
   },
 };
 
@@ -544,6 +550,8 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     backup_busy: 'Another backup or restore is running: try again when it has finished.',
     backup_too_large:
       'The backup unpacks to more than this server accepts (BACKUP_RESTORE_MAX_BYTES). Nothing was changed.',
+    recording_forbidden: 'This account may not listen to call recordings: an administrator can allow it on Accounts.',
+    recording_deleted: 'The retention deleted this recording.',
   },
   it: {
     validation: 'Alcuni campi non sono validi.',
@@ -700,6 +708,9 @@ export const errorDetails: Record<UiLanguage, Record<ErrorCode, string>> = {
     backup_busy: 'È in corso un altro backup o ripristino: riprova quando è finito.',
     backup_too_large:
       'Una volta estratto, il backup supera quanto questo server accetta (BACKUP_RESTORE_MAX_BYTES). Non è stato cambiato nulla.',
+    recording_forbidden:
+      'Questo account non può ascoltare le registrazioni: un amministratore può consentirlo in Account.',
+    recording_deleted: 'La conservazione ha eliminato questa registrazione.',
   },
 };
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recordingPolicySchema } from './call-recordings.ts';
 import { noControlChars, registerItalianMessages } from './text.ts';
 
 /**
@@ -211,6 +212,8 @@ export const queueWriteSchema = z
     music: z.enum(QUEUE_MUSIC).default('default'),
     /** Tell waiting callers their position in the queue. */
     announce_position: z.boolean().default(false),
+    /** Call recording of the calls it takes (see call-recordings.ts for which policy decides). */
+    recording: recordingPolicySchema.default('on_demand'),
   })
   .meta({ id: 'QueueWrite' });
 export type QueueWrite = z.input<typeof queueWriteSchema>;

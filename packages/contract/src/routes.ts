@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recordingPolicySchema } from './call-recordings.ts';
 import { noControlChars } from './text.ts';
 
 // ---- Dial patterns ----
@@ -244,6 +245,8 @@ export const inboundRouteSchema = z
     cidnum: z.string(),
     description: z.string(),
     destination: z.string(),
+    /** Call recording of the calls it takes in (see call-recordings.ts for which policy decides). */
+    recording: recordingPolicySchema,
   })
   .meta({ id: 'InboundRoute' });
 export type InboundRoute = z.infer<typeof inboundRouteSchema>;
@@ -278,9 +281,10 @@ export const inboundWriteSchema = z
       .regex(/^(\+?[0-9]*|_[0-9xXzZnN[\]\-.!]+)$/, 'A caller number, or _ followed by a dial pattern'),
     description: z.string().trim().max(255).check(noControlChars),
     destination: z.string().min(1, 'Choose a destination').max(128).check(noControlChars),
+    recording: recordingPolicySchema.default('on_demand'),
   })
   .meta({ id: 'InboundWrite' });
-export type InboundWrite = z.infer<typeof inboundWriteSchema>;
+export type InboundWrite = z.input<typeof inboundWriteSchema>;
 
 /** Replacing a route: the key it had, then the new values. */
 export const inboundUpdateSchema = inboundWriteSchema

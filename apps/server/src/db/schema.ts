@@ -13,6 +13,8 @@ export interface AdminsTable {
   totp_enabled_at: number | null;
   /** The last accepted TOTP time step (a code is accepted once). */
   totp_last_step: number | null;
+  /** Migration 0035: a `readonly` account may listen to call recordings (an admin always may). */
+  listen_recordings: Generated<number>;
 }
 
 /** Recovery codes of an administrator's second factor, SHA-256 hashed; a used one is deleted. */
@@ -77,6 +79,8 @@ export interface SettingsTable {
 
 export interface UsersTable {
   id: Generated<number>;
+  /** Migration 0035: `always`, `never` or `on_demand` (`*1`); see docs/architecture.md, Call recordings. */
+  recording_policy: Generated<'always' | 'never' | 'on_demand'>;
   username: string;
   displayname: string;
   fname: string | null;
@@ -221,6 +225,8 @@ export interface InboundRoutesTable {
   description: string;
   /** context,exten,priority */
   destination: string;
+  /** Migration 0035: `always`, `never` or `on_demand` (`*1`); see docs/architecture.md, Call recordings. */
+  recording_policy: Generated<'always' | 'never' | 'on_demand'>;
 }
 
 export interface GatewaysTable {
@@ -498,6 +504,8 @@ export interface CallsTable {
   recording: string;
   migrated: number;
   legs: number;
+  /** Migration 0035: when the retention removed the recording's file (its row then says so). */
+  recording_deleted_at: Generated<number | null>;
 }
 
 /** Single row (id 1): every call record up to `last_cdr_id` is in `calls`. */
@@ -606,6 +614,8 @@ export interface QueuesTable {
   failover_dest: string;
   music: string;
   announce_position: number;
+  /** Migration 0035: `always`, `never` or `on_demand` (`*1`); see docs/architecture.md, Call recordings. */
+  recording_policy: Generated<'always' | 'never' | 'on_demand'>;
 }
 
 export interface QueueMembersTable {

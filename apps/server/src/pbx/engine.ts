@@ -4,6 +4,7 @@ import { type PbxSystemStatus, type UiLanguage, VOICEMAIL_TRANSCRIPTION_PATH } f
 import type { Kysely } from 'kysely';
 import type { Config, PbxPorts } from '../config.ts';
 import type { Database } from '../db/schema.ts';
+import { ensureRecordingFolders } from '../features/call-recordings/files.ts';
 import { VoicemailSttToken, voicemailSttTokenPath } from '../features/cloud-speech/token.ts';
 import { selfSignedPair } from '../plugins/https-listener.ts';
 import { AmiClient, AmiError } from './ami/client.ts';
@@ -337,6 +338,7 @@ export class PbxEngine {
           ports: config.pbx.ports,
           voicemailStt: await this.voicemailStt(config),
           phoneRecording: await this.phoneRecording(config),
+          callRecordingDir: await this.callRecordingDir(config),
         }),
     });
     this.live = new PbxLive(db, this.ami, new LiveState(this.ami));
@@ -381,6 +383,17 @@ export class PbxEngine {
       };
     } catch (error) {
       this.log?.error({ err: error }, 'recording from a phone: cannot make the spool folder or the token');
+      return undefined;
+    }
+  }
+
+  /** Call recordings' folder, once made (files.ts); none when it cannot be: policies and *1 are then left out. */
+  private async callRecordingDir(config: Config): Promise<string | undefined> {
+    try {
+      await ensureRecordingFolders(config.recordingsDir, config.pbx.runAs.gid);
+      return config.recordingsDir;
+    } catch (error) {
+      this.log?.error({ err: error }, 'call recordings: cannot make the recordings folder');
       return undefined;
     }
   }

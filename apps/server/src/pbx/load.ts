@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import type { CallRecordingSettings } from '@centralino/contract';
 import type { Kysely, Selectable } from 'kysely';
 import type { PbxPorts } from '../config.ts';
 import type { Database, TrunksTable } from '../db/schema.ts';
 import { SettingsStore } from '../db/settings-store.ts';
+import { NOTICE_PROMPT, readCallRecordingSettings } from '../features/call-recordings/settings.ts';
 import { VOICEMAIL_STT_SETTING } from '../features/cloud-speech/key.ts';
 import type {
   PbxDevice,
@@ -30,6 +32,8 @@ export interface EngineSettings {
   phoneRecording?: PhoneRecordingSettings;
   /** Where recordings are written (config.pbx.soundsDir). */
   soundsDir: string;
+  /** Where call recordings go (DATA_DIR/recordings or RECORDINGS_DIR) once the folder is made; absent: none. */
+  callRecordingDir?: string;
   /** The phones' ports (SIP_PORT, SIP_TLS_PORT, SIP_WSS_PORT, RTP_PORT_*); the defaults when unset. */
   ports?: PbxPorts;
 }
@@ -122,12 +126,13 @@ export async function loadPbxModel(
   await ensureSecrets(db);
   await kept.look();
   const store = new SettingsStore(db);
-  const [language, toneZone, externalIp, localNetworks, stt] = await Promise.all([
+  const [language, toneZone, externalIp, localNetworks, stt, recordings] = await Promise.all([
     store.get<string>('pbx.language'),
     store.get<string>('pbx.tonezone'),
     store.get<string>('pbx.externalip'),
     store.get<{ net: string; mask: string }[]>('pbx.localnetworks'),
     store.get<string>(VOICEMAIL_STT_SETTING),
+    readCallRecordingSettings(store),
   ]);
   const [rows, memberships, groups, profiles, permissions, routePermissions, trunkRows, fxs, deviceRows] =
     await Promise.all([
@@ -149,6 +154,7 @@ export async function loadPbxModel(
             'users.call_waiting',
             'users.call_group',
             'users.pickup_group',
+            'users.recording_policy',
             'users.busy_dest',
             'users.noanswer_dest',
             'users.unavailable_dest',
@@ -250,6 +256,7 @@ export async function loadPbxModel(
       callGroup: r.call_group,
       pickupGroup: r.pickup_group,
       destinations: { busy: r.busy_dest, noAnswer: r.noanswer_dest, unavailable: r.unavailable_dest },
+      recording: r.recording_policy,
     };
   });
   const extensionOf = new Map(rows.map((r) => [Number(r.id), r.default_extension as string]));
@@ -293,6 +300,9 @@ export async function loadPbxModel(
           ? `${engine.voicemailStt} --language ${SPEECH_LANGUAGES[language ?? 'en'] ?? 'en-US'}`
           : null,
       phoneRecording: engine.phoneRecording ?? null,
+      callRecording: engine.callRecordingDir
+        ? { dir: engine.callRecordingDir, notice: noticeSound(recordings, engine.soundsDir) }
+        : null,
     },
     users,
     trunks,
@@ -314,6 +324,15 @@ export async function loadPbxModel(
 }
 
 /** The sound file of a recording, as the dialplan plays it (no extension) and as it is written (with .wav). */
+/** What Playback() plays before an `always` recording: the PBX's prompt, an uploaded recording, or nothing. */
+function noticeSound(settings: CallRecordingSettings, soundsDir: string): string | null {
+  if (settings.notice === 'prompt') return NOTICE_PROMPT;
+  if (settings.notice === 'recording' && settings.notice_recording !== null) {
+    return recordingSoundPath(soundsDir, settings.notice_recording);
+  }
+  return null;
+}
+
 export function recordingSoundPath(soundsDir: string, id: number): string {
   return path.join(soundsDir, `recording-${id}`);
 }
@@ -402,6 +421,7 @@ async function loadFlows(
           .filter((m) => m.kind === 'static')
           .map((m) => ({ extension: m.default_extension as string, name: m.displayname })),
         agents: list.filter((m) => m.kind === 'agent').map((m) => m.default_extension as string),
+        recording: q.recording_policy,
       };
     }),
     timeConditions: conditions.map((c) => ({
@@ -453,6 +473,7 @@ async function loadRoutes(
       description: r.description,
       destination: r.destination,
       cidNamePrefix: '',
+      recording: r.recording_policy,
     })),
   };
 }

@@ -1,4 +1,6 @@
+import type { RecordingPolicy } from '@centralino/contract';
 import type { PhoneRecordingSettings } from './phone-recording.ts';
+import type { CallRecordingRender } from './render/call-recording.ts';
 /**
  * Input of the Asterisk configuration renderer: everything the PBX needs, already resolved from the
  * database (see load.ts). Renderers are pure functions of this model, so tests and benchmarks build
@@ -57,6 +59,8 @@ export interface PbxUser {
   callGroup: string;
   pickupGroup: string;
   destinations: { busy: Destination | null; noAnswer: Destination | null; unavailable: Destination | null };
+  /** Call recording of the user's calls (issue 41); absent: on demand. */
+  recording?: RecordingPolicy;
 }
 
 export type TrunkTransport = 'udp' | 'tcp' | 'tls';
@@ -150,6 +154,8 @@ export interface PbxInboundRoute {
   destination: Destination;
   /** Caller name prefix. */
   cidNamePrefix: string;
+  /** Call recording of the calls it takes in (issue 41); absent: on demand. */
+  recording?: RecordingPolicy;
 }
 
 /** Ring group (here: one per CTI group, rung by its members' main extensions). */
@@ -230,6 +236,8 @@ export interface PbxQueue {
   members: { extension: string; name: string }[];
   /** Main extensions allowed to log in as dynamic agents. */
   agents: string[];
+  /** Call recording of the calls it takes (issue 41); absent: on demand. */
+  recording?: RecordingPolicy;
 }
 
 /** A time condition (issue 26): timeconditions,<id>,1; *27<id> sets or clears its override (AstDB TC/<id>). */
@@ -288,6 +296,8 @@ export interface PbxSettings {
   voicemailMailCmd: string | null;
   /** Recording from a phone (*77): spool folder and the console's loopback call; null without the token. */
   phoneRecording: PhoneRecordingSettings | null;
+  /** Call recordings (issue 41): the folder and the notice; absent or null: no recordings (policies and *1 off). */
+  callRecording?: CallRecordingRender | null;
 }
 
 export interface PbxModel {

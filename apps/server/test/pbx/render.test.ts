@@ -163,6 +163,7 @@ describe('user comparison of the renderer cache', () => {
       voicemail: { pin: '1' },
       groups: ['a'],
       devices: [{ number: '91201', type: 'physical', secret: 's', encrypted: false }],
+      recording: 'on_demand',
     });
     expect(sameUser(base, structuredClone(base))).toBe(true);
     const changes: Record<string, (u: PbxUser) => void> = {
@@ -213,6 +214,9 @@ describe('user comparison of the renderer cache', () => {
       },
       destinations: (u) => {
         u.destinations.unavailable = 'app-blackhole,busy,1';
+      },
+      recording: (u) => {
+        u.recording = 'always';
       },
     };
     // A new field of PbxUser must be compared too: this list follows the fields of a user.

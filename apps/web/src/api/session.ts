@@ -37,11 +37,21 @@ const successAnswer: AnswerSchema<{ success: true }> = {
 };
 
 /** GET /api/login: the signed-in account and its role (anything but `admin` is treated as read-only). */
-const sessionAnswer: AnswerSchema<{ success: true; user: string; role: 'admin' | 'readonly' }> = {
+const sessionAnswer: AnswerSchema<{
+  success: true;
+  user: string;
+  role: 'admin' | 'readonly';
+  listen_recordings: boolean;
+}> = {
   parse(value) {
-    const { success, user, role } = (value ?? {}) as Record<string, unknown>;
+    const { success, user, role, listen_recordings } = (value ?? {}) as Record<string, unknown>;
     if (success !== true || typeof user !== 'string') throw answerError();
-    return { success: true, user, role: role === 'admin' ? 'admin' : 'readonly' };
+    return {
+      success: true,
+      user,
+      role: role === 'admin' ? 'admin' : 'readonly',
+      listen_recordings: listen_recordings === true,
+    };
   },
 };
 

@@ -13,6 +13,8 @@ interface AuthContextValue {
   user: string | undefined;
   /** The signed-in account may only look: write controls are hidden or disabled, the server refuses writes. */
   readOnly: boolean;
+  /** The account may play and download call recordings (an admin, or a read-only account allowed to). */
+  listenRecordings: boolean;
   /** Resolves with a challenge when the account has a second factor (then call loginCode). */
   login(username: string, password: string): Promise<{ challenge?: string }>;
   loginCode(challenge: string, code: string): Promise<void>;
@@ -27,6 +29,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [status, setStatus] = useState<AuthStatus>(() => (readCredentials() ? 'checking' : 'signedOut'));
   const [user, setUser] = useState<string | undefined>(() => readCredentials()?.user);
   const [readOnly, setReadOnly] = useState(false);
+  const [listenRecordings, setListenRecordings] = useState(false);
 
   const signOut = useCallback(() => {
     forgetCredentials();
@@ -42,6 +45,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       .checkLogin()
       .then((session) => {
         setReadOnly(session.role !== 'admin');
+        setListenRecordings(session.listen_recordings);
         setStatus('signedIn');
       })
       .catch((error) => {
@@ -72,6 +76,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         // The role comes with the key check (the sign-in answer stays { user, secretkey }).
         const info = await api.checkLogin().catch(() => undefined);
         setReadOnly(info?.role !== 'admin');
+        setListenRecordings(info?.listen_recordings === true);
         setStatus('signedIn');
       } catch (error) {
         forgetCredentials();
@@ -82,6 +87,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       status,
       user,
       readOnly,
+      listenRecordings,
       async login(username, password) {
         const answer = await api.login({ username, password }).catch((error) => {
           forgetCredentials();
@@ -98,7 +104,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         signOut();
       },
     };
-  }, [status, user, readOnly, signOut]);
+  }, [status, user, readOnly, listenRecordings, signOut]);
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
@@ -107,6 +113,11 @@ export function useAuth(): AuthContextValue {
   const value = useContext(AuthContext);
   if (!value) throw new Error('useAuth outside AuthProvider');
   return value;
+}
+
+/** Whether the signed-in account may play call recordings (false outside an AuthProvider: the server decides). */
+export function useCanListen(): boolean {
+  return useContext(AuthContext)?.listenRecordings === true;
 }
 
 /**

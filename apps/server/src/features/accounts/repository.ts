@@ -7,7 +7,7 @@ export class AccountsRepository {
   list() {
     return this.db
       .selectFrom('admins')
-      .select(['username', 'role', 'totp_enabled_at', 'created_at'])
+      .select(['username', 'role', 'totp_enabled_at', 'created_at', 'listen_recordings'])
       .orderBy('username')
       .execute();
   }
@@ -21,10 +21,17 @@ export class AccountsRepository {
   }
 
   /** Inserts unless the name exists; true when inserted. */
-  async insert(username: string, passwordHash: string, role: string, now: number): Promise<boolean> {
+  async insert(username: string, passwordHash: string, role: string, listen: boolean, now: number): Promise<boolean> {
     const result = await this.db
       .insertInto('admins')
-      .values({ username, password_hash: passwordHash, role, created_at: now, updated_at: now })
+      .values({
+        username,
+        password_hash: passwordHash,
+        role,
+        listen_recordings: listen ? 1 : 0,
+        created_at: now,
+        updated_at: now,
+      })
       .onConflict((oc) => oc.column('username').doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
@@ -56,6 +63,16 @@ export class AccountsRepository {
         .executeTakeFirst();
       return exists ? 'last' : 'missing';
     });
+  }
+
+  /** Whether the account may listen to call recordings; false when there is no such account. */
+  async setListen(username: string, listen: boolean, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('admins')
+      .set({ listen_recordings: listen ? 1 : 0, updated_at: now })
+      .where('username', '=', username)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   /** Removes the account with its keys, codes and pending sign-ins, unless it is the last administrator. */

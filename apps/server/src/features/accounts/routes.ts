@@ -59,14 +59,17 @@ export const accountsRoutes =
       {
         schema: {
           tags,
-          summary: "Changes an account's role (one administrator always remains)",
+          summary:
+            "Changes an account's role (one administrator always remains) and whether it may listen to call recordings",
           params,
           body: accountUpdateSchema,
           response: { 200: done, ...errors },
         },
       },
       async (request) => {
-        await accounts.setRole(request.params.username, request.body.role);
+        const { role, listen_recordings: listen } = request.body;
+        if (role) await accounts.setRole(request.params.username, role);
+        if (listen !== undefined) await accounts.setListen(request.params.username, listen);
         return { success: true as const };
       },
     );

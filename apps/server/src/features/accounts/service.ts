@@ -1,4 +1,4 @@
-import type { Account, AccountCreate, AccountRole } from '@centralino/contract';
+import { type Account, type AccountCreate, type AccountRole, accountCreateSchema } from '@centralino/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -23,17 +23,24 @@ export class AccountsService {
       username: row.username,
       role: row.role === 'admin' ? 'admin' : 'readonly',
       two_factor: row.totp_enabled_at !== null,
+      listen_recordings: Number(row.listen_recordings) === 1,
       created_at: Number(row.created_at),
     }));
   }
 
-  async create(input: AccountCreate): Promise<void> {
-    const inserted = await this.repo.insert(input.username, await hashPassword(input.password), input.role, this.now());
+  async create(body: AccountCreate): Promise<void> {
+    const input = accountCreateSchema.parse(body);
+    const hash = await hashPassword(input.password);
+    const inserted = await this.repo.insert(input.username, hash, input.role, input.listen_recordings, this.now());
     if (!inserted) throw new AppError(409, 'account_exists');
   }
 
   async setRole(username: string, role: AccountRole): Promise<void> {
     this.check(await this.repo.setRole(username, role, this.now()));
+  }
+
+  async setListen(username: string, listen: boolean): Promise<void> {
+    if (!(await this.repo.setListen(username, listen, this.now()))) throw new AppError(404, 'account_not_found');
   }
 
   async remove(username: string): Promise<void> {

@@ -43,6 +43,16 @@ export class AuthRepository {
       .executeTakeFirst();
   }
 
+  /** Whether the account's listen-to-recordings flag is set (migration 0035). */
+  async listensRecordings(username: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('admins')
+      .select('listen_recordings')
+      .where('username', '=', username)
+      .executeTakeFirst();
+    return Number(row?.listen_recordings ?? 0) === 1;
+  }
+
   async touchSession(keyHash: string, now: number) {
     await this.db.updateTable('sessions').set({ last_seen_at: now }).where('key_hash', '=', keyHash).execute();
   }

@@ -190,7 +190,12 @@ export const authRoutes =
           response: { 200: sessionInfoSchema, 401: errorBodySchema },
         },
       },
-      async (request) => ({ success: true as const, user: request.admin ?? '', role: request.role ?? 'readonly' }),
+      async (request) => ({
+        success: true as const,
+        user: request.admin ?? '',
+        role: request.role ?? 'readonly',
+        listen_recordings: await auth.mayListen(request.admin ?? '', request.role),
+      }),
     );
 
     // The users feature registers POST /api/users/:username/password; this static path wins for admin.

@@ -169,6 +169,12 @@ export class AuthService {
     return (await this.repo.findAdmin(username.trim().toLowerCase())) !== undefined;
   }
 
+  /** Who may play and download call recordings: an admin always, a read-only account when its flag allows. */
+  async mayListen(username: string, role: AccountRole | undefined): Promise<boolean> {
+    if (role === 'admin') return true;
+    return username !== '' && (await this.repo.listensRecordings(username));
+  }
+
   /** The account a user/key pair belongs to with its role, or undefined when unknown or idle too long. */
   async authenticate(user: string | undefined, key: string | undefined): Promise<SignedIn | undefined> {
     if (!user || !key || key.length > 128) return undefined;

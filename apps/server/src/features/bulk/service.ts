@@ -4,6 +4,7 @@ import type {
   BulkSelectQuery,
   BulkSettings,
   Destinations,
+  RecordingPolicy,
   UiLanguage,
 } from '@centralino/contract';
 import { type Kysely, sql } from 'kysely';
@@ -31,6 +32,7 @@ interface Row {
   noanswer_dest: string | null;
   unavailable_dest: string | null;
   outboundcid: string | null;
+  recording_policy: RecordingPolicy;
 }
 
 /** The user columns each field of the editor stands for, and the value a user would get. */
@@ -44,7 +46,8 @@ type Field =
   | 'noanswerdest'
   | 'busydest'
   | 'notreachabledest'
-  | 'outboundcid';
+  | 'outboundcid'
+  | 'recording';
 type Update = Partial<{
   displayname: string;
   search_key: string;
@@ -57,6 +60,7 @@ type Update = Partial<{
   busy_dest: string | null;
   unavailable_dest: string | null;
   outboundcid: string | null;
+  recording_policy: RecordingPolicy;
 }>;
 
 /** Fields that change the SIP accounts themselves (endpoint or dialplan of every device), not the user alone. */
@@ -108,6 +112,7 @@ export class BulkService {
           'noanswer_dest',
           'unavailable_dest',
           'outboundcid',
+          'recording_policy',
         ])
         .where('default_extension', 'in', wanted.slice(i, i + CHUNK))
         .execute();
@@ -154,6 +159,7 @@ export class BulkService {
       busydest: pick((r) => r.busy_dest ?? ''),
       notreachabledest: pick((r) => r.unavailable_dest ?? ''),
       outboundcid: pick((r) => r.outboundcid ?? ''),
+      recording: pick((r) => r.recording_policy),
     };
   }
 
@@ -182,6 +188,7 @@ export class BulkService {
     if (edit.notreachabledest != null) {
       set('notreachabledest', 'unavailable_dest', edit.notreachabledest || null, row.unavailable_dest);
     }
+    if (edit.recording != null) set('recording', 'recording_policy', edit.recording, row.recording_policy);
     if (edit.outboundcid_fixed != null) {
       const digits =
         edit.outboundcid_variable === '' || edit.outboundcid_variable == null ? 0 : edit.outboundcid_variable;

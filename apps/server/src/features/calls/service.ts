@@ -58,7 +58,8 @@ export class CallsService {
       wait: Number(r.wait),
       talk: Number(r.talk),
       result: r.result,
-      recorded: r.recording !== '',
+      recorded: r.recording !== '' && r.recording_deleted_at === null,
+      recording: r.recording === '' ? 'none' : r.recording_deleted_at === null ? 'available' : 'deleted',
       migrated: Number(r.migrated) === 1,
     }));
   }

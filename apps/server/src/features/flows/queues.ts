@@ -47,6 +47,7 @@ export class QueuesService {
       failover_dest: r.failover_dest,
       music: r.music as Queue['music'],
       announce_position: Number(r.announce_position) === 1,
+      recording: r.recording_policy,
       destination: queueDestination(r.extension),
       login_code: `${QUEUE_LOGIN_FEATURE_CODE}${r.extension}`,
       pause_code: `${QUEUE_PAUSE_FEATURE_CODE}${r.extension}`,
@@ -87,6 +88,7 @@ export class QueuesService {
       failover_dest: v.failover_dest,
       music: v.music,
       announce_position: v.announce_position ? 1 : 0,
+      recording_policy: v.recording,
     };
     let queueId: number;
     if (id === null) {

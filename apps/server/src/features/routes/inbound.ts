@@ -48,6 +48,7 @@ export class InboundRoutesService {
         cidnum: r.cid,
         description: r.description,
         destination: r.destination,
+        recording: r.recording_policy,
       })),
     };
   }
@@ -76,6 +77,7 @@ export class InboundRoutesService {
           cid: route.cidnum,
           description: route.description,
           destination: route.destination,
+          recording_policy: route.recording ?? 'on_demand',
         })
         .execute();
     } catch (error) {
@@ -95,6 +97,7 @@ export class InboundRoutesService {
           cid: route.cidnum,
           description: route.description,
           destination: route.destination,
+          recording_policy: route.recording ?? 'on_demand',
         })
         .where('did', '=', old.extension)
         .where('cid', '=', old.cidnum)

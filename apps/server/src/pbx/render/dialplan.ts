@@ -2,6 +2,7 @@
 
 import { FEATURE_CODES as FC } from '../feature-codes.ts';
 import { allTrunks, type Destination, type PbxModel, type PbxProfile, type PbxUser } from '../model.ts';
+import { callRecordingGlobals, recordStep, renderCallRecordingDialplan } from './call-recording.ts';
 import { HEADER, value } from './common.ts';
 import { renderPhoneRecording } from './phone-recording.ts';
 import { userAccounts } from './pjsip.ts';
@@ -178,7 +179,8 @@ function renderFeatureCodes(): string {
   return contexts.join('');
 }
 
-function renderSubroutines(): string {
+function renderSubroutines(recordings: boolean): string {
+  const dialOptions = recordings ? '${DIAL_OPTIONS}${REC_DIALOPT}' : '${DIAL_OPTIONS}';
   // Writes one AstDB key for the caller's main number and every device, with the two idioms the CTI
   // watches for in Newexten events: Set(DB(FAM/x)=v) and NoOp(Deleting: FAM/x ...) (contract §5.3).
   const setAll = new Context('sub-set-all', 'ARG1 family, ARG2 value (empty deletes)').ext(
@@ -211,7 +213,7 @@ function renderSubroutines(): string {
     'Set(TARGETS=${TARGETS}${IF($["${TARGETS}" = ""]?:&)}${CONTACTS})',
     'Goto(next)',
     '(built),GotoIf($["${TARGETS}" = ""]?none)',
-    'Dial(${TARGETS},${ARG2},${DIAL_OPTIONS})',
+    `Dial(\${TARGETS},\${ARG2},${dialOptions})`,
     'Return()',
     '(none),Set(DIALSTATUS=CHANUNAVAIL)',
     'Return()',
@@ -219,10 +221,20 @@ function renderSubroutines(): string {
   const dialUser = new Context(
     'sub-dial-user',
     'ARG1 number, ARG2 accounts, ARG3 timeout (empty rings on), ARG4 main extension, ARG5 call waiting as ' +
-      "configured (ENABLED or DISABLED; a phone's *70/*71 in AstDB CW wins); sets DIALRESULT",
+      "configured (ENABLED or DISABLED; a phone's *70/*71 in AstDB CW wins), ARG6 the user's recording policy; sets " +
+      'DIALRESULT',
   ).ext(
     's',
     'Set(DIALRESULT=)',
+    // The caller's own recording policy, then the called user's (a queue's member: the queue decided).
+    ...(recordings
+      ? [
+          'GotoIf($["${QUEUECALL}" = "yes"]?recorded)',
+          'Gosub(sub-record,s,1(${REC_OWN},out))',
+          'Gosub(sub-record,s,1(${ARG6},in))',
+          '(recorded),NoOp()',
+        ]
+      : []),
     'Set(__PICKUPMARK=${ARG4})',
     'Set(CFNUM=${DB(CF/${ARG1})})',
     'GotoIf($["${CFNUM}" != "" & "${CFNUM}" != "${CALLERID(num)}"]?forward)',
@@ -275,7 +287,7 @@ function renderSubroutines(): string {
     // Dial, the trunk sent no response at all (its INVITE timed out here, which Asterisk also calls cause
     // 18 "no answer"): try the next trunk instead of stopping (docs/differences.md).
     'Set(CAUSEKEYS=${LEN(${HANGUPCAUSE_KEYS()})})',
-    'Dial(${OUT_${ARG1}}/${OUTPREFIX_${ARG1}}${ARG2}${OUT_${ARG1}_SUFFIX},${TRUNK_RING_TIMER},${TRUNK_OPTIONS})',
+    `Dial(\${OUT_\${ARG1}}/\${OUTPREFIX_\${ARG1}}\${ARG2}\${OUT_\${ARG1}_SUFFIX},\${TRUNK_RING_TIMER},\${TRUNK_OPTIONS}${recordings ? '${REC_DIALOPT}' : ''})`,
     'GotoIf($["${DIALSTATUS}" = "ANSWER"]?answered)',
     // "Continue if busy" (contract `continue=on`): every failed call tries the next trunk, busy too.
     'GotoIf($["${OUTCONTINUE_${ARG1}}" = "yes"]?next)',
@@ -345,6 +357,8 @@ function renderOutbound(model: PbxModel): string {
         `Set(ROUTECID=${route.outcid})`,
         `Set(ROUTECIDOVERRIDE=${route.outcidOverride || route.emergency ? 'yes' : 'no'})`,
         `Set(DIAL_NUMBER=${number})`,
+        // The calling user's recording policy (REC_OWN, on their endpoint).
+        ...(model.settings.callRecording ? ['Gosub(sub-record,s,1(${REC_OWN},out))'] : []),
         ...route.trunkIds.map((id) => `Gosub(sub-dial-trunk,s,1(${id},\${DIAL_NUMBER}))`),
         ...tail,
       );
@@ -364,7 +378,9 @@ function renderInbound(model: PbxModel): string {
       'ExecIf($["${CALLERID(name)}" = ""]?Set(CALLERID(name)=${CALLERID(num)}))',
     ];
     if (route.cidNamePrefix) lines.push(`Set(CALLERID(name)=${route.cidNamePrefix}\${CALLERID(name)})`);
-    lines.push('UserEvent(CallIn,value: ${FROM_DID})', gotoDestination(route.destination));
+    lines.push('UserEvent(CallIn,value: ${FROM_DID})');
+    if (model.settings.callRecording) lines.push(...recordStep(route.recording, 'in'));
+    lines.push(gotoDestination(route.destination));
     return lines;
   };
   const seen = new Set<string>();
@@ -479,6 +495,7 @@ export function renderGlobals(model: PbxModel): string {
       `OUTCONTINUE_${id}=${trunk.continueOnFailure ? 'yes' : 'no'}`,
     );
   }
+  if (model.settings.callRecording) lines.push(...callRecordingGlobals(model.settings.callRecording));
   return `[globals]\n${lines.map((l) => `${value(l)}\n`).join('')}\n`;
 }
 
@@ -494,7 +511,8 @@ export function renderDialplanRoot(model: PbxModel, userFiles: string[], account
   for (const profile of [...model.profiles].sort((a, b) => a.id - b.id)) out += profileContext(profile, model);
   out += renderFeatureCodes();
   out += renderPhoneRecording(model.settings.phoneRecording);
-  out += renderSubroutines();
+  out += renderSubroutines(Boolean(model.settings.callRecording));
+  if (model.settings.callRecording) out += renderCallRecordingDialplan();
   out += renderStaticContexts();
   out += renderRingGroups(model, accountsOf);
   out += renderOutbound(model);
@@ -526,7 +544,9 @@ export function renderUserDialplan(user: PbxUser): string {
   const out: string[] = [];
   out.push(`exten => ${m},hint,${accounts.map((a) => `PJSIP/${a}`).join('&')}&Custom:DND${m},CustomPresence:${m}\n`);
   const cw = user.callWaiting ? 'ENABLED' : 'DISABLED';
-  out.push(`exten => ${m},1,Gosub(sub-dial-user,s,1(${m},${accounts.join('&')},${timeout},${m},${cw}))\n`);
+  // The recording policy only when it decides something: on demand (the default) leaves the lines as they were.
+  const rec = user.recording && user.recording !== 'on_demand' ? `,${user.recording}` : '';
+  out.push(`exten => ${m},1,Gosub(sub-dial-user,s,1(${m},${accounts.join('&')},${timeout},${m},${cw}${rec}))\n`);
   // Rung by a queue (from-queue): the queue moves on; the user's busy / no-answer destinations are not for it.
   out.push(' same => n(result),ExecIf($["${QUEUECALL}" = "yes"]?Hangup())\n');
   out.push(' same => n,GotoIf($["${DIALRESULT}" = "BUSY"]?busy)\n');
@@ -538,7 +558,7 @@ export function renderUserDialplan(user: PbxUser): string {
   out.push(` same => n(unavail),${failover(user, 'unavailable')}\n`);
   for (const account of accounts.slice(1)) {
     out.push(`exten => ${account},hint,PJSIP/${account}&Custom:DND${account},CustomPresence:${account}\n`);
-    out.push(`exten => ${account},1,Gosub(sub-dial-user,s,1(${account},${account},${timeout},${m},${cw}))\n`);
+    out.push(`exten => ${account},1,Gosub(sub-dial-user,s,1(${account},${account},${timeout},${m},${cw}${rec}))\n`);
     out.push(` same => n,Goto(ext-local,${m},result)\n`);
   }
   if (user.voicemail) {

@@ -185,7 +185,7 @@ export class FlowsRenderer {
     const out: string[] = [HEADER];
     for (const a of [...model.announcements].sort((x, y) => x.id - y.id)) out.push(renderAnnouncement(a));
     out.push(renderDayNight(model.dayNight));
-    out.push(renderQueuesDialplan(model.queues));
+    out.push(renderQueuesDialplan(model.queues, Boolean(model.settings.callRecording)));
     // Both time-condition contexts exist even without conditions: phones include the toggle's.
     out.push(renderTimeConditions([]));
     out.push(renderCqrs(model.cqrs, model.settings.phoneRecording));

@@ -56,6 +56,7 @@ export function sameUser(a: PbxUser, b: PbxUser): boolean {
     a.profileId !== b.profileId ||
     a.ringTime !== b.ringTime ||
     a.callWaiting !== b.callWaiting ||
+    a.recording !== b.recording ||
     a.callGroup !== b.callGroup ||
     a.pickupGroup !== b.pickupGroup ||
     (a.voicemail === null) !== (b.voicemail === null) ||
@@ -233,7 +234,7 @@ export class ConfigRenderer {
     files.set('manager.conf', renderManager(s));
     files.set('cdr_custom.conf', renderCdrCustom(s));
     files.set('rtp.conf', renderRtp(s));
-    files.set('features.conf', renderFeatures());
+    files.set('features.conf', renderFeatures(Boolean(s.callRecording)));
     files.set('pjsip_notify.conf', renderPjsipNotify());
     files.set('musiconhold.conf', renderMusicOnHold());
     files.set('indications.conf', renderIndications(s));

@@ -189,6 +189,8 @@ function userShared(user: PbxUser, accounts: PbxDevice[]): UserShared {
     ['set_var', `USERNUMS=${accounts.map((d) => d.number).join('&')}`],
   ];
   if (user.outboundcid) endpoint.push(['set_var', `USEROUTCID=${user.outboundcid}`]);
+  // The user's recording policy for the calls they make (render/call-recording.ts); on demand needs no variable.
+  if (user.recording && user.recording !== 'on_demand') endpoint.push(['set_var', `REC_OWN=${user.recording}`]);
   if (mailbox) {
     endpoint.push(['mailboxes', mailbox], ['mwi_subscribe_replaces_unsolicited', 'yes'], ['aggregate_mwi', 'yes']);
   }

@@ -2,6 +2,7 @@
 
 import { FEATURE_CODES } from '../feature-codes.ts';
 import type { PbxQueue } from '../model.ts';
+import { recordStep } from './call-recording.ts';
 import { displayName, type Entry, HEADER, section, value } from './common.ts';
 import { Context, gotoDestination } from './dialplan.ts';
 
@@ -52,7 +53,7 @@ export function renderQueuesConf(queues: readonly PbxQueue[]): string {
 }
 
 /** ext-queues, from-queue and the agents' feature codes. Both contexts always exist: phones include them. */
-export function renderQueuesDialplan(queues: readonly PbxQueue[]): string {
+export function renderQueuesDialplan(queues: readonly PbxQueue[], recordings = false): string {
   const sorted = [...queues].sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
   const ext = new Context('ext-queues', 'Call queues');
   const toggle = new Context('app-queue-toggle', 'Queue agent feature codes');
@@ -63,6 +64,7 @@ export function renderQueuesDialplan(queues: readonly PbxQueue[]): string {
       q.number,
       `NoOp(Queue ${value(q.name).replace(/[(),|]/g, ' ')})`,
       'Answer()',
+      ...(recordings ? recordStep(q.recording, 'in') : []),
       `Queue(${q.number},${options},,,${q.maxWait > 0 ? q.maxWait : ''})`,
       // Max wait reached, or the queue was left: the failover destination.
       gotoDestination(q.failover),

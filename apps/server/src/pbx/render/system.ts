@@ -1,5 +1,6 @@
 import { callRecordSpoolFile, SPOOL_FIELDS } from '../call-records.ts';
 import type { PbxSettings } from '../model.ts';
+import { RECORD_FEATURE } from './call-recording.ts';
 import { type Entry, HEADER, section } from './common.ts';
 
 /** The configuration files that do not depend on users, trunks or routes (contract §8). */
@@ -202,7 +203,16 @@ export function renderRtp(settings: PbxSettings): string {
   );
 }
 
-export function renderFeatures(): string {
+/** features.conf. With call recordings, `*1` is the console's own feature (render/call-recording.ts), which names the
+ * file by the call and sets the call record; Asterisk's automixmon names it by the time and cannot place it in a
+ * folder. */
+export function renderFeatures(recordings = false): string {
+  const map: Entry[] = [
+    ['blindxfer', '##'],
+    ['atxfer', '*2'],
+    ['disconnect', '*#'],
+  ];
+  if (!recordings) map.push(['automixmon', '*1']);
   return (
     HEADER +
     section('general', [
@@ -213,12 +223,8 @@ export function renderFeatures(): string {
       ['atxfercallbackretries', 2],
       ['atxferloopdelay', 10],
     ]) +
-    section('featuremap', [
-      ['blindxfer', '##'],
-      ['atxfer', '*2'],
-      ['disconnect', '*#'],
-      ['automixmon', '*1'],
-    ])
+    section('featuremap', map) +
+    (recordings ? section('applicationmap', [[RECORD_FEATURE, '*1,self,Gosub(app-record-toggle,s,1())']]) : '')
   );
 }
 

@@ -13,6 +13,7 @@ import {
   PasswordInput,
   Select,
   Stack,
+  Switch,
   Table,
   Text,
   TextInput,
@@ -151,6 +152,14 @@ function AccountRow({ account }: { account: Account }) {
     },
     onError: (error) => notifyError(t('accounts.roleFailed'), error),
   });
+  const setListen = useMutation({
+    mutationFn: (listen: boolean) => accountsApi.setListen(account.username, listen),
+    onSuccess: () => {
+      notifySuccess(t('accounts.listenChanged'));
+      void refresh();
+    },
+    onError: (error) => notifyError(t('accounts.listenFailed'), error),
+  });
   const remove = useMutation({
     mutationFn: () => accountsApi.remove(account.username),
     onSuccess: () => {
@@ -208,6 +217,20 @@ function AccountRow({ account }: { account: Account }) {
         </WriteFieldset>
       </Table.Td>
       <Table.Td>
+        {account.role === 'admin' ? (
+          <Text size="sm">{t('accounts.on')}</Text>
+        ) : (
+          <WriteFieldset>
+            <Switch
+              aria-label={t('accounts.listenOf', { name: account.username })}
+              checked={account.listen_recordings}
+              disabled={setListen.isPending}
+              onChange={(e) => setListen.mutate(e.currentTarget.checked)}
+            />
+          </WriteFieldset>
+        )}
+      </Table.Td>
+      <Table.Td>
         <Badge variant="light" color={account.two_factor ? 'teal' : 'gray'}>
           {account.two_factor ? t('accounts.on') : t('accounts.off')}
         </Badge>
@@ -254,6 +277,9 @@ export function AccountsPage() {
         {t('accounts.title')}
       </Title>
       <Text c="dimmed">{t('accounts.intro')}</Text>
+      <Text c="dimmed" size="sm">
+        {t('accounts.listenHelp')}
+      </Text>
       <TwoFactorCard />
       {canWrite && <AddAccount />}
       <Table striped withTableBorder>
@@ -261,6 +287,7 @@ export function AccountsPage() {
           <Table.Tr>
             <Table.Th>{t('accounts.username')}</Table.Th>
             <Table.Th>{t('accounts.role')}</Table.Th>
+            <Table.Th title={t('accounts.listenHelp')}>{t('accounts.listen')}</Table.Th>
             <Table.Th>{t('accounts.twoFactor')}</Table.Th>
             <Table.Th>{t('accounts.created')}</Table.Th>
             <Table.Th>{t('accounts.actions')}</Table.Th>

@@ -19,6 +19,11 @@ export const accountsApi = {
   create: (body: AccountCreate) => apiRequest('POST', '/api/admin/accounts', { body, schema: success }),
   setRole: (username: string, role: AccountRole) =>
     apiRequest('PUT', `/api/admin/accounts/${name(username)}`, { body: { role }, schema: success }),
+  setListen: (username: string, listen: boolean) =>
+    apiRequest('PUT', `/api/admin/accounts/${name(username)}`, {
+      body: { listen_recordings: listen },
+      schema: success,
+    }),
   remove: (username: string) => apiRequest('DELETE', `/api/admin/accounts/${name(username)}`, { schema: success }),
   resetTwoFactor: (username: string) =>
     apiRequest('DELETE', `/api/admin/accounts/${name(username)}/2fa`, { schema: success }),

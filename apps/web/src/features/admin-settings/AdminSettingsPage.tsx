@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { api } from '../../api/endpoints.ts';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { RecordingSettingsCard } from '../calls/RecordingSettingsCard.tsx';
 import { useEngine, useWizardState } from '../wizard/useWizard.ts';
 import { WizardFrame } from '../wizard/WizardFrame.tsx';
 
@@ -148,6 +149,7 @@ export function AdminSettingsPage() {
         {t('adminSettings.title')}
       </Title>
       <PasswordForm />
+      <RecordingSettingsCard />
     </Stack>
   );
 }

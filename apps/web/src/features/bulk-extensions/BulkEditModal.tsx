@@ -3,7 +3,9 @@ import {
   type BulkSettings,
   bulkEditSchema,
   type Destinations,
+  type RecordingPolicy,
   RING_TIME_MAX,
+  recordingPolicies,
 } from '@centralino/contract';
 import {
   ActionIcon,
@@ -43,7 +45,8 @@ type FieldName =
   | 'outboundcid'
   | 'busydest'
   | 'noanswerdest'
-  | 'notreachabledest';
+  | 'notreachabledest'
+  | 'recording';
 const DESTINATION_FIELDS = ['busydest', 'noanswerdest', 'notreachabledest'] as const;
 
 interface Form {
@@ -59,6 +62,7 @@ interface Form {
   busydest: string;
   noanswerdest: string;
   notreachabledest: string;
+  recording: RecordingPolicy;
 }
 
 /** What the form starts from: the common values, or the defaults where the users differ (spec §4). */
@@ -76,6 +80,7 @@ function initialForm(settings: BulkSettings, standardProfile: string): Form {
     busydest: settings.busydest ?? '',
     noanswerdest: settings.noanswerdest ?? '',
     notreachabledest: settings.notreachabledest ?? '',
+    recording: settings.recording ?? 'on_demand',
   };
 }
 
@@ -93,6 +98,7 @@ function editOf(form: Form, unlocked: Set<FieldName>): BulkEdit {
     edit.outboundcid_variable = form.cidMode === 'variable' ? Number(form.cidDigits) : 0;
   }
   for (const f of DESTINATION_FIELDS) if (unlocked.has(f)) edit[f] = form[f];
+  if (unlocked.has('recording')) edit.recording = form.recording;
   return edit;
 }
 
@@ -318,6 +324,7 @@ function EditForm({
     busydest: t('bulkExt.fields.busydest'),
     noanswerdest: t('bulkExt.fields.noanswerdest'),
     notreachabledest: t('bulkExt.fields.notreachabledest'),
+    recording: t('callRecording.policy'),
   };
   const field = (name: FieldName, child: ReactNode) => (
     <LockedField name={name} label={labels[name]} unlocked={unlocked.has(name)} onToggle={toggle}>
@@ -363,6 +370,20 @@ function EditForm({
           disabled={locked('callwaiting')}
           checked={form.callwaiting}
           onChange={(e) => set('callwaiting', e.currentTarget.checked)}
+        />,
+      )}
+      {field(
+        'recording',
+        <Select
+          label={labels.recording}
+          description={t('callRecording.help')}
+          disabled={locked('recording')}
+          placeholder={lockedPlaceholder('recording', 'recording')}
+          data={recordingPolicies.map((p) => ({ value: p, label: t(`callRecording.policies.${p}`) }))}
+          value={locked('recording') ? settings.recording : form.recording}
+          onChange={(v) => set('recording', (v ?? 'on_demand') as RecordingPolicy)}
+          allowDeselect={false}
+          error={serverError('recording')}
         />,
       )}
       {field(

@@ -3,6 +3,7 @@ import { Alert, Center, List, Loader, Modal, Stack, Table, Text, Title } from '@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { callsApi, formatSeconds } from './api.ts';
+import { RecordingPlayer } from './RecordingPlayer.tsx';
 
 type Step = CallDetail['path'][number];
 
@@ -36,6 +37,14 @@ export function CallDetailModal({ call, onClose }: { call: Call | null; onClose:
         <Alert color="red">{detail.error.message}</Alert>
       ) : (
         <Stack>
+          {detail.data.call.recording !== 'none' && (
+            <>
+              <Title order={2} size="h4">
+                {t('calls.recording.title')}
+              </Title>
+              <RecordingPlayer call={detail.data.call} />
+            </>
+          )}
           <Title order={2} size="h4">
             {t('calls.path')}
           </Title>

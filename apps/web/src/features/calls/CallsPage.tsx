@@ -30,6 +30,7 @@ import { ShowMore } from '../../components/listParts.tsx';
 import { notifyError } from '../../components/notify.ts';
 import { callsApi, type DatePreset, filtersOfUrl, formatSeconds, presetRange } from './api.ts';
 import { CallDetailModal } from './CallDetailModal.tsx';
+import { RecordingPlayer } from './RecordingPlayer.tsx';
 
 const PAGE = 50;
 const PRESETS: DatePreset[] = ['today', 'yesterday', 'week', 'last30'];
@@ -87,6 +88,9 @@ function CallRow({ call, onOpen }: { call: Call; onOpen: (call: Call) => void })
             {t('calls.migrated')}
           </Text>
         )}
+      </Table.Td>
+      <Table.Td>
+        <RecordingPlayer call={call} compact />
       </Table.Td>
       <Table.Td>
         <Button size="compact-sm" variant="subtle" onClick={() => onOpen(call)}>
@@ -245,6 +249,7 @@ export function CallsPage() {
                 <Table.Th>{t('calls.wait')}</Table.Th>
                 <Table.Th>{t('calls.talk')}</Table.Th>
                 <Table.Th>{t('calls.result')}</Table.Th>
+                <Table.Th>{t('calls.recording.column')}</Table.Th>
                 <Table.Th>
                   <VisuallyHidden>{t('calls.details')}</VisuallyHidden>
                 </Table.Th>

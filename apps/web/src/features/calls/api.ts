@@ -1,4 +1,5 @@
 import {
+  type Call,
   type CallFilters,
   type CallQuery,
   callDetailSchema,
@@ -13,6 +14,15 @@ export const callsApi = {
   page: (query: CallQuery) => apiRequest('GET', `/api/calls?${queryString(query)}`, { schema: callPageSchema }),
   detail: (id: number) => apiRequest('GET', `/api/calls/${id}`, { schema: callDetailSchema }),
   backlog: () => apiRequest('GET', '/api/calls/backlog', { schema: z.object({ records: z.number() }) }),
+  recordingLink: (id: number) =>
+    apiRequest('GET', `/api/calls/${id}/recording/link`, {
+      schema: z.object({ url: z.string(), expires: z.number() }),
+    }),
+  downloadRecording: (call: Call) =>
+    downloadFile(
+      `/api/calls/${call.id}/recording`,
+      `call-${new Date(call.at).toISOString().slice(0, 19).replace(/[:T]/g, '-')}-${call.id}.wav`,
+    ),
   exportCsv: (filters: CallFilters) =>
     downloadFile(`/api/calls/export?${queryString(filters)}`, `calls-${new Date().toISOString().slice(0, 10)}.csv`),
 };

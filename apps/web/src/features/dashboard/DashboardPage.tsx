@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { confirmAction } from '../../components/confirm.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { PagedList } from '../../components/PagedList.tsx';
+import { RecordingDiskCard } from '../calls/RecordingSettingsCard.tsx';
 import { PbxSystemCard } from '../pbx/PbxSystemCard.tsx';
 import { dashboardApi } from './dashboardApi.ts';
 import { ExtensionInfoModal } from './ExtensionInfoModal.tsx';
@@ -140,6 +141,7 @@ export function DashboardPage() {
       </Title>
       {connection && !connection.connected && <NotConnectedBanner connection={connection} />}
       <PbxSystemCard />
+      <RecordingDiskCard />
       <Section id="dashboard-users" title={t('dashboard.users')}>
         <PagedList
           queryKey={USERS}

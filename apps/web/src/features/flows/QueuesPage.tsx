@@ -5,6 +5,8 @@ import {
   type QueueWrite,
   queueDestination,
   queueWriteSchema,
+  type RecordingPolicy,
+  recordingPolicies,
 } from '@centralino/contract';
 import { Checkbox, Group, MultiSelect, NumberInput, Select, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -25,6 +27,7 @@ const EMPTY: QueueWrite = {
   failover_dest: '',
   music: 'default',
   announce_position: false,
+  recording: 'on_demand',
 };
 
 /** Users to choose members from: the catalogue's extensions ('201 Alice Rossi'), by main extension. */
@@ -135,6 +138,16 @@ function QueueModal({ queue, onClose, onSaved }: { queue: Queue | null; onClose:
         label={t('flows.queues.announcePosition')}
         checked={form.announce_position ?? false}
         onChange={(e) => set({ announce_position: e.currentTarget.checked })}
+      />
+      <Select
+        label={t('callRecording.policy')}
+        description={t('callRecording.help')}
+        data={recordingPolicies.map((p) => ({ value: p, label: t(`callRecording.policies.${p}`) }))}
+        value={form.recording ?? 'on_demand'}
+        onChange={(v) => set({ recording: (v ?? 'on_demand') as RecordingPolicy })}
+        allowDeselect={false}
+        comboboxProps={{ withinPortal: true }}
+        data-testid="queue-recording"
       />
     </FlowFormModal>
   );

@@ -4,6 +4,8 @@ import {
   type InboundRoute,
   type InboundWrite,
   inboundWriteSchema,
+  type RecordingPolicy,
+  recordingPolicies,
 } from '@centralino/contract';
 import { Alert, Button, Card, Center, Group, Loader, Menu, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { IconChevronDown, IconExternalLink, IconPencil, IconPlus, IconSitemap, IconTrash } from '@tabler/icons-react';
@@ -50,7 +52,7 @@ function RouteEditor({
 }) {
   const { t, i18n } = useTranslation();
   const [form, setForm] = useState<InboundWrite>(
-    route ?? { extension: '', cidnum: '', description: '', destination: '' },
+    route ?? { extension: '', cidnum: '', description: '', destination: '', recording: 'on_demand' },
   );
   const [touched, setTouched] = useState(false);
   const parsed = inboundWriteSchema.safeParse(form);
@@ -122,6 +124,14 @@ function RouteEditor({
             value={form.destination || null}
             error={fieldError('destination')}
             onChange={(v) => set({ destination: v ?? '' })}
+          />
+          <Select
+            label={t('callRecording.policy')}
+            description={t('callRecording.help')}
+            data={recordingPolicies.map((p) => ({ value: p, label: t(`callRecording.policies.${p}`) }))}
+            value={form.recording ?? 'on_demand'}
+            onChange={(v) => set({ recording: (v ?? 'on_demand') as RecordingPolicy })}
+            allowDeselect={false}
           />
           {save.error && (
             <Alert color="red" title={t('inbound.notSaved')}>
