@@ -24,6 +24,8 @@ import { BulkService } from './features/bulk/service.ts';
 import { bulkPhonesRoutes } from './features/bulk-phones/routes.ts';
 import { BulkPhonesService } from './features/bulk-phones/service.ts';
 import { CallIndexer } from './features/calls/indexer.ts';
+import { callReportsRoutes } from './features/calls/reports/routes.ts';
+import { ReportsService } from './features/calls/reports/service.ts';
 import { callsRoutes } from './features/calls/routes.ts';
 import { CallsService } from './features/calls/service.ts';
 import { cardSourcesRoutes } from './features/card-sources/routes.ts';
@@ -314,6 +316,7 @@ export async function buildApp({
   await app.register(migrationRoutes(migration));
   const callIndexer = new CallIndexer(database.db, app.log);
   await app.register(callsRoutes(new CallsService(database.db, callIndexer)));
+  await app.register(callReportsRoutes(new ReportsService(database.db)));
   app.addHook('onReady', async () => callIndexer.start());
   app.addHook('onClose', () => callIndexer.close());
   app.addHook('onReady', () => migration.start());

@@ -4,6 +4,7 @@ export * from './auth.ts';
 export * from './backup.ts';
 export * from './bulk.ts';
 export * from './bulk-phones.ts';
+export * from './call-reports.ts';
 export * from './calls.ts';
 export * from './card-sources.ts';
 export * from './csv.ts';

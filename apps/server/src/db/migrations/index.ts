@@ -32,6 +32,7 @@ import { tableVersions } from './0031_table_versions.ts';
 import { rowChanges } from './0032_row_changes.ts';
 import { provSipPorts } from './0033_prov_sip_ports.ts';
 import { callHistory } from './0034_call_history.ts';
+import { callReports } from './0036_call_reports.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '0032_row_changes': rowChanges,
   '0033_prov_sip_ports': provSipPorts,
   '0034_call_history': callHistory,
+  '0036_call_reports': callReports,
 };
