@@ -27,9 +27,20 @@ export const callReports: Migration = {
       /** The event's data fields as written, '|' between them. */
       .addColumn('data', 'varchar(255)', (c) => c.notNull())
       .execute();
-    // A report reads a time range, grouped by queue or agent and event.
-    await db.schema.createIndex('queue_log_at').on('queue_log').columns(['at', 'event']).execute();
-    await db.schema.createIndex('queue_log_queue_at').on('queue_log').columns(['queue', 'at']).execute();
+    // A report reads a time range of these columns only: the index alone answers it, without a read of the table per
+    // row (30 days of a million rows: 60 ms instead of 270 ms on SQLite with (at, event) alone).
+    await db.schema
+      .createIndex('queue_log_report')
+      .on('queue_log')
+      .columns(['at', 'event', 'queue', 'agent', 'wait', 'talk'])
+      .execute();
+    // The same for the calls' figures; features/calls/reports/repository.ts names it to SQLite, whose planner would
+    // rather skip-scan calls_direction_at and read each row (655 ms for 30 days of 780,000 calls instead of 64 ms).
+    await db.schema
+      .createIndex('calls_report')
+      .on('calls')
+      .columns(['at', 'direction', 'result', 'trunk', 'wait', 'talk'])
+      .execute();
     await db.schema
       .createTable('queue_log_spool')
       /** The file's name in the spool folder (the live `queue_log`, or one taken aside). */
@@ -41,6 +52,7 @@ export const callReports: Migration = {
       .execute();
   },
   async down(db: Kysely<unknown>) {
+    await db.schema.dropIndex('calls_report').execute();
     await db.schema.dropTable('queue_log_spool').execute();
     await db.schema.dropTable('queue_log').execute();
   },
