@@ -28,10 +28,13 @@ import {
   wrkBinary,
   wrkWithCpu,
 } from './lib.ts';
+import { QUEUE_LOG_COLUMNS, queueLogRows } from './queue-log.ts';
 import { importAndWait, post, signIn } from './seed.ts';
 
 wrkBinary();
 const RECORDS = Number(process.env.BENCH_CALL_RECORDS ?? 1_000_000);
+/** Queue-log rows (the call reports' queue figures): a year of callers, about four rows each. */
+const QUEUE_LOG = Number(process.env.BENCH_QUEUE_LOG ?? 1_000_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = 3;
@@ -55,9 +58,13 @@ function seedSqlite(file: string) {
   const contact = db.prepare(
     `insert into phonebook_contacts (${CONTACT_COLUMNS.join(', ')}) values (${CONTACT_COLUMNS.map(() => '?').join(', ')})`,
   );
+  const queueEvent = db.prepare(
+    `insert into queue_log (${QUEUE_LOG_COLUMNS.join(', ')}) values (${QUEUE_LOG_COLUMNS.map(() => '?').join(', ')})`,
+  );
   db.transaction(() => {
     for (const row of callRecords(RECORDS)) insert.run(row);
     for (const row of phonebookContacts()) contact.run(row);
+    for (const row of queueLogRows(QUEUE_LOG)) queueEvent.run(row);
   })();
   db.close();
 }
@@ -66,6 +73,7 @@ function seedSqlite(file: string) {
 async function seedPostgres(url: string) {
   await copy(url, `cdr (${CDR_COLUMNS.join(', ')})`, callRecords(RECORDS));
   await copy(url, `phonebook_contacts (${CONTACT_COLUMNS.join(', ')})`, phonebookContacts());
+  await copy(url, `queue_log (${QUEUE_LOG_COLUMNS.join(', ')})`, queueLogRows(QUEUE_LOG));
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query('analyze');
@@ -123,7 +131,7 @@ async function run(label: string, env: Record<string, string>, seed: (dataDir: s
     await seed(dataDir);
     const seedMs = performance.now() - t0;
     console.log(
-      `  seeded ${RECORDS.toLocaleString('en')} call records into cdr and ${CONTACTS.toLocaleString('en')} phonebook contacts in ${s(seedMs)}`,
+      `  seeded ${RECORDS.toLocaleString('en')} call records into cdr, ${QUEUE_LOG.toLocaleString('en')} queue-log rows and ${CONTACTS.toLocaleString('en')} phonebook contacts in ${s(seedMs)}`,
     );
 
     // Second start: the indexer takes the whole backlog in.
@@ -172,6 +180,36 @@ async function run(label: string, env: Record<string, string>, seed: (dataDir: s
       `  indexed: ${RECORDS.toLocaleString('en')} records → ${calls.toLocaleString('en')} calls in ${s(indexMs)} from the server's spawn` +
         ` (${Math.round(RECORDS / (indexMs / 1000)).toLocaleString('en')} records/s)`,
     );
+
+    // Call reports (issue 41 item 9): the last 30 days, then a whole year; the first ask cold, then five more.
+    for (const [label, days] of [
+      ['30 days', 30],
+      ['365 days', 365],
+    ] as const) {
+      const url = `/api/calls/reports?from=${day(Date.now() - (days - 1) * 86_400_000)}&to=${day(Date.now())}`;
+      const times: number[] = [];
+      let summary = '';
+      for (let i = 0; i < 6; i++) {
+        const t1 = performance.now();
+        const res = await get(url);
+        const body = (await res.json()) as {
+          totals: { calls: number };
+          queues: { offered: number }[];
+          agents: unknown[];
+          trunks: { peak: number }[];
+        };
+        times.push(performance.now() - t1);
+        if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+        summary =
+          `${body.totals.calls.toLocaleString('en')} calls, ${body.queues.reduce((n, q) => n + q.offered, 0).toLocaleString('en')} queue callers` +
+          ` in ${body.queues.length} queues, ${body.agents.length} agent rows, ${body.trunks.length} trunks (peak ${Math.max(0, ...body.trunks.map((t) => t.peak))})`;
+      }
+      const warm = times.slice(1).sort((a, b) => a - b);
+      console.log(
+        `  report over ${label} (${summary}): first ${times[0]?.toFixed(0)} ms, then median ${median(warm).toFixed(0)} ms,` +
+          ` max ${warm.at(-1)?.toFixed(0)} ms (target < 1 s for 30 days)`,
+      );
+    }
 
     const now = Date.now();
     const scenarios = [

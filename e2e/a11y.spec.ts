@@ -429,6 +429,7 @@ const SCREENS: Screen[] = [
   { path: '/admin/accounts' },
   { path: '/admin/audit' },
   { path: '/calls' },
+  { path: '/calls/reports', main: true },
   { path: '/final' },
   // Without an older system configured: the landing page says no migration is available.
   { path: '/migration' },

@@ -53,6 +53,7 @@ const SCREENS = [
   '/admin/accounts',
   '/admin/audit',
   '/calls',
+  '/calls/reports',
   '/migration',
   '/final',
 ];

@@ -27,6 +27,8 @@ import { callRecordingsRoutes } from './features/call-recordings/routes.ts';
 import { CallRecordingsService, RecordingRetention } from './features/call-recordings/service.ts';
 import { noticePromptInstalled } from './features/call-recordings/settings.ts';
 import { CallIndexer } from './features/calls/indexer.ts';
+import { callReportsRoutes } from './features/calls/reports/routes.ts';
+import { ReportsService } from './features/calls/reports/service.ts';
 import { callsRoutes } from './features/calls/routes.ts';
 import { CallsService } from './features/calls/service.ts';
 import { cardSourcesRoutes } from './features/card-sources/routes.ts';
@@ -317,6 +319,7 @@ export async function buildApp({
   await app.register(migrationRoutes(migration));
   const callIndexer = new CallIndexer(database.db, app.log);
   await app.register(callsRoutes(new CallsService(database.db, callIndexer)));
+  await app.register(callReportsRoutes(new ReportsService(database.db)));
   app.addHook('onReady', async () => callIndexer.start());
   app.addHook('onClose', () => callIndexer.close());
   const callRecordings = new CallRecordingsService(database.db, config.recordingsDir, {

@@ -5,6 +5,7 @@ export * from './backup.ts';
 export * from './bulk.ts';
 export * from './bulk-phones.ts';
 export * from './call-recordings.ts';
+export * from './call-reports.ts';
 export * from './calls.ts';
 export * from './card-sources.ts';
 export * from './csv.ts';

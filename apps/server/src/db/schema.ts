@@ -734,6 +734,28 @@ export interface Database {
   cdr_spool: CdrSpoolTable;
   calls: CallsTable;
   call_index: CallIndexTable;
+  queue_log: QueueLogTable;
+  queue_log_spool: QueueLogSpoolTable;
+}
+
+/** One event of Asterisk's queue log (pbx/queue-log.ts, migration 0036). */
+export interface QueueLogTable {
+  id: Generated<number>;
+  at: number;
+  callid: string;
+  queue: string;
+  agent: string;
+  event: string;
+  wait: number;
+  talk: number;
+  data: string;
+}
+
+/** How far the console has read each queue-log spool file (migration 0036). */
+export interface QueueLogSpoolTable {
+  name: string;
+  file_id: string;
+  offset: number;
 }
 
 /** Errors and warnings of the migration steps (migration 0023). */

@@ -25,6 +25,7 @@ import {
   type PhoneRecordingSettings,
   phoneRecordingDir,
 } from './phone-recording.ts';
+import { QueueLogSpool, queueLogSpoolDir } from './queue-log.ts';
 import { TRANSPORTS } from './render/pjsip.ts';
 
 type Log = NonNullable<ApplierOptions['log']> & { warn(obj: object, msg: string): void };
@@ -255,6 +256,8 @@ export class PbxEngine {
   private readonly reloader: AmiReloader | undefined;
   /** Asterisk's call records, taken in from its spool file (cdr_custom). */
   readonly callRecords: CallRecordSpool;
+  /** Asterisk's queue log, taken in from its spool file (the queue reports). */
+  readonly queueLog: QueueLogSpool;
 
   /** Who runs Asterisk, and where phones reach it. */
   readonly mode: Config['pbx']['mode'];
@@ -343,6 +346,10 @@ export class PbxEngine {
     });
     this.live = new PbxLive(db, this.ami, new LiveState(this.ami));
     this.callRecords = new CallRecordSpool(db, callRecordSpoolDir(config.pbx.configDir), runAs.gid, log);
+    this.queueLog = new QueueLogSpool(db, queueLogSpoolDir(config.pbx.configDir), runAs.gid, log, {
+      // A full file was taken aside: the logger opens a new one (until then it writes on in the taken file).
+      reopen: async () => this.ami?.command('logger reload'),
+    });
     this.applier.onDirty(this.live.configurationChanged);
     this.ami?.on('state', (state) => log?.info({ state }, 'AMI connection'));
     this.ami?.on('event', (event) => {
@@ -427,6 +434,7 @@ export class PbxEngine {
     this.ami?.start();
     // What Asterisk recorded while the console was stopped, then every second.
     void this.callRecords.start();
+    void this.queueLog.start();
     // A large system's configuration is checked on a thread of its own: started now, alongside the
     // first apply's loading and rendering.
     this.db
@@ -463,6 +471,7 @@ export class PbxEngine {
   async close(): Promise<void> {
     await this.applier.close();
     await this.callRecords.close();
+    await this.queueLog.close();
     this.reloader?.close();
     this.live.state.close();
     await this.ami?.stop();

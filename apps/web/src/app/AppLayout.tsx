@@ -22,6 +22,7 @@ import {
   IconArrowBarToDown,
   IconArrowBarUp,
   IconCalendarTime,
+  IconChartBar,
   IconClockHour4,
   IconCloudComputing,
   IconDatabaseSearch,
@@ -106,6 +107,16 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
     <nav aria-label={t('nav.mainMenu')}>
       {item('/', t('nav.home'), <IconHome size={18} />)}
       {item('/calls', t('nav.calls'), <IconPhoneCall size={18} />)}
+      {/* Under Call history, indented like a submenu's item: the history itself stays one click away. */}
+      <NavLink
+        component={Link}
+        to="/calls/reports"
+        label={t('nav.callReports')}
+        leftSection={<IconChartBar size={18} />}
+        active={pathname === '/calls/reports'}
+        onClick={onNavigate}
+        pl={28}
+      />
       {item('/extensions', t('nav.users'), <IconUsers size={18} />)}
       {item('/trunks/physical', t('nav.physical'), <IconPlugConnected size={18} />)}
       {item('/trunks/voip', t('nav.voip'), <IconCloudComputing size={18} />)}

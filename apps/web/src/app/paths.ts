@@ -50,6 +50,7 @@ export const ROUTED_PATHS = [
   '/admin/accounts',
   '/admin/audit',
   '/calls',
+  '/calls/reports',
 ] as const;
 
 export function isRouted(path: string): boolean {

@@ -24,6 +24,9 @@ const AccountsPage = lazy(() =>
   import('../features/accounts/AccountsPage.tsx').then((m) => ({ default: m.AccountsPage })),
 );
 const CallsPage = lazy(() => import('../features/calls/CallsPage.tsx').then((m) => ({ default: m.CallsPage })));
+const ReportsPage = lazy(() =>
+  import('../features/calls/reports/ReportsPage.tsx').then((m) => ({ default: m.ReportsPage })),
+);
 const AuditPage = lazy(() => import('../features/audit/AuditPage.tsx').then((m) => ({ default: m.AuditPage })));
 const PhonebookPage = lazy(() =>
   import('../features/phonebook/PhonebookPage.tsx').then((m) => ({ default: m.PhonebookPage })),
@@ -194,6 +197,7 @@ export const routes = [
       { path: '/admin/accounts', element: screen(<AccountsPage />) },
       { path: '/admin/audit', element: screen(<AuditPage />) },
       { path: '/calls', element: screen(<CallsPage />) },
+      { path: '/calls/reports', element: screen(<ReportsPage />) },
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },

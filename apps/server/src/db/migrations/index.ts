@@ -33,6 +33,7 @@ import { rowChanges } from './0032_row_changes.ts';
 import { provSipPorts } from './0033_prov_sip_ports.ts';
 import { callHistory } from './0034_call_history.ts';
 import { callRecordings } from './0035_call_recordings.ts';
+import { callReports } from './0036_call_reports.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '0033_prov_sip_ports': provSipPorts,
   '0034_call_history': callHistory,
   '0035_call_recordings': callRecordings,
+  '0036_call_reports': callReports,
 };

@@ -230,7 +230,7 @@ export class ConfigRenderer {
     files.set('voicemail.conf', voicemail.join(''));
     files.set('asterisk.conf', renderAsteriskConf(s));
     files.set('modules.conf', renderModules());
-    files.set('logger.conf', renderLogger());
+    files.set('logger.conf', renderLogger(s));
     files.set('manager.conf', renderManager(s));
     files.set('cdr_custom.conf', renderCdrCustom(s));
     files.set('rtp.conf', renderRtp(s));

@@ -1,5 +1,7 @@
+import path from 'node:path';
 import { callRecordSpoolFile, SPOOL_FIELDS } from '../call-records.ts';
 import type { PbxSettings } from '../model.ts';
+import { queueLogSpoolFile } from '../queue-log.ts';
 import { RECORD_FEATURE } from './call-recording.ts';
 import { type Entry, HEADER, section } from './common.ts';
 
@@ -162,8 +164,14 @@ export function renderModules(): string {
     .join('')}`;
 }
 
-export function renderLogger(): string {
-  return `${HEADER}[general]\ndateformat = %F %T.%3q\n\n[logfiles]\nconsole => notice,warning,error\nmessages => notice,warning,error\nfull => notice,warning,error,verbose,dtmf\n`;
+/**
+ * logger.conf. The queue log goes to the console's spool file (pbx/queue-log.ts) for the queue reports: the logger
+ * opens `queue_log_name` inside its log folder, so the name is the spool file's path relative to that folder.
+ */
+export function renderLogger(settings: PbxSettings): string {
+  const { config, log } = settings.system.directories;
+  const queueLog = path.relative(log, queueLogSpoolFile(config));
+  return `${HEADER}[general]\ndateformat = %F %T.%3q\nqueue_log = yes\nqueue_log_to_file = yes\nqueue_log_name = ${queueLog}\n\n[logfiles]\nconsole => notice,warning,error\nmessages => notice,warning,error\nfull => notice,warning,error,verbose,dtmf\n`;
 }
 
 export function renderManager(settings: PbxSettings): string {

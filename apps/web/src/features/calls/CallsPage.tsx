@@ -8,6 +8,7 @@ import {
 } from '@centralino/contract';
 import {
   Alert,
+  Anchor,
   Badge,
   Button,
   Card,
@@ -25,7 +26,7 @@ import {
 import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { ShowMore } from '../../components/listParts.tsx';
 import { notifyError } from '../../components/notify.ts';
 import { callsApi, type DatePreset, filtersOfUrl, formatSeconds, presetRange } from './api.ts';
@@ -168,9 +169,14 @@ export function CallsPage() {
   const rows = list.data?.pages.flatMap((p) => p.rows) ?? [];
   return (
     <Stack gap="lg">
-      <Title order={1} size="h2">
-        {t('calls.title')}
-      </Title>
+      <Group justify="space-between" align="flex-end">
+        <Title order={1} size="h2">
+          {t('calls.title')}
+        </Title>
+        <Anchor component={Link} to="/calls/reports">
+          {t('calls.reports')}
+        </Anchor>
+      </Group>
       <Text c="dimmed">{t('calls.intro')}</Text>
       {(backlog.data?.records ?? 0) > 0 && (
         <Alert color="blue" role="status">
