@@ -30,8 +30,11 @@ export default defineConfig({
           root: 'apps/server',
           include: part === 'network' ? NETWORK_TESTS : ['test/**/*.test.ts'],
           exclude: part === 'rest' ? [...configDefaults.exclude, ...NETWORK_TESTS] : configDefaults.exclude,
-          testTimeout: 20_000,
-          hookTimeout: 30_000,
+          // A test's budget, not a speed check (speed is measured in bench/): npm test runs these beside the browser
+          // tests, and on a machine busy with other work a backup round trip or a walk of every route took over
+          // 20 s. Each test waits for its events (a response, a row, a file).
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
           // Each file imports the whole server (Fastify, Kysely, zod schemas): seconds per file when every file
           // starts a fresh worker. The suites hold their state in their own databases and temp folders, and
           // src keeps only caches at module level, so a worker's files share one module graph.
