@@ -168,7 +168,7 @@ const test = base.extend<object, { wizardSrv: Served; seededSrv: Served; openPag
 });
 
 // A screen with several modals runs axe several times: room for a loaded machine.
-test.describe.configure({ timeout: 180_000 });
+test.describe.configure({ timeout: 240_000 });
 // A control that never shows fails its check in seconds, not at the end of the test.
 test.use({ actionTimeout: 30_000 });
 

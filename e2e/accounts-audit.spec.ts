@@ -7,7 +7,6 @@ import { ADMIN_PASSWORD } from './server.ts';
  * the administrator adds a read-only account; that account sees the screens with their write controls disabled or
  * hidden, and a write it still sends is refused by the server; the audit log shows who did what.
  */
-test.setTimeout(120_000);
 
 test('accounts: add a read-only account; it sees screens with their write controls disabled or hidden, and the server refuses its writes', async ({
   page,

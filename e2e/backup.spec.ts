@@ -9,7 +9,6 @@ import { apiAs, expect, seriousViolations, signInWithLocalUsers, test } from './
  */
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'centralino-e2e-backups-'));
 test.use({ serverEnv: { BACKUP_DIR: folder } });
-test.setTimeout(120_000);
 test.afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
 
 test('backup: download, upload, summary, confirm restore; schedule', async ({ page }) => {

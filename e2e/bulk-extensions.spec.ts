@@ -8,7 +8,6 @@ const peer = amiPeer({ secret: 'e2e-bulk-secret', astdb });
 const port = await peer.listen();
 test.afterAll(() => peer.close());
 
-test.setTimeout(90_000);
 test.use({
   serverEnv: {
     AMI_HOST: '127.0.0.1',

@@ -21,8 +21,6 @@ const peer = amiPeer({
 const port = await peer.listen();
 test.afterAll(() => peer.close());
 
-test.setTimeout(120_000);
-
 const ALICE_PHONE = '80-5E-C0-00-00-01';
 const BOB_PHONE = '80-5E-C0-00-00-02';
 const FANVIL = '0C-38-3E-00-00-03';

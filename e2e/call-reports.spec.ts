@@ -8,7 +8,6 @@ import { apiAs, expect, seriousViolations, signIn, test } from './fixtures.ts';
  * the tables beside them, narrows the report to inbound calls (the filter lands in the URL and comes back from it),
  * saves a chart's figures as CSV and as PNG and the month as PDF, in the light and the dark scheme (axe in both).
  */
-test.setTimeout(120_000);
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const stamp = (d: Date) =>

@@ -8,7 +8,6 @@ import { apiAs, expect, seriousViolations, signInWithLocalUsers, test } from './
  * administrator reads the list with names, filters it (the filter lands in the URL and comes back from it), opens a
  * call's way and legs, scrolls to older calls and exports the filter as CSV.
  */
-test.setTimeout(120_000);
 
 type Fields = Record<string, string>;
 

@@ -23,7 +23,6 @@ test.afterAll(async () => {
   await db.query(`DROP DATABASE IF EXISTS ${DB}`);
   await db.end();
 });
-test.setTimeout(120_000);
 
 const dialogCheck = async (page: import('@playwright/test').Page) => {
   const dialog = page.getByRole('dialog').last();

@@ -8,7 +8,6 @@ import { apiAs, expect, seriousViolations, signIn, test } from './fixtures.ts';
  * a reload (GET /api/configuration/googleauthexists), the transcription switch shown only then, and the
  * text-to-speech placeholder.
  */
-test.setTimeout(120_000);
 
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const KEY = {

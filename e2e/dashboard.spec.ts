@@ -25,9 +25,6 @@ const peer = amiPeer(peerOptions);
 const port = await peer.listen();
 test.afterAll(() => peer.close());
 
-// Each test seeds its own server through the API first (about 10 s on a loaded machine).
-test.setTimeout(90_000);
-
 test.use({
   serverEnv: {
     AMI_HOST: '127.0.0.1',

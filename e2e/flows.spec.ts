@@ -12,7 +12,6 @@ import { apiAs, expect, seriousViolations, signIn, test } from './fixtures.ts';
  */
 const soxReads = /Reads: yes/.test(spawnSync('sox', ['--help-format', 'mp3'], { encoding: 'utf8' }).stdout ?? '');
 test.skip(!soxReads, 'sox with MP3 support is missing: run node scripts/ensure-audio-tools.mjs');
-test.setTimeout(120_000);
 
 let dir = '';
 test.beforeAll(() => {

@@ -15,7 +15,6 @@ import { apiAs, expect, seriousViolations, signIn, test } from './fixtures.ts';
  */
 const prefix = `e2e_mig_${process.pid}_`;
 const names = legacyNames(prefix);
-test.setTimeout(180_000);
 test.use({
   serverEnv: {
     MIGRATION_DB_URL: 'mysql://root@127.0.0.1:3306',

@@ -5,7 +5,6 @@ import { apiAs, expect, seriousViolations, signIn, test } from './fixtures.ts';
  * http(s) rule, the copy popover (800 ms), one URL per profile (others' profiles disabled, the URL's own
  * selectable while modifying it, 'No profile available' when all are taken), modify and delete.
  */
-test.setTimeout(120_000);
 
 const CRM = 'https://crm.example/call?n=$CALLER_NUMBER&name=$CALLER_NAME';
 

@@ -11,7 +11,6 @@ const web = http.createServer((req, res) => {
 await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
 const url = `http://127.0.0.1:${(web.address() as AddressInfo).port}/contacts.csv`;
 test.afterAll(() => web.close());
-test.setTimeout(90_000);
 
 test('a CSV source through the 3-step modal, synced with its result on the card', async ({ page }) => {
   await signInWithLocalUsers(page, []);

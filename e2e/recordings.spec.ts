@@ -8,7 +8,6 @@ import { apiAs, expect, seriousViolations, signInAs, signInWithLocalUsers, test 
  * details (the audio element loads and plays it through the short-lived link) and downloads it; a read-only account
  * without the permission sees that the call was recorded, and no player.
  */
-test.setTimeout(120_000);
 
 /** A WAV of `seconds` of a 440 Hz tone, 8 kHz mono 16-bit, as MixMonitor writes them. */
 function wav(seconds: number): Buffer {

@@ -56,7 +56,6 @@ async function readPdf(data: Uint8Array) {
 test('the final report lists configured users 20 at a time and prints a landscape wizard_report.pdf', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   await signIn(page);
   await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
   await useLocalDirectory(page);

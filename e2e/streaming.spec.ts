@@ -27,7 +27,6 @@ test.afterAll(async () => {
   await new Promise((resolve) => camera.close(resolve));
 });
 test.use({ serverEnv: { STREAMING_ALLOWED_HOSTS: '127.0.0.1' } });
-test.setTimeout(120_000);
 
 const dialogCheck = async (page: import('@playwright/test').Page) => {
   const dialog = page.getByRole('dialog').last();
