@@ -103,6 +103,7 @@ describe('loadConfig', () => {
       adminPassword: 'long-enough',
       logLevel: 'warn',
       provisioningEngine: 'freepbx',
+      recordingsDir: '/tmp/centralino-data/recordings',
       sessionIdleMinutes: 30,
       loginRateLimit: 5,
       trustProxy: ['10.0.0.1', '10.1.0.0/16'],
