@@ -105,6 +105,38 @@ function counts() {
   return { passed, failed, skipped };
 }
 
+/** The failed tests by name with the first line of why, so that the tail of a CI log says what to mend. */
+function failures() {
+  const lines = [];
+  const first = (text) => String(text ?? '').split('\n').find((l) => l.trim() !== '') ?? '';
+  const short = (text) => first(text).replace(/\x1b\[[0-9;]*m/g, '').trim().slice(0, 200);
+  for (const report of [vitestNetworkReport, vitestReport]) {
+    if (!fs.existsSync(report)) continue;
+    const r = JSON.parse(fs.readFileSync(report, 'utf8'));
+    for (const f of r.testResults ?? []) {
+      const file = path.relative(process.cwd(), f.name ?? '');
+      const failedTests = (f.assertionResults ?? []).filter((a) => a.status === 'failed');
+      for (const a of failedTests) lines.push(`${file} › ${a.fullName}: ${short(a.failureMessages?.[0])}`);
+      if (f.status === 'failed' && failedTests.length === 0) lines.push(`${file}: ${short(f.message)}`);
+    }
+  }
+  if (fs.existsSync(playwrightReport)) {
+    const r = JSON.parse(fs.readFileSync(playwrightReport, 'utf8'));
+    const walk = (suite, titles) => {
+      for (const spec of suite.specs ?? []) {
+        for (const t of spec.tests ?? []) {
+          if (t.status !== 'unexpected') continue;
+          const error = (t.results ?? []).map((x) => x.error?.message).find(Boolean);
+          lines.push(`${spec.file}:${spec.line} › ${[...titles, spec.title].join(' › ')}: ${short(error)}`);
+        }
+      }
+      for (const child of suite.suites ?? []) walk(child, suite.file === child.file ? [...titles, child.title] : []);
+    };
+    for (const suite of r.suites ?? []) walk(suite, []);
+  }
+  return lines;
+}
+
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 // The type check and the build run alongside lint and the unit tests; nothing before the browser tests reads
 // the build, and a failed type check still fails the run (and skips the browser tests).
@@ -156,6 +188,8 @@ if (ok) {
 }
 
 const { passed, failed, skipped } = counts();
+const failedTests = failures();
+if (failedTests.length > 0) console.log(`\nfailed tests:\n${failedTests.map((l) => `  ${l}`).join('\n')}`);
 console.log(`\n${timings.join('\n')}`);
 console.log(`\ntests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 if (failedSteps.length > 0) console.log(`failed: ${failedSteps.join(', ')}`);
