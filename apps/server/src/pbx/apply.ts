@@ -6,7 +6,7 @@ import { readWords, type StoredWords, storeWords, type Words } from '../words.ts
 import { notConnected } from './apply-warnings.ts';
 import { allTrunks, type PbxModel } from './model.ts';
 import { problemsOf } from './problems.ts';
-import { reloadPlan } from './reloads.ts';
+import { orderReloads, reloadPlan } from './reloads.ts';
 import { ConfigRenderer } from './render/index.ts';
 import { formatIssue, type ValidationIssue } from './validate.ts';
 import { InlineValidator } from './validate-inline.ts';
@@ -337,7 +337,7 @@ export class PbxApplier {
       const loadMs = performance.now() - started;
       const touched = await this.pipeline.run(model);
       const plan = reloadPlan(touched);
-      const modules = [...new Set([...this.owed, ...plan.modules])];
+      const modules = orderReloads([...this.owed, ...plan.modules]);
       let reloaded: string[] = [];
       const reloader = this.options.reloader;
       if (reloader?.state() === 'connected' && (modules.length > 0 || plan.restart)) {

@@ -24,6 +24,22 @@ const BY_NAME: Record<string, string[]> = {
   'pjsip.trunks.conf': ['res_pjsip.so', 'res_pjsip_outbound_registration.so'],
 };
 
+/**
+ * The order of the reloads, where it matters: endpoints before the dialplan (a hint resolves its devices), the
+ * dialplan before the queues. A queue member watches its user's hint (hint:201@ext-local) from the moment app_queue
+ * reads it, and app_queue reads queues.conf only when the file changed: a member added in the same apply as its
+ * user's extension, read before the hint existed, stayed Invalid and was never rung (seen in Asterisk 22).
+ */
+const FIRST = ['res_pjsip.so', 'res_pjsip_outbound_registration.so', 'pbx_config.so'];
+const LAST = ['app_queue.so'];
+const rank = (module: string) =>
+  FIRST.includes(module) ? FIRST.indexOf(module) - FIRST.length : LAST.includes(module) ? 1 + LAST.indexOf(module) : 0;
+
+/** Modules in the order Asterisk should reload them. */
+export function orderReloads(modules: Iterable<string>): string[] {
+  return [...new Set(modules)].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
 export interface ReloadPlan {
   modules: string[];
   restart: boolean;
@@ -38,5 +54,5 @@ export function reloadPlan(changedFiles: readonly string[]): ReloadPlan {
     else if (file.startsWith('pjsip')) modules.add('res_pjsip.so');
     else if (file.startsWith('extensions')) modules.add('pbx_config.so');
   }
-  return { modules: [...modules].sort(), restart };
+  return { modules: orderReloads(modules), restart };
 }

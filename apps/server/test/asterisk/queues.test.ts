@@ -1,7 +1,13 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${NAME} is how the Asterisk dialplan reads variables.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AsteriskLab, seedLocalUsers, skipReason, startAsteriskLab } from '../support/asterisk.ts';
+import {
+  type AsteriskLab,
+  deviceSecrets,
+  seedLocalUsers,
+  skipReason,
+  startAsteriskLab,
+} from '../support/asterisk.ts';
 
 /**
  * Queues and time conditions (issue 26) in a real Asterisk: app_queue reads the queue with its static member, the
@@ -107,5 +113,41 @@ describe.skipIf(skipReason !== '')('queues and time conditions in a real Asteris
     await api('POST', `/api/timeconditions/${condition}/override`, { override: 'auto' });
     expect(await lab.rx(`database get TC ${condition}`)).toMatch(/not found/i);
     expect(await override()).toBe('auto');
+  });
+
+  it('a member added with its extension in one apply follows its phone, and still does after a restart', async () => {
+    // The queue and anna's extension came in the same apply: app_queue must read the member after her hint exists.
+    const member = async () =>
+      /anna \(Local\/201@from-queue\/n from hint:201@ext-local\) \(ringinuse disabled\) \((.+?)\)/.exec(
+        await lab.rx('queue show 500'),
+      )?.[1];
+    expect(await member()).toBe('Unavailable');
+    const secrets = await deviceSecrets(lab, ['201']);
+    const phone = lab.sipp({
+      scenario: 'register.xml',
+      ooc: 'phone-answer.xml',
+      keep: true,
+      args: ['-s', '201', '-au', '201', '-ap', secrets['201'] as string, '-m', '1'],
+      remote: '127.0.0.1:5060',
+    });
+    try {
+      await lab.until('anna free in the queue', async () => (await member()) === 'Not in use');
+      const restarted = Date.now();
+      await lab.rx('core restart now').catch(() => '');
+      await lab.until(
+        'the console back on AMI and the apply after the restart',
+        async () => {
+          const s = (await lab.api<Status & { engine?: string }>('GET', '/api/pbx/apply')).body;
+          return s.engine === 'connected' && s.state === 'idle' && s.last && s.last.startedAt >= restarted
+            ? s
+            : undefined;
+        },
+        90_000,
+      );
+      // The registration is kept over the restart (Asterisk stores contacts in its database).
+      await lab.until('anna free in the queue after the restart', async () => (await member()) === 'Not in use');
+    } finally {
+      phone.kill();
+    }
   });
 });

@@ -24,6 +24,9 @@ export function renderPjsipRoot(settings: PbxSettings, includes: string[]): stri
     ['keep_alive_interval', 90],
     ['taskprocessor_overload_trigger', 'pjsip_only'],
     ['endpoint_identifier_order', 'header,ip,username,auth_username'],
+    // After a restart the phones' kept registrations are unknown until first qualified, and a queue skips a member
+    // whose phone is unknown: qualify them all within 10 s, not at random within the 60 s qualify period.
+    ['max_initial_qualify_time', 10],
   ]);
   out += renderDeviceTemplates(settings);
   for (const file of includes) out += `#include ${file}\n`;
