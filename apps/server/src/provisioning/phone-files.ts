@@ -127,6 +127,12 @@ export class PhoneFiles {
     });
   }
 
+  private isRetiring(tok1: string): boolean {
+    for (const queued of [this.retireQueue, this.retiringNow])
+      for (const t of queued.values()) if (t === tok1) return true;
+    return false;
+  }
+
   private retiringSoon(mac: string): boolean {
     return this.retireQueue.has(mac) || this.retiringNow.has(mac);
   }
@@ -150,13 +156,14 @@ export class PhoneFiles {
       this.usedTok2(mac, token);
       return { mac, kind: 'tok2' };
     }
+    // Retired a moment ago and not written yet, asked before and after the lookup: a lookup that began before the
+    // retirement's commit reads the token alive, and ends after the retirement has left these queues.
+    const retiring = () => this.isRetiring(token);
+    const before = retiring();
     const found = await this.service.phoneByToken(token);
     if (!found) return undefined;
     const { row, kind } = found;
-    // Retired a moment ago, not written yet.
-    if (kind === 'tok1' && (this.retireQueue.get(row.mac) === token || this.retiringNow.get(row.mac) === token)) {
-      return undefined;
-    }
+    if (kind === 'tok1' && (before || retiring())) return undefined;
     if (kind === 'tok2') {
       if (row.tok1 && !this.retiringSoon(row.mac)) this.retireLater(row.mac, row.tok1);
       this.disk?.promoteSoon(row.mac, token);
