@@ -296,6 +296,9 @@ async function run(label: string, env: Record<string, string>, seed: (dataDir: s
     );
   } finally {
     await server?.stop();
+    // BENCH_KEEP_DB: a copy of the SQLite database for a closer look at a query (EXPLAIN QUERY PLAN, timings).
+    const db = path.join(dataDir, 'centralino.db');
+    if (process.env.BENCH_KEEP_DB && fs.existsSync(db)) fs.copyFileSync(db, process.env.BENCH_KEEP_DB);
     fs.rmSync(dataDir, { recursive: true, force: true });
     fs.rmSync(work, { recursive: true, force: true });
   }

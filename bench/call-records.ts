@@ -76,8 +76,10 @@ export function* callRecords(total: number, days = 365, end = Date.now()): Gener
   const rnd = random(41);
   const pick = <T>(list: readonly T[]) => list[Math.floor(rnd() * list.length)] as T;
   const between = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
-  // About 1.3 records a call (a few more starts than needed): start times for that many calls, office hours mostly, sorted.
-  const calls = Math.ceil(total / 1.2);
+  // About 1.28 records a call: start times for a few more calls than that makes (the records stop at `total`, so the
+  // last day or two run short, not the last weeks: a 30-day report reads a month as busy as any), office hours
+  // mostly, sorted.
+  const calls = Math.ceil(total / 1.27);
   const starts = new Float64Array(calls);
   const dayMs = 86_400_000;
   const first = new Date(end - days * dayMs);

@@ -72,7 +72,23 @@ function secretOf(dataDir: string, account: string): string | undefined {
 
 const rssKb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
 
-const server = await startServer({ ADMIN_PASSWORD: PASSWORD, LOGIN_RATE_LIMIT: '1000', ASTERISK_MODE: 'managed' });
+// At info, the server logs each apply (its phases and what it reloaded): the change-to-live figure's breakdown.
+const server = await startServer({
+  ADMIN_PASSWORD: PASSWORD,
+  LOGIN_RATE_LIMIT: '1000',
+  ASTERISK_MODE: 'managed',
+  LOG_LEVEL: 'info',
+});
+
+type Applied = { msg: string; ms: number; phasesMs: Record<string, number>; reloaded: string[]; startedAt: number };
+/** The applies the server logged that started at or after `since` (epoch ms). */
+const appliesSince = (since: number): Applied[] =>
+  server
+    .output()
+    .split('\n')
+    .filter((l) => l.includes('PBX configuration applied'))
+    .map((l) => JSON.parse(l) as Applied)
+    .filter((a) => a.startedAt >= since);
 try {
   const headers = await signIn(server.url, PASSWORD);
   await post(`${server.url}/api/configuration/mode`, headers, { mode: 'legacy' });
@@ -112,14 +128,34 @@ try {
     const n = USERS + round;
     const ext = String(10000 + n);
     const before = performance.now();
+    const wallBefore = Date.now();
     await post(`${server.url}/api/users`, h, { username: `new${n}`, fullname: `New ${n}` });
     await post(`${server.url}/api/mainextensions`, h, { username: `new${n}`, extension: ext });
+    const posted = performance.now() - before;
+    let written = 0;
+    let attempts = 0;
     for (;;) {
       const secret = secretOf(server.dataDir, ext);
-      if (secret && (await register(ext, secret))) break;
+      if (secret && !written) written = performance.now() - before;
+      if (secret) {
+        attempts++;
+        if (await register(ext, secret)) break;
+      }
       if (performance.now() - before > 30_000) throw new Error(`${ext} could not register within 30 s`);
     }
     changes.push(performance.now() - before);
+    const applies = appliesSince(wallBefore)
+      .map(
+        (a) =>
+          `${a.ms} ms (${Object.entries(a.phasesMs)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ')}; reloaded ${a.reloaded.join(' ') || 'nothing'})`,
+      )
+      .join(' + ');
+    console.log(
+      `  round ${round + 1}: API calls ${Math.round(posted)} ms, secret in the files at ${Math.round(written)} ms,` +
+        ` registered at ${Math.round(changes.at(-1) ?? 0)} ms after ${attempts} REGISTER tries; applies: ${applies}`,
+    );
   }
   console.log(
     `managed-pbx: new user to its phone registered at ${USERS} users: median ${Math.round(median(changes))} ms (${changes.map(Math.round).join(', ')} ms; target < 500)`,

@@ -55,42 +55,51 @@ export class ReportsRepository {
     return rows.map((r) => ({ slot: n(r.slot), direction: r.direction, answered: n(r.answered), calls: n(r.calls) }));
   }
 
-  /** Per trunk: calls, by direction, and seconds of conversation. */
-  async trunks(range: Range) {
-    const { rows } = await sql<{ trunk: string; calls: unknown; inbound: unknown; outbound: unknown; talk: unknown }>`
-      select trunk, count(*) as calls,
-        sum(case when direction = 'inbound' then 1 else 0 end) as inbound,
-        sum(case when direction = 'outbound' then 1 else 0 end) as outbound,
-        sum(talk) as talk
-      from ${this.calls} where ${this.callsIn(range)} and trunk <> ''
-      group by trunk`.execute(this.db);
-    return rows.map((r) => ({
-      trunk: r.trunk,
-      calls: n(r.calls),
-      inbound: n(r.inbound),
-      outbound: n(r.outbound),
-      talk: n(r.talk),
-    }));
-  }
-
   /**
-   * Per trunk, the most calls at one instant: each call a +1 at its start and a -1 at its end (start + wait + talk),
-   * summed in time order; at one instant an end comes before a start, so back-to-back calls do not overlap. A call
-   * that began before the range is not counted.
+   * Per trunk: calls, by direction, seconds of conversation, and the most calls at one instant. One scan of the
+   * range's trunk calls, the peak swept in memory: each call a +1 at its start and a -1 at its end (start + wait +
+   * talk), in time order; at one instant an end comes before a start, so back-to-back calls do not overlap. A call
+   * that began before the range is not counted. (In SQL, a window sum over the union of starts and ends, the peak took
+   * 40 % of a 30-day report and 4 s of a year's on SQLite.)
    */
-  async peaks(range: Range): Promise<Map<string, number>> {
-    const where = sql`${this.callsIn(range)} and trunk <> ''`;
-    const { rows } = await sql<{ trunk: string; peak: unknown }>`
-      select trunk, max(running) as peak from (
-        select trunk, sum(step) over (partition by trunk order by t, step rows unbounded preceding) as running
-        from (
-          select trunk, at as t, 1 as step from ${this.calls} where ${where}
-          union all
-          select trunk, at + (wait + talk) * 1000 as t, -1 as step from ${this.calls} where ${where}
-        ) steps
-      ) counted
-      group by trunk`.execute(this.db);
-    return new Map(rows.map((r) => [r.trunk, n(r.peak)]));
+  async trunks(range: Range) {
+    const { rows } = await sql<{
+      trunk: string;
+      direction: CallDirection;
+      at: unknown;
+      length: unknown;
+      talk: unknown;
+    }>`
+      select trunk, direction, at, wait + talk as length, talk
+      from ${this.calls} where ${this.callsIn(range)} and trunk <> ''`.execute(this.db);
+    const byTrunk = new Map<
+      string,
+      { calls: number; inbound: number; outbound: number; talk: number; edges: number[] }
+    >();
+    for (const r of rows) {
+      let t = byTrunk.get(r.trunk);
+      if (!t) {
+        t = { calls: 0, inbound: 0, outbound: 0, talk: 0, edges: [] };
+        byTrunk.set(r.trunk, t);
+      }
+      t.calls++;
+      if (r.direction === 'inbound') t.inbound++;
+      else if (r.direction === 'outbound') t.outbound++;
+      t.talk += n(r.talk);
+      const at = n(r.at);
+      // A start as 2t + 1 and an end as 2t: sorted as numbers, an end comes before a start at the same instant.
+      t.edges.push(at * 2 + 1, (at + n(r.length) * 1000) * 2);
+    }
+    return [...byTrunk].map(([trunk, t]) => {
+      const edges = Float64Array.from(t.edges).sort();
+      let running = 0;
+      let peak = 0;
+      for (const edge of edges) {
+        running += edge % 2 === 1 ? 1 : -1;
+        if (running > peak) peak = running;
+      }
+      return { trunk, calls: t.calls, inbound: t.inbound, outbound: t.outbound, talk: t.talk, peak };
+    });
   }
 
   /** Per queue: the callers and what became of them, their waits and how many were answered within `within` s. */

@@ -62,10 +62,9 @@ export class ReportsService {
     // whole hours, else (India, Nepal, Newfoundland…) quarter hours, which fold into local hours exactly.
     const wholeHours = days.every((d) => new Date(`${d}T12:00:00`).getTimezoneOffset() % 60 === 0);
     const slotMs = wholeHours ? HOUR : QUARTER;
-    const [slots, trunks, peaks, queues, agents, names] = await Promise.all([
+    const [slots, trunks, queues, agents, names] = await Promise.all([
       this.repo.slots(range, slotMs),
       this.repo.trunks(range),
-      this.repo.peaks(range),
       this.repo.queues({ from: range.from, to: range.to }, q.serviceLevel),
       this.repo.agents({ from: range.from, to: range.to }),
       this.repo.queueNames(),
@@ -108,9 +107,7 @@ export class ReportsService {
         serviceLevel: r.offered > 0 ? Math.round((r.within / r.offered) * 1000) / 1000 : null,
       })),
       agents: agents.sort((a, b) => byNumber(a, b) || b.answered - a.answered || a.agent.localeCompare(b.agent)),
-      trunks: trunks
-        .map((t) => ({ ...t, peak: peaks.get(t.trunk) ?? 0 }))
-        .sort((a, b) => b.calls - a.calls || a.trunk.localeCompare(b.trunk)),
+      trunks: trunks.sort((a, b) => b.calls - a.calls || a.trunk.localeCompare(b.trunk)),
     };
   }
 }
