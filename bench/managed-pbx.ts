@@ -86,7 +86,7 @@ const appliesSince = (since: number): Applied[] =>
   server
     .output()
     .split('\n')
-    .filter((l) => l.includes('PBX configuration applied'))
+    .filter((l) => l.includes('PBX configuration applied') && l.startsWith('{'))
     .map((l) => JSON.parse(l) as Applied)
     .filter((a) => a.startedAt >= since);
 try {
@@ -144,6 +144,8 @@ try {
       if (performance.now() - before > 30_000) throw new Error(`${ext} could not register within 30 s`);
     }
     changes.push(performance.now() - before);
+    // The server's log reaches this process a moment later (its stdout is a pipe).
+    for (let i = 0; i < 100 && appliesSince(wallBefore).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     const applies = appliesSince(wallBefore)
       .map(
         (a) =>
