@@ -67,18 +67,38 @@ export async function dayFolders(dir: string): Promise<DayFolder[]> {
     .sort((a, b) => (a.day < b.day ? -1 : 1));
 }
 
-/** Bytes and files of the recordings (day folders only). */
+/** A day folder's sums, as of its modification time. */
+const folderSums = new Map<string, { mtimeMs: number; bytes: number; files: number }>();
+
+/**
+ * Bytes and files of the recordings (day folders only). The dashboard asks at each visit, and 90 days of an office's
+ * recordings are tens of thousands of files: a past day's folder is summed again only when its modification time
+ * moved (a file added or removed). The newest two are always summed, since a recording under way grows in place.
+ */
 export async function usage(dir: string): Promise<{ bytes: number; files: number }> {
   let bytes = 0;
   let files = 0;
-  for (const folder of await dayFolders(dir)) {
+  const folders = await dayFolders(dir);
+  for (const [i, folder] of folders.entries()) {
+    const mtimeMs = (await fs.stat(folder.path).catch(() => undefined))?.mtimeMs;
+    const known = folderSums.get(folder.path);
+    const settled = i < folders.length - 2 && mtimeMs !== undefined;
+    if (settled && known && known.mtimeMs === mtimeMs) {
+      bytes += known.bytes;
+      files += known.files;
+      continue;
+    }
+    const sums = { bytes: 0, files: 0 };
     for (const name of await fs.readdir(folder.path).catch(() => [] as string[])) {
       const st = await fs.stat(path.join(folder.path, name)).catch(() => undefined);
       if (st?.isFile()) {
-        bytes += st.size;
-        files++;
+        sums.bytes += st.size;
+        sums.files++;
       }
     }
+    if (settled) folderSums.set(folder.path, { mtimeMs, ...sums });
+    bytes += sums.bytes;
+    files += sums.files;
   }
   return { bytes, files };
 }
