@@ -108,8 +108,15 @@ function counts() {
 /** The failed tests by name with the first line of why, so that the tail of a CI log says what to mend. */
 function failures() {
   const lines = [];
-  const first = (text) => String(text ?? '').split('\n').find((l) => l.trim() !== '') ?? '';
-  const short = (text) => first(text).replace(/\x1b\[[0-9;]*m/g, '').trim().slice(0, 200);
+  const first = (text) =>
+    String(text ?? '')
+      .split('\n')
+      .find((l) => l.trim() !== '') ?? '';
+  const short = (text) =>
+    first(text)
+      .replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')
+      .trim()
+      .slice(0, 200);
   for (const report of [vitestNetworkReport, vitestReport]) {
     if (!fs.existsSync(report)) continue;
     const r = JSON.parse(fs.readFileSync(report, 'utf8'));

@@ -1,13 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${NAME} is how the Asterisk dialplan reads variables.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type AsteriskLab,
-  deviceSecrets,
-  seedLocalUsers,
-  skipReason,
-  startAsteriskLab,
-} from '../support/asterisk.ts';
+import { type AsteriskLab, deviceSecrets, seedLocalUsers, skipReason, startAsteriskLab } from '../support/asterisk.ts';
 
 /**
  * Queues and time conditions (issue 26) in a real Asterisk: app_queue reads the queue with its static member, the
