@@ -73,7 +73,7 @@ describe.each(DB_KINDS)('conference rooms API (%s)', (kind) => {
     for (const [lang, text] of [
       ['en', 'The admin PIN must differ from the user PIN'],
       ['it', 'Il PIN amministratore deve essere diverso dal PIN utente'],
-    ]) {
+    ] as const) {
       const body = expectError(
         await call(
           'PUT',
