@@ -6,6 +6,9 @@ import { countChanges } from './0031_table_versions.ts';
  * user PIN and an admin PIN (null: none), a member limit (0: none) and its sound and recording options. The table
  * gets a change counter like the other tables the PBX configuration is read from (0031).
  */
+/** The tables of the PBX configuration this migration adds, with their change counters (0031's list is frozen). */
+export const CONFERENCE_MODEL_TABLES = ['conferences'] as const;
+
 export const conferences: Migration = {
   async up(db: Kysely<unknown>) {
     const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -22,7 +25,7 @@ export const conferences: Migration = {
       .addColumn('announce_join_leave', 'integer', (c) => c.notNull().defaultTo(0))
       .addColumn('record', 'integer', (c) => c.notNull().defaultTo(0))
       .execute();
-    await countChanges(db, ['conferences']);
+    await countChanges(db, CONFERENCE_MODEL_TABLES);
   },
   async down(db: Kysely<unknown>) {
     const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
