@@ -65,7 +65,7 @@ describe.skipIf(skipReason !== '')('conference rooms in a real Asterisk', { time
   };
 
   beforeAll(async () => {
-    lab = await startAsteriskLab();
+    lab = await startAsteriskLab({ env: (root) => ({ RECORDINGS_DIR: path.join(root, 'recordings') }) });
     // The lab's Asterisk data folder has no prompts of its own; the managed PBX links the same folder (layout.ts).
     if (soundsInstalled) fs.symlinkSync(SOUNDS, path.join(lab.dirs.root, 'astdata', 'sounds'));
     await seedLocalUsers(lab, [
@@ -90,6 +90,7 @@ describe.skipIf(skipReason !== '')('conference rooms in a real Asterisk', { time
         admin_pin: '9999',
       })
     ).id;
+    await api('POST', '/api/conferences', { extension: '620', name: 'Recorded', record: true });
     await applied(since);
     secrets = await deviceSecrets(lab, ['201', '202', '203']);
     await lab.rx('module load res_clioriginate.so');
@@ -166,6 +167,22 @@ describe.skipIf(skipReason !== '')('conference rooms in a real Asterisk', { time
     await lab.until('202 hung up', async () => !(await lab.rx('core show channels concise')).includes(bea.channel));
     const after = await lab.api('POST', `/api/conferences/${ids.open}/participants/kick`, { channel: bea.channel });
     expect(after.status).toBe(404);
+  });
+
+  it('records a recorded room into the call recordings, named by the linked id of whoever opened it', async () => {
+    const folder = path.join(lab.dirs.root, 'recordings');
+    const files = () =>
+      fs
+        .readdirSync(folder, { recursive: true, encoding: 'utf8' })
+        .filter((f) => /^\d{4}-\d\d-\d\d\/\d+\.\d+\.wav$/.test(f));
+    const before = new Set(files());
+    await dialWithDtmf('recorded', '620', '1');
+    const made = await lab.until('the conference recording', async () => {
+      const file = files().find((f) => !before.has(f));
+      return file && fs.statSync(path.join(folder, file)).size > 44 ? file : undefined;
+    });
+    expect(made).toMatch(/^\d{4}-\d\d-\d\d\/\d+\.\d+\.wav$/);
+    expect(await lab.rx('dialplan show 620@ext-meetme')).toContain('Set(CONFBRIDGE(bridge,template)=conf-620)');
   });
 
   it.skipIf(!soundsInstalled)(
