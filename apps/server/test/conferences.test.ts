@@ -50,6 +50,13 @@ describe.each(DB_KINDS)('conference rooms API (%s)', (kind) => {
       string,
       Record<string, { destination: string; description: string }>
     >;
+    // The audit log names the write but keeps no PIN.
+    await expect
+      .poll(async () => (await call('GET', '/api/admin/audit?pageSize=200')).body)
+      .toContain('/api/conferences');
+    const audit = (await call('GET', '/api/admin/audit?pageSize=200')).body;
+    expect(audit).not.toContain('9999');
+    expect(audit).not.toContain('"1234"');
     expect(Object.values(destinations.Conferences ?? {})).toEqual([
       expect.objectContaining({ destination: 'ext-meetme,600,1', description: '600 Weekly meeting' }),
     ]);
