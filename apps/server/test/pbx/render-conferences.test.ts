@@ -45,6 +45,24 @@ describe('conference rooms', () => {
     expect(reloadPlan(['extensions.conferences.conf'])).toEqual({ modules: ['pbx_config.so'], restart: false });
   });
 
+  it('keeps a name from running anything in the dialplan', () => {
+    const model = referenceModel();
+    model.conferences = [
+      {
+        number: '650',
+        name: 'Evil ${SHELL(rm -rf /)}, (x)|y',
+        userPin: null,
+        adminPin: null,
+        maxMembers: 0,
+        musicWhenAlone: false,
+        announceJoinLeave: false,
+        record: false,
+      },
+    ];
+    const dialplan = renderConfiguration(model).get('extensions.conferences.conf') ?? '';
+    expect(dialplan).toContain('exten => 650,1,NoOp(Conference Evil  {SHELL rm -rf / }   x  y)\n');
+  });
+
   it('renders the contexts with no rooms (phones include ext-meetme)', () => {
     const model = referenceModel();
     model.conferences = undefined;

@@ -67,7 +67,8 @@ export function renderConferencesDialplan(rooms: readonly PbxConference[], recor
   const ext = new Context('ext-meetme', 'Conference rooms');
   for (const room of sorted(rooms)) {
     const n = room.number;
-    const steps: string[] = [`NoOp(Conference ${value(room.name).replace(/[(),|]/g, ' ')})`, 'Answer()'];
+    // No argument separators, and no '$': NoOp() substitutes its argument, so ${...} in a name would run.
+    const steps: string[] = [`NoOp(Conference ${value(room.name).replace(/[(),|$]/g, ' ')})`, 'Answer()'];
     if (room.userPin !== null || room.adminPin !== null) {
       // Falls through to (user). ARG1 the user PIN, ARG2 the admin PIN ('' for none); answers CONF_ROLE user, admin or '' (refused).
       steps.push(
