@@ -1,6 +1,7 @@
 // Call flows at scale (issue 26): 500 IVRs, 200 queues × 50 members, 1,000 time conditions (and 200 announcements)
-// on top of the 10,000-user system of pbx.ts. Full apply (render + validate + write into an empty directory) in
-// fresh processes and warm; apply after one flow object changes (an IVR, a queue, a time condition).
+// and 100 conference rooms (issue 42) on top of the 10,000-user system of pbx.ts. Full apply (render + validate +
+// write into an empty directory) in fresh processes and warm; apply after one flow object changes (an IVR, a queue, a
+// time condition, a conference room).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -83,6 +84,26 @@ function flowsModel(): PbxModel {
       cidNamePrefix: '',
     })),
   );
+  // Conference rooms (issue 42): 100, a third with PINs, some limited and recorded, ten reached from inbound routes.
+  model.conferences = Array.from({ length: 100 }, (_, i) => ({
+    number: String(7000 + i),
+    name: `Room ${i}`,
+    userPin: i % 3 === 0 ? String(1000 + i) : null,
+    adminPin: i % 3 === 0 ? String(9000 + i) : null,
+    maxMembers: i % 2 ? 20 : 0,
+    musicWhenAlone: i % 2 === 0,
+    announceJoinLeave: i % 5 === 0,
+    record: i % 4 === 0,
+  }));
+  model.inboundRoutes.push(
+    ...Array.from({ length: 10 }, (_, i) => ({
+      did: `07218${String(i).padStart(5, '0')}`,
+      cid: '',
+      description: `Meeting line ${i}`,
+      destination: `ext-meetme,${7000 + i},1`,
+      cidNamePrefix: '',
+    })),
+  );
   return model;
 }
 
@@ -127,8 +148,13 @@ try {
   const queuesBytes = fs.statSync(path.join(dir, 'incremental', 'queues.conf')).size;
 
   // One flow object changed per apply, in turn an IVR, a queue and a time condition (new objects, as loading does).
-  const changes: Record<string, number[]> = { IVR: [], queue: [], 'time condition': [] };
-  const phases: Record<string, (typeof pipeline.lastTimings)[]> = { IVR: [], queue: [], 'time condition': [] };
+  const changes: Record<string, number[]> = { IVR: [], queue: [], 'time condition': [], conference: [] };
+  const phases: Record<string, (typeof pipeline.lastTimings)[]> = {
+    IVR: [],
+    queue: [],
+    'time condition': [],
+    conference: [],
+  };
   let written: Record<string, string[]> = {};
   for (let round = 0; round < 6; round++) {
     const i = 100 + round;
@@ -149,6 +175,13 @@ try {
     written = { ...written, 'time condition': await pipeline.run(model) };
     changes['time condition']?.push(ms(t0));
     phases['time condition']?.push({ ...pipeline.lastTimings });
+    const rooms = model.conferences ?? [];
+    const r = rooms[round] as NonNullable<PbxModel['conferences']>[number];
+    rooms[round] = { ...r, maxMembers: r.maxMembers + 1 };
+    t0 = performance.now();
+    written = { ...written, conference: await pipeline.run(model) };
+    changes.conference?.push(ms(t0));
+    phases.conference?.push({ ...pipeline.lastTimings });
   }
 
   thread.reset();

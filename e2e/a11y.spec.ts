@@ -404,6 +404,12 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    path: '/flows/conferences',
+    modals: async (page, t) => {
+      await checkModal(page, 'new conference', () => button(page, t('conferences.create')).click());
+    },
+  },
+  {
     path: '/flows/timegroups',
     modals: async (page, t) => {
       await checkModal(page, 'new time group', () => button(page, t('flows.timeGroups.create')).click());

@@ -108,10 +108,12 @@ test('migration wizard: users, configuration, call records, report', async ({ pa
   await expect(page.getByTestId('section-recordings').getByText('Recording "welcome" migrated')).toBeVisible();
   await expect(page.getByTestId('section-cqr').getByText('CQR "Customer level" migrated')).toBeVisible();
   await expect(page.getByTestId('section-postmig').getByText('Customer-card template crm migrated')).toBeVisible();
+  // Conference rooms came first in the groups step; 600 names no old room, so the announcement sending there hangs up.
+  await expect(page.getByTestId('section-groups').getByText('Conference 700 Weekly meeting migrated')).toBeVisible();
   await expect(
     page
-      .getByTestId('section-iroutes')
-      .getByText('Destination changed to hang up: conference 600 (conferences are not migrated yet)'),
+      .getByTestId('section-announcements')
+      .getByText('Destination changed to hang up: conference 600 (no such room in the old system)'),
   ).toBeVisible();
   expect(await seriousViolations(page, ['main'])).toEqual([]);
   await page.getByRole('button', { name: 'Next' }).click();
@@ -129,8 +131,8 @@ test('migration wizard: users, configuration, call records, report', async ({ pa
   await expect(page).toHaveURL(/\/migration\/report$/);
   await expect(
     page
-      .getByTestId('report-iroutes')
-      .getByText('Destination changed to hang up: conference 600 (conferences are not migrated yet)'),
+      .getByTestId('report-announcements')
+      .getByText('Destination changed to hang up: conference 600 (no such room in the old system)'),
   ).toBeVisible();
   // The PBX was applied once, after the last section, and the validator's verdict is part of the report.
   await expect(
@@ -155,7 +157,7 @@ test('migration wizard: users, configuration, call records, report', async ({ pa
   const pdf = fs.readFileSync((await download.path()) as string, 'latin1');
   expect(pdf).toContain('Trunk "Eutelia" migrated');
   expect(pdf).toContain('30 of the 30 old extensions migrated with their user');
-  expect(pdf).toContain('conference 600 \\(conferences are not migrated yet\\)');
+  expect(pdf).toContain('conference 600 \\(no such room in the old system\\)');
   await page.getByRole('button', { name: 'Exit' }).click();
   await expect(page).toHaveURL(/\/extensions$/);
   expect((await apiAs(page, 'GET', '/api/migration/ismigration')).body).toBe(false);
@@ -229,8 +231,8 @@ test.describe('in Italian', () => {
     // The report's lines in Italian, the same rows the English walk saw.
     await expect(
       page
-        .getByTestId('report-iroutes')
-        .getByText('Destinazione cambiata in riaggancio: conferenza 600 (le conferenze non vengono ancora migrate)')
+        .getByTestId('report-announcements')
+        .getByText('Destinazione cambiata in riaggancio: conferenza 600 (stanza inesistente nel vecchio sistema)')
         .first(),
     ).toBeVisible();
     await expect(page.getByTestId('report-profiles').getByText('Profilo "Base" già migrato').first()).toBeVisible();

@@ -42,6 +42,7 @@ const SCREENS = [
   '/flows/ivr',
   '/flows/daynight',
   '/flows/queues',
+  '/flows/conferences',
   '/flows/timegroups',
   '/flows/timeconditions',
   '/flows/cqr',

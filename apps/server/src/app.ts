@@ -35,6 +35,9 @@ import { cardSourcesRoutes } from './features/card-sources/routes.ts';
 import { CardSourcesService } from './features/card-sources/service.ts';
 import { cloudSpeechRoutes } from './features/cloud-speech/routes.ts';
 import { CloudSpeechService, type GoogleSpeechOptions } from './features/cloud-speech/service.ts';
+import { ConferenceLive } from './features/conferences/live.ts';
+import { conferenceRoutes } from './features/conferences/routes.ts';
+import { ConferencesService } from './features/conferences/service.ts';
 import { csvRoutes } from './features/csv/routes.ts';
 import { CsvService } from './features/csv/service.ts';
 import { ctiRoutes } from './features/cti/routes.ts';
@@ -285,6 +288,7 @@ export async function buildApp({
   await app.register(flowsRoutes(recordings, new FlowsService(database.db, pbx.ami)));
   await app.register(phoneRecordingRoutes(recordings, pbx.voicemailSttToken, phoneRecordingDir(config.pbx.soundsDir)));
   await app.register(queueRoutes(new QueuesService(database.db)));
+  await app.register(conferenceRoutes(new ConferencesService(database.db), new ConferenceLive(() => pbx.ami)));
   await app.register(timeRoutes(new TimeConditionsService(database.db, pbx.ami)));
   await app.register(
     cqrRoutes(

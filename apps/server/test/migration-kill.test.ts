@@ -275,6 +275,7 @@ const SNAPSHOT_TABLES: (keyof Database)[] = [
   'time_groups',
   'time_group_ranges',
   'time_conditions',
+  'conferences',
   'inbound_routes',
   'phonebook_contacts',
   'card_templates',

@@ -41,8 +41,8 @@ describe('old queue members and time strings', () => {
 describe('old destinations named in words (issue 38)', () => {
   const say = (dest: string, lang: 'en' | 'it' = 'en') => renderMessage(describeDestination(dest), lang);
   it('names what each old destination was, never its raw context line when it knows it', () => {
-    expect(say('ext-meetme,600,1')).toBe('conference 600 (conferences are not migrated yet)');
-    expect(say('ext-meetme,600,1', 'it')).toBe('conferenza 600 (le conferenze non vengono ancora migrate)');
+    expect(say('ext-meetme,600,1')).toBe('conference 600 (no such room in the old system)');
+    expect(say('ext-meetme,600,1', 'it')).toBe('conferenza 600 (stanza inesistente nel vecchio sistema)');
     expect(say('custom-ctx,s,1')).toBe('the custom destination custom-ctx (not migrated)');
     expect(say('custom-ctx,s,1', 'it')).toBe('la destinazione personalizzata custom-ctx (non migrata)');
     expect(say('from-did-direct,299,1')).toBe('extension 299 (no migrated user has it)');
@@ -266,11 +266,16 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     // Ring groups: Centralino has none with a number, so each became a queue with its number, said per group.
     const groups = await post('/api/migration/groups');
     expect(groups.statusCode, groups.body).toBe(200);
+    // Conference rooms come first in this step: every later step may send calls to them.
     expect(groups.json().infos).toEqual([
+      'Conference 700 Weekly meeting migrated',
+      'Conference 701 migrated',
       'Ring group 600 - Sales migrated as queue 600 (ringall, static members): Centralino has no numbered ring groups',
       'Ring group 601 - Support migrated as queue 601 (rrmemory, static members): Centralino has no numbered ring groups',
     ]);
     expect(groups.json().warnings).toEqual([
+      'Conference 700 Weekly meeting: options wc have no counterpart here and were not kept',
+      'Conference 700 Weekly meeting: member limit 120 lowered to 100',
       'Ring group 600 - Sales: member 999 not migrated, no user has that extension',
       'Ring group 600 - Sales: caller name prefix SALES: is not kept',
       'Ring group 601 - Support: strategy hunt became rrmemory',
@@ -278,6 +283,39 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     expect((await get('/api/migration/migrationstatus')).json()).toBe('groups');
     const groupsAgain = await post('/api/migration/groups');
     expect(groupsAgain.json().warnings).toContain('Ring group 600 - Sales already migrated');
+    expect(groupsAgain.json().warnings).toContain('Conference 700 Weekly meeting already migrated');
+    // Numbers, names, PINs (never shown), the member limit and the options Centralino has.
+    expect((await get('/api/conferences')).json()).toEqual([
+      expect.objectContaining({
+        extension: '700',
+        name: 'Weekly meeting',
+        has_user_pin: true,
+        has_admin_pin: true,
+        max_members: 100,
+        music_when_alone: true,
+        announce_join_leave: true,
+        record: true,
+      }),
+      expect.objectContaining({
+        extension: '701',
+        name: 'Conference 701',
+        has_user_pin: false,
+        has_admin_pin: false,
+        max_members: 0,
+        music_when_alone: false,
+        announce_join_leave: false,
+        record: false,
+      }),
+    ]);
+    const pins = await t.database.db
+      .selectFrom('conferences')
+      .select(['user_pin', 'admin_pin'])
+      .orderBy('extension')
+      .execute();
+    expect(pins).toEqual([
+      { user_pin: '1234', admin_pin: '9999' },
+      { user_pin: null, admin_pin: null },
+    ]);
 
     // Queues keep their numbers; members no user has, strategies and ring times Centralino lacks are reported.
     const queues = await post('/api/migration/queues');
@@ -431,7 +469,7 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     const levelNow = ((await get('/api/cqr')).json() as { entries: { value: string; destination: string }[] }[])[0];
     expect(levelNow?.entries[1]).toEqual({ value: 'blocked', destination: `app-announcement-${played[0]?.id},s,1` });
     expect(ann.json().warnings).toContain(
-      'Destination changed to hang up: conference 600 (conferences are not migrated yet)',
+      'Destination changed to hang up: conference 600 (no such room in the old system)',
     );
     const [menu] = await t.database.db.selectFrom('ivrs').selectAll().execute();
     const info = await t.database.db
@@ -545,7 +583,8 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     expect(rows).toEqual([
       { did: '0612345678', destination: 'app-daynight,0,1' },
       { did: '0612345679', destination: `from-did-direct,${legacyExtension(0)},1` },
-      { did: '0612345680', destination: 'app-blackhole,hangup,1' },
+      // The conference line reaches the migrated room (issue 42).
+      { did: '0612345680', destination: 'ext-meetme,700,1' },
       { did: '0612345690', destination: `timeconditions,${holiday?.id},1` },
     ]);
     expect((await get('/api/migration/migrationstatus')).json()).toBe('iroutes');
@@ -565,7 +604,7 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       expect.stringMatching(
         /^Customer-card template invoices not migrated: Line 2: .*require\('fs'\).* cannot be converted/,
       ),
-      'The queue log, conferences, DISA, paging groups and custom contexts are not migrated by this version of Centralino: recreate them by hand',
+      'The queue log, DISA, paging groups and custom contexts are not migrated by this version of Centralino: recreate them by hand',
     ]);
     expect((await get('/api/migration/migrationstatus')).json()).toBe('postmig');
     const contact = await t.database.db
@@ -603,9 +642,14 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     expect(report.pbxConfigurationCheck).toEqual({
       infos: ['The configuration was applied once, at the end, and the PBX validator found it valid'],
     });
-    expect(report.migrateInboundRoutes.warnings).toEqual([
-      'Destination changed to hang up: conference 600 (conferences are not migrated yet)',
-    ]);
+    // The conference line reaches the migrated room.
+    expect(report.migrateInboundRoutes.warnings ?? []).toEqual([]);
+    const line = await t.database.db
+      .selectFrom('inbound_routes')
+      .select('destination')
+      .where('did', '=', '0612345680')
+      .executeTakeFirstOrThrow();
+    expect(line.destination).toBe('ext-meetme,700,1');
     expect(report.migrateIAX.warnings).toHaveLength(1);
     expect(report.cloneOldCTIProfile.warnings).toContain('Profile "Base" already migrated');
     // The users the numbering rules refused are in the report too (written once the import has ended).
@@ -664,9 +708,10 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     expect(it.migrateTimeconditions.warnings).toContain(
       'Condizione oraria Orphan non migrata: il suo gruppo orario non è stato migrato',
     );
-    expect(it.migrateInboundRoutes.warnings).toEqual([
-      'Destinazione cambiata in riaggancio: conferenza 600 (le conferenze non vengono ancora migrate)',
-    ]);
+    expect(it.migrateInboundRoutes.warnings ?? []).toEqual([]);
+    expect(it.migrateGroups.warnings).toContain(
+      'Conferenza 700 Weekly meeting: limite di partecipanti 120 ridotto a 100',
+    );
     expect(it.postMigration.warnings).toContain(
       'Rubrica CTI: 50 contatti privati non migrati: la rubrica di Centralino è condivisa da tutti i telefoni',
     );

@@ -8,6 +8,7 @@ export * from './call-recordings.ts';
 export * from './call-reports.ts';
 export * from './calls.ts';
 export * from './card-sources.ts';
+export * from './conferences.ts';
 export * from './csv.ts';
 export * from './cti.ts';
 export * from './custcards.ts';

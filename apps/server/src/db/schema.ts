@@ -618,6 +618,19 @@ export interface QueuesTable {
   recording_policy: Generated<'always' | 'never' | 'on_demand'>;
 }
 
+/** A conference room (issue 42, migration 0038): ext-meetme,<extension>,1; confbridge.conf profiles conf-<extension>-*. */
+export interface ConferencesTable {
+  id: Generated<number>;
+  extension: string;
+  name: string;
+  user_pin: string | null;
+  admin_pin: string | null;
+  max_members: number;
+  music_when_alone: number;
+  announce_join_leave: number;
+  record: number;
+}
+
 export interface QueueMembersTable {
   queue_id: number;
   user_id: number;
@@ -736,6 +749,7 @@ export interface Database {
   call_index: CallIndexTable;
   queue_log: QueueLogTable;
   queue_log_spool: QueueLogSpoolTable;
+  conferences: ConferencesTable;
 }
 
 /** One event of Asterisk's queue log (pbx/queue-log.ts, migration 0036). */

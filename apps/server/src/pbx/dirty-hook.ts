@@ -6,6 +6,8 @@ const NOT_CONFIGURATION = [
   /^\/api\/pbx\//,
   // A time condition's override is AstDB state, like a day/night mode: nothing in the files changes.
   /^\/api\/timeconditions\/\d+\/override\b/,
+  // Muting or kicking someone in a conference room acts on the call, over AMI.
+  /^\/api\/conferences\/\d+\/participants\b/,
   /^\/api\/user\/presence\b/,
   /^\/api\/phones\/reconfigure\b/,
   // Reads and previews of the bulk editor sent as POST (a selection too long for a path): they write nothing.

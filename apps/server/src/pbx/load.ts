@@ -320,7 +320,22 @@ export async function loadPbxModel(
     })),
     profiles: profileList,
     ...flows,
+    conferences: await loadConferences(kept, db),
   };
+}
+
+async function loadConferences(kept: ModelRows, db: Kysely<Database>): Promise<NonNullable<PbxModel['conferences']>> {
+  const rows = await kept.rows(db.selectFrom('conferences').selectAll().orderBy('extension'));
+  return rows.map((r) => ({
+    number: r.extension,
+    name: r.name,
+    userPin: r.user_pin,
+    adminPin: r.admin_pin,
+    maxMembers: Number(r.max_members),
+    musicWhenAlone: Number(r.music_when_alone) === 1,
+    announceJoinLeave: Number(r.announce_join_leave) === 1,
+    record: Number(r.record) === 1,
+  }));
 }
 
 /** The sound file of a recording, as the dialplan plays it (no extension) and as it is written (with .wav). */

@@ -240,6 +240,21 @@ export interface PbxQueue {
   recording?: RecordingPolicy;
 }
 
+/** A conference room (issue 42): ext-meetme,<number>,1; confbridge.conf profiles conf-<number>[-user|-admin]. */
+export interface PbxConference {
+  number: string;
+  name: string;
+  /** null: none. */
+  userPin: string | null;
+  adminPin: string | null;
+  /** 0: no limit. */
+  maxMembers: number;
+  musicWhenAlone: boolean;
+  announceJoinLeave: boolean;
+  /** Recorded into the call recordings folder (only when that folder exists). */
+  record: boolean;
+}
+
 /** A time condition (issue 26): timeconditions,<id>,1; *27<id> sets or clears its override (AstDB TC/<id>). */
 export interface PbxTimeCondition {
   id: number;
@@ -315,6 +330,8 @@ export interface PbxModel {
   queues: PbxQueue[];
   timeConditions: PbxTimeCondition[];
   cqrs: PbxCqr[];
+  /** Conference rooms (issue 42); absent: none. */
+  conferences?: PbxConference[];
 }
 
 /** A caller query routing (issue 26): nethcqr,<id>,1 asks the console where to go, else its default. */

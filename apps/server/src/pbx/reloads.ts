@@ -6,6 +6,8 @@ const BY_NAME: Record<string, string[]> = {
   'voicemail.conf': ['app_voicemail.so'],
   // `queue reload all` (contract §7).
   'queues.conf': ['app_queue.so'],
+  // Conference rooms (issue 42): `module reload app_confbridge.so`; rooms in progress keep their profiles.
+  'confbridge.conf': ['app_confbridge.so'],
   'features.conf': ['features'],
   'rtp.conf': ['res_rtp_asterisk.so'],
   'manager.conf': ['manager'],

@@ -256,6 +256,38 @@ export function referenceModel(): PbxModel {
       },
     ],
     cqrs: [{ id: 1, name: 'Known customers', timeout: 3, defaultDestination: 'from-did-direct,201,1' }],
+    conferences: [
+      {
+        number: '600',
+        name: 'Weekly meeting',
+        userPin: '1234',
+        adminPin: '9999',
+        maxMembers: 10,
+        musicWhenAlone: true,
+        announceJoinLeave: false,
+        record: true,
+      },
+      {
+        number: '601',
+        name: 'Open room',
+        userPin: null,
+        adminPin: null,
+        maxMembers: 0,
+        musicWhenAlone: false,
+        announceJoinLeave: true,
+        record: false,
+      },
+      {
+        number: '602',
+        name: 'Board',
+        userPin: null,
+        adminPin: '4321',
+        maxMembers: 0,
+        musicWhenAlone: true,
+        announceJoinLeave: false,
+        record: false,
+      },
+    ],
   };
 }
 

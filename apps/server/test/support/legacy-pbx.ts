@@ -171,6 +171,8 @@ CREATE TABLE ivr_details (id int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY, name v
   invalid_append_announce tinyint(1) NOT NULL DEFAULT 1, timeout_ivr_ret tinyint(1) NOT NULL DEFAULT 0,
   invalid_ivr_ret tinyint(1) NOT NULL DEFAULT 0);
 CREATE TABLE ivr_entries (ivr_id int(11) NOT NULL, selection varchar(10), dest varchar(200), ivr_ret tinyint(1) NOT NULL DEFAULT 0);
+CREATE TABLE meetme (exten varchar(50) NOT NULL PRIMARY KEY, options varchar(15), userpin varchar(50),
+  adminpin varchar(50), description varchar(50), joinmsg_id int(11), music varchar(80), users tinyint(4) DEFAULT 0);
 CREATE TABLE queues_config (extension varchar(20) NOT NULL DEFAULT '' PRIMARY KEY, descr varchar(35) NOT NULL DEFAULT '',
   grppre varchar(100) NOT NULL DEFAULT '', alertinfo varchar(254) NOT NULL DEFAULT '', ringing tinyint(1) NOT NULL DEFAULT 0,
   maxwait varchar(8) NOT NULL DEFAULT '', password varchar(20) NOT NULL DEFAULT '', ivr_id varchar(8) NOT NULL DEFAULT '0',
@@ -499,6 +501,17 @@ async function fillPbx(conn: mysql.Connection, count: number) {
       [1, '9', 'custom-ctx,s,1', 0],
     ],
   ]);
+  // Conference rooms: one with PINs, music, announcements, recording and options Centralino lacks (w, c), a member
+  // limit above Centralino's; one bare and quiet. 600 is a ring group, so ext-meetme,600,1 names no room.
+  await conn.query(
+    'INSERT INTO meetme (exten, options, userpin, adminpin, description, joinmsg_id, music, users) VALUES ?',
+    [
+      [
+        ['700', 'MIrwc', '1234', '9999', 'Weekly meeting', 0, 'default', 120],
+        ['701', 'q', '', '', '', 0, '', 0],
+      ],
+    ],
+  );
   // Queues: numbers outside the users' range; one member per row as FreePBX 11 stores them (999 is nobody's).
   await conn.query(
     'INSERT INTO queues_config (extension, descr, grppre, alertinfo, ringing, maxwait, password, ivr_id, dest, cwignore) VALUES ?',
@@ -629,7 +642,7 @@ async function fillPbx(conn: mysql.Connection, count: number) {
           '',
           '',
         ],
-        ['', '0612345680', 'ext-meetme,600,1', 0, '', '', 'default', 'Conference line', '', 0, '', '', ''],
+        ['', '0612345680', 'ext-meetme,700,1', 0, '', '', 'default', 'Conference line', '', 0, '', '', ''],
         ['', '0612345690', 'timeconditions,2,1', 0, '', '', 'default', 'Support line', '', 0, '', '', ''],
       ],
     ],

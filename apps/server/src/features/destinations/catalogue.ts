@@ -1,5 +1,6 @@
 import {
   announcementDestination,
+  conferenceDestination,
   cqrDestination,
   type DestinationEntry,
   type Destinations,
@@ -116,6 +117,14 @@ export async function destinationList(db: Kysely<Database>): Promise<Destination
   }
   for (const c of cqrs) {
     list.push({ destination: cqrDestination(Number(c.id)), description: c.name, category: 'Caller query routing' });
+  }
+  // Rooms send calls nowhere else: a destination only, never a sender in referencesTo.
+  for (const r of await db.selectFrom('conferences').select(['extension', 'name']).orderBy('extension').execute()) {
+    list.push({
+      destination: conferenceDestination(r.extension),
+      description: `${r.extension} ${r.name}`,
+      category: 'Conferences',
+    });
   }
   return list;
 }

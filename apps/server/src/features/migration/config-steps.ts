@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import { SettingsStore } from '../../db/settings-store.ts';
 import type { RecordingsService } from '../flows/service.ts';
 import type { GatewaysService } from '../gateways/service.ts';
+import { migrateConferences } from './conference-steps.ts';
 import { migrateCqrs } from './cqr-steps.ts';
 import { DestinationCheck, IDS_KEY, kindsAfter } from './destinations.ts';
 import { migrateQueues, migrateTimeConditions, migrateTimeGroups } from './flow-steps.ts';
@@ -421,6 +422,8 @@ export class ConfigMigration {
   /** Ring groups, each as a queue with its number (group-steps.ts). */
   ringGroups(): Promise<StepAnswer> {
     return this.run('migrateGroups', 'groups', async (trx, log) => {
+      // Conference rooms first (conference-steps.ts): every later step may send calls to them.
+      await migrateConferences(trx, this.source, log);
       await migrateRingGroups(trx, this.source, log);
       return true;
     });

@@ -1,5 +1,6 @@
 import {
   announcementDestination,
+  conferenceDestination,
   cqrDestination,
   dayNightDestination,
   ivrDestination,
@@ -17,7 +18,8 @@ import type { StepLog } from './state.ts';
  * The destination check of contract §11.1, against what exists here now: a direct-extension or voicemail
  * destination is kept when that extension is a user's main extension (with a mailbox, for voicemail); hang up
  * and busy are kept; a day/night switch is kept when it was migrated; a queue is kept when a queue with its number
- * exists here (a ring group became a queue with its number). Anything else (conferences, custom contexts: objects
+ * exists here (a ring group became a queue with its number); a conference is kept when a room with its number exists
+ * here (migrated first, conference-steps.ts). Anything else (custom contexts, paging: objects
  * Centralino has no home for) becomes hang up with a warning naming the old destination in words. IVRs,
  * announcements, CQRs and time conditions get new ids here: the old id is looked up in the ids the migration gave
  * them (settings `migration_ids`).
@@ -29,6 +31,7 @@ export class DestinationCheck {
     private readonly switches: Set<number>,
     private readonly queues: Set<string>,
     readonly ids: MigratedIds,
+    private readonly conferences = new Set<string>(),
   ) {}
 
   static async load(db: Kysely<Database>): Promise<DestinationCheck> {
@@ -59,6 +62,7 @@ export class DestinationCheck {
       new Set(switches.map((s) => Number(s.ext))),
       new Set(queues.map((q) => q.extension)),
       ids,
+      new Set((await db.selectFrom('conferences').select('extension').execute()).map((r) => r.extension)),
     );
   }
 
@@ -107,6 +111,8 @@ export class DestinationCheck {
     const tc = /^timeconditions,(\d+),\d+$/.exec(dest);
     const newTc = tc?.[1] ? this.ids.timecondition[tc[1]] : undefined;
     if (newTc) return timeConditionDestination(newTc);
+    const room = /^ext-meetme,(\d+),\d+$/.exec(dest);
+    if (room?.[1] && this.conferences.has(room[1])) return conferenceDestination(room[1]);
     const kind = laterKind(dest);
     if (wait && kind && wait.kinds.includes(kind)) {
       wait.later(dest);

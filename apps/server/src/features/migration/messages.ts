@@ -88,6 +88,21 @@ export const migrationMessages = {
   queue_label: { en: 'Queue {number} {description}', it: 'Coda {number} {description}' },
   queue_label_bare: { en: 'Queue {number}', it: 'Coda {number}' },
   queues_none: { en: 'No queues to migrate', it: 'Nessuna coda da migrare' },
+  conference_label: { en: 'Conference {number} {description}', it: 'Conferenza {number} {description}' },
+  conference_label_bare: { en: 'Conference {number}', it: 'Conferenza {number}' },
+  conferences_none: { en: 'No conferences to migrate', it: 'Nessuna conferenza da migrare' },
+  conference_options_dropped: {
+    en: '{label}: options {options} have no counterpart here and were not kept',
+    it: '{label}: le opzioni {options} non hanno un equivalente qui e non sono state mantenute',
+  },
+  conference_members_limited: {
+    en: '{label}: member limit {old} lowered to {new}',
+    it: '{label}: limite di partecipanti {old} ridotto a {new}',
+  },
+  conference_joinmsg_dropped: {
+    en: '{label}: the join message was not migrated',
+    it: '{label}: il messaggio di ingresso non è stato migrato',
+  },
   member_missing: {
     en: '{label}: member {member} not migrated, no user has that extension',
     it: "{label}: membro {member} non migrato, nessun utente ha quell'interno",
@@ -253,8 +268,8 @@ export const migrationMessages = {
     it: 'Destinazione cambiata in riaggancio: {what}',
   },
   dest_conference: {
-    en: 'conference {number} (conferences are not migrated yet)',
-    it: 'conferenza {number} (le conferenze non vengono ancora migrate)',
+    en: 'conference {number} (no such room in the old system)',
+    it: 'conferenza {number} (stanza inesistente nel vecchio sistema)',
   },
   dest_custom: {
     en: 'the custom destination {context} (not migrated)',
@@ -319,8 +334,8 @@ export const migrationMessages = {
   },
   template_migrated: { en: 'Customer-card template {name} migrated', it: 'Modello di scheda cliente {name} migrato' },
   postmig_by_hand: {
-    en: 'The queue log, conferences, DISA, paging groups and custom contexts are not migrated by this version of Centralino: recreate them by hand',
-    it: 'Il registro delle code, le conferenze, il DISA, i gruppi di paging e i contesti personalizzati non vengono migrati da questa versione di Centralino: ricreali a mano',
+    en: 'The queue log, DISA, paging groups and custom contexts are not migrated by this version of Centralino: recreate them by hand',
+    it: 'Il registro delle code, il DISA, i gruppi di paging e i contesti personalizzati non vengono migrati da questa versione di Centralino: ricreali a mano',
   },
 
   // The dry run (POST /migration/dryrun) and the PBX configuration check after the last step.

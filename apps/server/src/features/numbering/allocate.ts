@@ -4,6 +4,7 @@ import { holdersOf, lockNumbering } from './holders.ts';
 import {
   clashError,
   companionNumbers,
+  conferenceNumberClash,
   freeDeviceNumber,
   mainExtensionCandidates,
   mainExtensionClash,
@@ -50,6 +51,13 @@ export async function assertQueueNumberFree(trx: Trx, n: string, queueId?: numbe
   await lockNumbering(trx);
   const clash = queueNumberClash(n, await holdersOf(trx, queueNumberCandidates(n)), queueId);
   if (clash) throw clashError(n, clash, 'queue');
+}
+
+/** Refuses (422, naming the holder) number N for a conference room (roomId: the room being changed). */
+export async function assertConferenceNumberFree(trx: Trx, n: string, roomId?: number): Promise<void> {
+  await lockNumbering(trx);
+  const clash = conferenceNumberClash(n, await holdersOf(trx, queueNumberCandidates(n)), roomId);
+  if (clash) throw clashError(n, clash, 'conference');
 }
 
 export const DEVICE_PREFIXES = [91, 92, 93, 94, 95, 96, 97, 98];

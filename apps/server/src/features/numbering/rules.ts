@@ -111,6 +111,17 @@ export function queueNumberClash(n: string, holders: NumberHolder[], queueId?: n
   return clash ? { number: clash.number, holder: clash } : undefined;
 }
 
+/** A conference room takes its number alone, as a queue does (roomId: the room being changed). */
+export function conferenceNumberClash(n: string, holders: NumberHolder[], roomId?: number): Clash | undefined {
+  const of = companionOf(n);
+  const clash = holders.find(
+    (h) =>
+      !(h.kind === 'conference' && roomId !== undefined && h.detail === String(roomId)) &&
+      (h.number === n || (h.number === of && h.kind === 'user')),
+  );
+  return clash ? { number: clash.number, holder: clash } : undefined;
+}
+
 /** Names the holder of a number in the user's language. */
 export function describeHolder(h: NumberHolder, lang: UiLanguage): string {
   const it = lang === 'it';
@@ -127,6 +138,8 @@ export function describeHolder(h: NumberHolder, lang: UiLanguage): string {
       return it ? `fascio ${h.name}` : `trunk ${h.name}`;
     case 'queue':
       return it ? `coda ${h.name}` : `queue ${h.name}`;
+    case 'conference':
+      return it ? `conferenza ${h.name}` : `conference ${h.name}`;
   }
 }
 
@@ -134,7 +147,7 @@ export function describeHolder(h: NumberHolder, lang: UiLanguage): string {
 export function clashError(
   wanted: string,
   clash: Clash,
-  taking: 'extension' | 'trunk' | 'queue' = 'extension',
+  taking: 'extension' | 'trunk' | 'queue' | 'conference' = 'extension',
 ): AppError {
   return new AppError(
     422,
@@ -152,6 +165,11 @@ export function clashError(
         return it
           ? `La coda non può avere il numero ${wanted}: il numero ${clash.number} è già in uso (${who})`
           : `The queue cannot have number ${wanted}: number ${clash.number} is already in use by ${who}`;
+      }
+      if (taking === 'conference') {
+        return it
+          ? `La conferenza non può avere il numero ${wanted}: il numero ${clash.number} è già in uso (${who})`
+          : `The conference cannot have number ${wanted}: number ${clash.number} is already in use by ${who}`;
       }
       if (taking === 'trunk') {
         return it

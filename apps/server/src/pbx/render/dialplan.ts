@@ -306,7 +306,7 @@ function renderSubroutines(recordings: boolean): string {
 function deviceContextFor(name: string, features: string[], routes: string[]): string {
   const context = new Context(name);
   for (const feature of features) context.include(feature);
-  context.include('ext-local').include('ext-group').include('ext-queues').include('app-dialvm');
+  context.include('ext-local').include('ext-group').include('ext-queues').include('ext-meetme').include('app-dialvm');
   for (const route of routes) context.include(route);
   context.include('bad-number');
   return `${context.toString().trimEnd()}\nexten => h,1,Hangup()\n\n`;
@@ -465,6 +465,7 @@ function renderStaticContexts(): string {
     .include('ext-local')
     .include('ext-group')
     .include('ext-queues')
+    .include('ext-meetme')
     .include('outbound-allroutes')
     .include('bad-number');
   // Unknown callers (no endpoint matched) are turned away (contract §5.4 step 9).
@@ -519,6 +520,8 @@ export function renderDialplanRoot(model: PbxModel, userFiles: string[], account
   out += renderInbound(model);
   // Announcements and IVRs (issue 26) in a file of their own, so a change to one leaves this file alone.
   out += `#include ${FLOWS_FILE}\n\n`;
+  // Conference rooms (issue 42, render/conferences.ts).
+  out += '#include extensions.conferences.conf\n\n';
   // ext-local must exist even before the first user has an extension.
   out += '[ext-local]\n\n';
   for (const file of userFiles) out += `#include ${file}\n`;

@@ -126,6 +126,9 @@ export const LOADED_MODULES = [
   'app_directed_pickup.so',
   'app_zapateller.so',
   'app_queue.so',
+  // Conference rooms (issue 42): ConfBridge mixes with bridge_softmix; Read() asks for the PIN.
+  'app_confbridge.so',
+  'bridge_softmix.so',
   'func_db.so',
   'func_callerid.so',
   'func_cdr.so',

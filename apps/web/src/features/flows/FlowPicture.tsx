@@ -2,6 +2,7 @@ import { Button, List, Loader, Modal, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { conferencesApi } from '../conferences/conferencesApi.ts';
 import { useDestinationLabel } from './FlowListPage.tsx';
 import { flowsApi } from './flowsApi.ts';
 import { rangeText } from './TimeGroupsPage.tsx';
@@ -28,6 +29,7 @@ export function FlowPicture({ destination }: { destination: string }) {
     conditions: useQuery({ queryKey: ['timeconditions'], queryFn: flowsApi.timeConditions }),
     groups: useQuery({ queryKey: ['timegroups'], queryFn: flowsApi.timeGroups }),
     cqrs: useQuery({ queryKey: ['cqr'], queryFn: flowsApi.cqrs }),
+    conferences: useQuery({ queryKey: ['conferences'], queryFn: conferencesApi.list }),
   };
   if (Object.values(q).some((x) => !x.data)) return <Loader aria-label={t('app.loading')} />;
 
@@ -101,6 +103,22 @@ export function FlowPicture({ destination }: { destination: string }) {
               agents: queue.agents.join(', ') || '—',
             }),
             branches: [{ via: t('flows.picture.failover'), destination: queue.failover_dest }],
+          }
+        : { branches: [] };
+    }
+    if (context === 'ext-meetme') {
+      // A room is where the call stays: no branches, what the caller meets there.
+      const room = q.conferences.data?.find((x) => x.extension === exten);
+      return room
+        ? {
+            detail: t('conferences.picture', {
+              pin: room.has_user_pin ? t('conferences.picturePin') : t('conferences.pictureNoPin'),
+              members:
+                room.max_members === 0
+                  ? t('conferences.pictureNoLimit')
+                  : t('conferences.pictureMembers', { count: room.max_members }),
+            }),
+            branches: [],
           }
         : { branches: [] };
     }
