@@ -52,5 +52,12 @@ export async function assertQueueNumberFree(trx: Trx, n: string, queueId?: numbe
   if (clash) throw clashError(n, clash, 'queue');
 }
 
+/** Refuses (422, naming the holder) number N for a ring group (groupId: the group being changed); a queue's rules. */
+export async function assertRingGroupNumberFree(trx: Trx, n: string, groupId?: number): Promise<void> {
+  await lockNumbering(trx);
+  const clash = queueNumberClash(n, await holdersOf(trx, queueNumberCandidates(n)), groupId, 'ringgroup');
+  if (clash) throw clashError(n, clash, 'ringgroup');
+}
+
 export const DEVICE_PREFIXES = [91, 92, 93, 94, 95, 96, 97, 98];
 export const FXS_PREFIXES = [...DEVICE_PREFIXES, 99];

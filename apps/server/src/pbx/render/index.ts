@@ -1,9 +1,10 @@
 import type { PbxDevice, PbxModel, PbxUser } from '../model.ts';
 import { bucketOf, byNumber, HEADER } from './common.ts';
-import { renderDialplanRoot, renderUserDialplan } from './dialplan.ts';
+import { RING_GROUPS_FILE, renderDialplanRoot, renderUserDialplan } from './dialplan.ts';
 import { FlowsRenderer } from './flows.ts';
 import { renderPjsipRoot, renderTransports, renderTrunks, renderUserAccounts, userAccounts } from './pjsip.ts';
 import { renderQueuesConf } from './queues.ts';
+import { renderRingGroupsFile } from './ring-groups.ts';
 import {
   renderAsteriskConf,
   renderCdrCustom,
@@ -226,6 +227,7 @@ export class ConfigRenderer {
     files.set('extensions.conf', renderDialplanRoot(model, dialplanUsers, accountsOf));
     for (const [name, text] of this.flows.render(model)) files.set(name, text);
     files.set('queues.conf', renderQueuesConf(model.queues));
+    files.set(RING_GROUPS_FILE, renderRingGroupsFile(model));
     yield;
     files.set('voicemail.conf', voicemail.join(''));
     files.set('asterisk.conf', renderAsteriskConf(s));
