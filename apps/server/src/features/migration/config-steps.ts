@@ -418,7 +418,7 @@ export class ConfigMigration {
     });
   }
 
-  /** Ring groups, each as a queue with its number (group-steps.ts). */
+  /** Ring groups, each with its number (group-steps.ts). */
   ringGroups(): Promise<StepAnswer> {
     return this.run('migrateGroups', 'groups', async (trx, log) => {
       await migrateRingGroups(trx, this.source, log);
