@@ -42,6 +42,7 @@ const SCREENS = [
   '/flows/ivr',
   '/flows/daynight',
   '/flows/queues',
+  '/flows/ringgroups',
   '/flows/timegroups',
   '/flows/timeconditions',
   '/flows/cqr',

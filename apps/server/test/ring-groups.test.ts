@@ -158,6 +158,7 @@ describe.each(DB_KINDS)('ring groups API (%s)', (kind) => {
     expect(files.get('extensions.ringgroups.conf')).toContain(
       'exten => 600,1,NoOp(Ring group Front desk)\n' +
         ' same => n,Dial(Local/202@from-ringgroup&Local/201@from-ringgroup&' +
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a dialplan variable.
         'Local/+393331234567@from-ringgroup-confirm,15,${DIAL_OPTIONS})\n',
     );
     expect(files.get('extensions.conf')).toContain('Goto(ext-group,600,1)');

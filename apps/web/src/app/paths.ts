@@ -32,6 +32,7 @@ export const ROUTED_PATHS = [
   '/flows/ivr',
   '/flows/daynight',
   '/flows/queues',
+  '/flows/ringgroups',
   '/flows/timegroups',
   '/flows/timeconditions',
   '/flows/cqr',

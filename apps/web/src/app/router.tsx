@@ -60,6 +60,9 @@ const TimeConditionsPage = lazy(() =>
   import('../features/flows/TimeConditionsPage.tsx').then((m) => ({ default: m.TimeConditionsPage })),
 );
 const QueuesPage = lazy(() => import('../features/flows/QueuesPage.tsx').then((m) => ({ default: m.QueuesPage })));
+const RingGroupsPage = lazy(() =>
+  import('../features/flows/RingGroupsPage.tsx').then((m) => ({ default: m.RingGroupsPage })),
+);
 const BulkExtensionsPage = lazy(() =>
   import('../features/bulk-extensions/BulkExtensionsPage.tsx').then((m) => ({ default: m.BulkExtensionsPage })),
 );
@@ -179,6 +182,7 @@ export const routes = [
       { path: '/flows/ivr', element: screen(<IvrsPage />) },
       { path: '/flows/daynight', element: screen(<DayNightPage />) },
       { path: '/flows/queues', element: screen(<QueuesPage />) },
+      { path: '/flows/ringgroups', element: screen(<RingGroupsPage />) },
       { path: '/flows/timegroups', element: screen(<TimeGroupsPage />) },
       { path: '/flows/timeconditions', element: screen(<TimeConditionsPage />) },
       { path: '/flows/cqr', element: screen(<CqrPage />) },

@@ -17,6 +17,7 @@ const CATEGORY_KEYS: Record<string, string> = {
   Queues: 'queues',
   'Time conditions': 'timeconditions',
   'Caller query routing': 'cqr',
+  'Ring groups': 'ringgroups',
 };
 
 /** Picker data: the catalogue's entries grouped by translated category. */
