@@ -274,6 +274,7 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       'Ring group 600 - Sales: member 999 not migrated, no user has that extension',
       'Ring group 600 - Sales: caller name prefix SALES: is not kept',
       'Ring group 601 - Support: strategy memoryhunt-prim became memoryhunt',
+      'Ring group 601 - Support: the Alert-Info ring tone is not kept',
     ]);
     expect((await get('/api/migration/migrationstatus')).json()).toBe('groups');
     const groupsAgain = await post('/api/migration/groups');
@@ -664,6 +665,9 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     );
     expect(it.migrateGroups.warnings).toContain(
       'Gruppo di chiamata 601 - Support: la strategia memoryhunt-prim è diventata memoryhunt',
+    );
+    expect(it.migrateGroups.warnings).toContain(
+      'Gruppo di chiamata 601 - Support: non si mantiene la suoneria Alert-Info',
     );
     expect(it.migrateGroups.infos).toContain(
       'Gruppo di chiamata 600 - Sales migrato (ringall, 4 membri, i numeri esterni premono 1 per accettare)',

@@ -439,7 +439,7 @@ async function fillPbx(conn: mysql.Connection, count: number) {
     ],
   );
   await conn.query(
-    'INSERT INTO ringgroups (grpnum, strategy, grptime, grppre, grplist, postdest, description, ringing, recording, needsconf) VALUES ?',
+    'INSERT INTO ringgroups (grpnum, strategy, grptime, grppre, grplist, postdest, description, ringing, recording, needsconf, alertinfo) VALUES ?',
     [
       [
         [
@@ -454,6 +454,7 @@ async function fillPbx(conn: mysql.Connection, count: number) {
           'Ring',
           'dontcare',
           'CHECKED',
+          '',
         ],
         [
           '601',
@@ -467,6 +468,7 @@ async function fillPbx(conn: mysql.Connection, count: number) {
           'Ring',
           'dontcare',
           '',
+          '<http://127.0.0.1>;info=ring2',
         ],
       ],
     ],

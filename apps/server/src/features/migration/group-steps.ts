@@ -42,8 +42,13 @@ export async function migrateRingGroups(trx: Trx, source: LegacySource, log: Ste
     description: string;
     grppre: string;
     needsconf: string | null;
+    annmsg_id: number | null;
+    alertinfo: string | null;
+    remotealert_id: number | null;
+    toolate_id: number | null;
   }>(
-    `SELECT grpnum, strategy, grptime, grplist, postdest, description, grppre, needsconf
+    `SELECT grpnum, strategy, grptime, grplist, postdest, description, grppre, needsconf, annmsg_id, alertinfo,
+            remotealert_id, toolate_id
        FROM ${source.table('pbx', 'ringgroups')} ORDER BY CAST(grpnum AS UNSIGNED), grpnum`,
   );
   if (groups.length === 0) {
@@ -85,6 +90,14 @@ export async function migrateRingGroups(trx: Trx, source: LegacySource, log: Ste
     if (strategy !== oldStrategy)
       log.warnings.push(msg('strategy_changed', { label, old: oldStrategy, new: strategy }));
     if ((g.grppre ?? '').trim()) log.warnings.push(msg('prefix_dropped', { label, prefix: g.grppre.trim() }));
+    // What the old group played or signalled has no field here: said, so nobody expects it.
+    for (const [set, what] of [
+      [Number(g.annmsg_id) > 0, msg('ring_group_announcement')],
+      [(g.alertinfo ?? '').trim() !== '', msg('ring_group_alertinfo')],
+      [Number(g.remotealert_id) > 0 || Number(g.toolate_id) > 0, msg('ring_group_confirm_prompts')],
+    ] as const) {
+      if (set) log.warnings.push(msg('ring_group_not_kept', { label, what }));
+    }
     const oldTime = Number(g.grptime) || 20;
     const time = Math.min(300, Math.max(1, oldTime));
     if (time !== oldTime) log.warnings.push(msg('ring_time_changed', { label, old: oldTime, new: time }));

@@ -84,6 +84,13 @@ export const migrationMessages = {
     en: '{label} migrated ({strategy}, {members} members{confirm})',
     it: '{label} migrato ({strategy}, {members} membri{confirm})',
   },
+  ring_group_not_kept: { en: '{label}: {what} is not kept', it: '{label}: non si mantiene {what}' },
+  ring_group_announcement: { en: 'the announcement played to callers', it: "l'annuncio riprodotto ai chiamanti" },
+  ring_group_alertinfo: { en: 'the Alert-Info ring tone', it: 'la suoneria Alert-Info' },
+  ring_group_confirm_prompts: {
+    en: 'the own prompts of the confirmation',
+    it: 'i messaggi propri della conferma',
+  },
   ring_group_confirm: {
     en: ', outside numbers press 1 to accept',
     it: ', i numeri esterni premono 1 per accettare',
