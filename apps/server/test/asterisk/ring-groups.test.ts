@@ -1,6 +1,9 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${NAME} is how the Asterisk dialplan reads variables.
 
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DISTRIBUTION_SOUNDS } from '../../src/pbx/managed/installation.ts';
 import {
   type AsteriskLab,
   deviceSecrets,
@@ -11,9 +14,9 @@ import {
 } from '../support/asterisk.ts';
 
 /**
- * Ring groups (issue 42, item 4) in a real Asterisk, with sipp phones: who rings when is read from the phones' own
- * traces (the time each INVITE and CANCEL reached them). 201 and 202 ring until cancelled, 204 answers: it is where
- * unanswered calls go, so a caller that hears 200 from 204 went through the whole group first.
+ * Ring groups (issue 42, item 4) in a real Asterisk, with sipp phones, one group per strategy: who rings when is read
+ * from the phones' own traces (the time each INVITE and CANCEL reached them). 201 and 202 ring until cancelled, 204
+ * answers: it is where unanswered calls go, so a caller that hears 200 from 204 went through the whole group first.
  */
 
 type Status = { state: string; last: { ok: boolean; error: string | null; startedAt: number } | null };
@@ -113,6 +116,8 @@ describe.skipIf(skipReason !== '')('ring groups in a real Asterisk', { timeout: 
     for (const [extension, strategy] of [
       ['600', 'ringall'],
       ['601', 'hunt'],
+      ['602', 'memoryhunt'],
+      ['603', 'random'],
     ]) {
       await api('POST', '/api/ringgroups', {
         extension,
@@ -123,6 +128,16 @@ describe.skipIf(skipReason !== '')('ring groups in a real Asterisk', { timeout: 
         failover_dest: 'from-did-direct,204,1',
       });
     }
+    // An outside member asked to press 1: only loaded here (no provider answers it).
+    await api('POST', '/api/ringgroups', {
+      extension: '609',
+      name: 'With mobile',
+      strategy: 'ringall',
+      ring_time: RING,
+      members: [...members, { type: 'external', number: '+393331234567' }],
+      confirm_external: true,
+      failover_dest: 'from-did-direct,204,1',
+    });
     await applied(since);
     secrets = await deviceSecrets(lab, ['201', '202', '203', '204']);
     await phone('201', 'ring');
@@ -139,6 +154,19 @@ describe.skipIf(skipReason !== '')('ring groups in a real Asterisk', { timeout: 
     const shown = await lab.rx('dialplan show 600@from-internal');
     expect(shown).toContain('Dial(Local/201@from-ringgroup&Local/202@from-ringgroup,4,${DIAL_OPTIONS})');
     expect(await lab.rx('dialplan show 601@ext-group')).toContain('Dial(Local/202@from-ringgroup,4,${DIAL_OPTIONS})');
+    expect(await lab.rx('dialplan show 609@ext-group')).toContain('Local/+393331234567@from-ringgroup-confirm');
+    expect(await lab.rx('dialplan show s@sub-ringgroup-confirm')).toContain('Read(RGKEY,vm-press&digits/1,1,,1,5)');
+    // The prompt exists in both languages of the console, in the distribution's prompts the managed PBX links to.
+    for (const lang of ['en', 'it']) {
+      for (const sound of ['vm-press', 'digits/1']) {
+        const dir = path.join(DISTRIBUTION_SOUNDS, lang, path.dirname(sound));
+        expect(fs.readdirSync(dir), `${lang}/${sound}`).toContainEqual(
+          expect.stringMatching(new RegExp(`^${path.basename(sound)}\\.`)),
+        );
+      }
+    }
+    // RAND() for the random strategy is loaded.
+    expect(await lab.rx('core show function RAND')).not.toMatch(/no function/i);
     const problems = lab
       .messages()
       .split('\n')
@@ -170,6 +198,31 @@ describe.skipIf(skipReason !== '')('ring groups in a real Asterisk', { timeout: 
     // One at a time: the first stopped ringing before the second started.
     expect(cancel201).toBeLessThanOrEqual(at202);
     expect(answered - at202).toBeGreaterThanOrEqual((RING - 1) * 1000);
+    expect(final).toBe(200);
+  });
+
+  it('memoryhunt rings the first, then the first two together; then the destination', async () => {
+    const { final, r201, r202, r204 } = await call('602');
+    const invites201 = r201.filter((r) => r.method === 'INVITE').map((r) => r.at);
+    const at202 = first(r202, 'INVITE');
+    const answered = first(r204, 'INVITE');
+    const [a, b] = invites201 as [number, number];
+    console.log('memoryhunt: 201 at 0 ms, 201 again at', b - a, 'ms, 202 at', at202 - a, 'ms, 204 at', answered - a);
+    expect(invites201).toHaveLength(2);
+    expect(at202 - a).toBeGreaterThanOrEqual((RING - 1) * 1000);
+    expect(Math.abs(b - at202)).toBeLessThan(1000);
+    expect(answered - at202).toBeGreaterThanOrEqual((RING - 1) * 1000);
+    expect(final).toBe(200);
+  });
+
+  it('random rings one member at a time, each once, then the destination', async () => {
+    const { final, r201, r202, r204 } = await call('603');
+    const times = [first(r201, 'INVITE'), first(r202, 'INVITE')].sort((x, y) => x - y) as [number, number];
+    console.log('random: second member', times[1] - times[0], 'ms after the first');
+    expect(r201.filter((r) => r.method === 'INVITE')).toHaveLength(1);
+    expect(r202.filter((r) => r.method === 'INVITE')).toHaveLength(1);
+    expect(times[1] - times[0]).toBeGreaterThanOrEqual((RING - 1) * 1000);
+    expect(first(r204, 'INVITE') - times[1]).toBeGreaterThanOrEqual((RING - 1) * 1000);
     expect(final).toBe(200);
   });
 

@@ -44,6 +44,8 @@ export function renderRingGroup(group: PbxNumberedRingGroup): string[] {
       `Set(RGLEFT=${legs.join('&')})`,
       '(next),GotoIf($["${RGLEFT}" = ""]?unanswered)',
       'Set(RGLEG=${CUT(RGLEFT,&,${RAND(1,${FIELDQTY(RGLEFT,&)})})})',
+      // Nothing picked (a function missing): the destination rather than a loop that never rings anyone.
+      'GotoIf($["${RGLEG}" = ""]?unanswered)',
       'Set(RGLEFT=${LISTFILTER(RGLEFT,&,${RGLEG})})',
       ...dial('${RGLEG}'),
       'Goto(next)',
