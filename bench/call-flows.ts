@@ -1,7 +1,7 @@
-// Call flows at scale (issue 26): 500 IVRs, 200 queues × 50 members, 1,000 time conditions (and 200 announcements)
-// and 100 conference rooms (issue 42) on top of the 10,000-user system of pbx.ts. Full apply (render + validate +
-// write into an empty directory) in fresh processes and warm; apply after one flow object changes (an IVR, a queue, a
-// time condition, a conference room).
+// Call flows at scale (issue 26): 500 IVRs, 200 queues × 50 members, 1,000 time conditions (and 200 announcements),
+// with 200 ring groups × 10 members and 100 conference rooms (issue 42), on top of the 10,000-user system of pbx.ts.
+// Full apply (render + validate + write into an empty directory) in fresh processes and warm; apply after one flow object changes (an IVR, a queue, a
+// time condition, a ring group, a conference room).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -74,6 +74,20 @@ function flowsModel(): PbxModel {
     ],
     trueDestination: `ivr-${(i % 500) + 1},s,1`,
     falseDestination: i % 2 ? 'app-blackhole,hangup,1' : `app-announcement-${(i % 200) + 1},s,1`,
+  }));
+  // Ring groups (issue 42): 200 × 10 members, every strategy, a few outside numbers, unanswered to a queue.
+  const strategies = ['ringall', 'hunt', 'memoryhunt', 'random'] as const;
+  model.numberedRingGroups = Array.from({ length: 200 }, (_, g) => ({
+    number: String(6000 + g),
+    name: `Ring group ${g}`,
+    strategy: strategies[g % 4] as (typeof strategies)[number],
+    ringTime: 20,
+    confirmExternal: g % 5 === 0,
+    failover: `ext-queues,${5000 + (g % 200)},1`,
+    members: [
+      ...Array.from({ length: 9 }, (_, m) => ({ kind: 'user' as const, number: ext(g * 9 + m) })),
+      { kind: 'external' as const, number: `0039333${String(g).padStart(7, '0')}` },
+    ],
   }));
   model.inboundRoutes.push(
     ...Array.from({ length: 1000 }, (_, i) => ({
@@ -148,11 +162,18 @@ try {
   const queuesBytes = fs.statSync(path.join(dir, 'incremental', 'queues.conf')).size;
 
   // One flow object changed per apply, in turn an IVR, a queue and a time condition (new objects, as loading does).
-  const changes: Record<string, number[]> = { IVR: [], queue: [], 'time condition': [], conference: [] };
+  const changes: Record<string, number[]> = {
+    IVR: [],
+    queue: [],
+    'time condition': [],
+    'ring group': [],
+    conference: [],
+  };
   const phases: Record<string, (typeof pipeline.lastTimings)[]> = {
     IVR: [],
     queue: [],
     'time condition': [],
+    'ring group': [],
     conference: [],
   };
   let written: Record<string, string[]> = {};
@@ -175,6 +196,13 @@ try {
     written = { ...written, 'time condition': await pipeline.run(model) };
     changes['time condition']?.push(ms(t0));
     phases['time condition']?.push({ ...pipeline.lastTimings });
+    const groups = model.numberedRingGroups ?? [];
+    const g = groups[i] as NonNullable<PbxModel['numberedRingGroups']>[number];
+    groups[i] = { ...g, ringTime: g.ringTime + 1, members: g.members.slice(1) };
+    t0 = performance.now();
+    written = { ...written, 'ring group': await pipeline.run(model) };
+    changes['ring group']?.push(ms(t0));
+    phases['ring group']?.push({ ...pipeline.lastTimings });
     const rooms = model.conferences ?? [];
     const r = rooms[round] as NonNullable<PbxModel['conferences']>[number];
     rooms[round] = { ...r, maxMembers: r.maxMembers + 1 };
@@ -196,7 +224,7 @@ try {
   const coldMedian = median(coldFull);
   const coldPhase = (key: 'renderMs' | 'validateMs' | 'writeMs') => Math.round(median(cold.map((r) => r[key])));
   console.log(
-    `Call flows: 500 IVRs, 200 queues × 50 members, 1,000 time conditions, 200 announcements, 1,000 more inbound routes on 10,000 users; ${first.length} files, extensions.flows*.conf ${(flowsBytes / 1e6).toFixed(2)} MB, queues.conf ${(queuesBytes / 1e6).toFixed(2)} MB`,
+    `Call flows: 500 IVRs, 200 queues × 50 members, 1,000 time conditions, 200 announcements, 200 ring groups × 10 members, 1,000 more inbound routes on 10,000 users; ${first.length} files, extensions.flows*.conf ${(flowsBytes / 1e6).toFixed(2)} MB, queues.conf ${(queuesBytes / 1e6).toFixed(2)} MB`,
   );
   console.log(
     `  full apply in ${COLD_RUNS} fresh processes: median ${coldMedian} ms (${coldFull.join(', ')}) (target < ${FULL_TARGET}): render ${coldPhase('renderMs')}, validate ${coldPhase('validateMs')}, write ${coldPhase('writeMs')}`,

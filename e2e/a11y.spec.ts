@@ -404,6 +404,12 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    path: '/flows/ringgroups',
+    modals: async (page, t) => {
+      await checkModal(page, 'new ring group', () => button(page, t('flows.ringGroups.create')).click());
+    },
+  },
+  {
     path: '/flows/conferences',
     modals: async (page, t) => {
       await checkModal(page, 'new conference', () => button(page, t('conferences.create')).click());

@@ -101,9 +101,9 @@ test('migration wizard: users, configuration, call records, report', async ({ pa
   await expect(page.getByTestId('section-postmig').getByText('Done')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('section-vtrunks').getByText('Trunk "Eutelia" migrated')).toBeVisible();
   await expect(page.getByTestId('section-iax').getByText(/IAX trunk "OldIaxLink" not migrated/)).toBeVisible();
-  // Ring groups became queues, said per group; the recordings came with their audio; the CTI data followed.
+  // Ring groups became ring groups, said per group; the recordings came with their audio; the CTI data followed.
   await expect(
-    page.getByTestId('section-groups').getByText(/^Ring group 600 - Sales migrated as queue 600/),
+    page.getByTestId('section-groups').getByText(/^Ring group 600 - Sales migrated \(ringall/),
   ).toBeVisible();
   await expect(page.getByTestId('section-recordings').getByText('Recording "welcome" migrated')).toBeVisible();
   await expect(page.getByTestId('section-cqr').getByText('CQR "Customer level" migrated')).toBeVisible();

@@ -43,6 +43,7 @@ const SCREENS = [
   '/flows/daynight',
   '/flows/queues',
   '/flows/conferences',
+  '/flows/ringgroups',
   '/flows/timegroups',
   '/flows/timeconditions',
   '/flows/cqr',

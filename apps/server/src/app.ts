@@ -56,6 +56,8 @@ import { cqrRoutes } from './features/flows/cqr-routes.ts';
 import { phoneRecordingRoutes } from './features/flows/phone-recording-routes.ts';
 import { queueRoutes } from './features/flows/queue-routes.ts';
 import { QueuesService } from './features/flows/queues.ts';
+import { ringGroupRoutes } from './features/flows/ring-group-routes.ts';
+import { RingGroupsService } from './features/flows/ring-groups.ts';
 import { flowsRoutes } from './features/flows/routes.ts';
 import { FlowsService, RecordingsService } from './features/flows/service.ts';
 import { TimeConditionsService } from './features/flows/time-conditions.ts';
@@ -289,6 +291,7 @@ export async function buildApp({
   await app.register(phoneRecordingRoutes(recordings, pbx.voicemailSttToken, phoneRecordingDir(config.pbx.soundsDir)));
   await app.register(queueRoutes(new QueuesService(database.db)));
   await app.register(conferenceRoutes(new ConferencesService(database.db), new ConferenceLive(() => pbx.ami)));
+  await app.register(ringGroupRoutes(new RingGroupsService(database.db)));
   await app.register(timeRoutes(new TimeConditionsService(database.db, pbx.ami)));
   await app.register(
     cqrRoutes(

@@ -263,22 +263,23 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     const patterns = await t.database.db.selectFrom('outbound_route_patterns').select('pattern').execute();
     expect(patterns.map((p) => p.pattern)).toContain('0XXXXX.');
 
-    // Ring groups: Centralino has none with a number, so each became a queue with its number, said per group.
+    // Ring groups: each became a ring group with its number, strategy, time, members and failover, said per group.
     const groups = await post('/api/migration/groups');
     expect(groups.statusCode, groups.body).toBe(200);
     // Conference rooms come first in this step: every later step may send calls to them.
     expect(groups.json().infos).toEqual([
       'Conference 700 Weekly meeting migrated',
       'Conference 701 migrated',
-      'Ring group 600 - Sales migrated as queue 600 (ringall, static members): Centralino has no numbered ring groups',
-      'Ring group 601 - Support migrated as queue 601 (rrmemory, static members): Centralino has no numbered ring groups',
+      'Ring group 600 - Sales migrated (ringall, 4 members, outside numbers press 1 to accept)',
+      'Ring group 601 - Support migrated (memoryhunt, 2 members)',
     ]);
     expect(groups.json().warnings).toEqual([
       'Conference 700 Weekly meeting: options wc have no counterpart here and were not kept',
       'Conference 700 Weekly meeting: member limit 120 lowered to 100',
       'Ring group 600 - Sales: member 999 not migrated, no user has that extension',
       'Ring group 600 - Sales: caller name prefix SALES: is not kept',
-      'Ring group 601 - Support: strategy hunt became rrmemory',
+      'Ring group 601 - Support: strategy memoryhunt-prim became memoryhunt',
+      'Ring group 601 - Support: the Alert-Info ring tone is not kept',
     ]);
     expect((await get('/api/migration/migrationstatus')).json()).toBe('groups');
     const groupsAgain = await post('/api/migration/groups');
@@ -316,6 +317,39 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       { user_pin: '1234', admin_pin: '9999' },
       { user_pin: null, admin_pin: null },
     ]);
+    const itGroups = await call('POST', '/api/migration/groups', undefined, { 'accept-language': 'it' });
+    expect(itGroups.json().warnings).toContain('Gruppo di chiamata 600 - Sales: migrazione già eseguita');
+    const migratedGroups = (await get('/api/ringgroups')).json() as Record<string, unknown>[];
+    expect(migratedGroups).toEqual([
+      expect.objectContaining({
+        extension: '600',
+        name: 'Sales',
+        strategy: 'ringall',
+        ring_time: 20,
+        members: [
+          { type: 'extension', number: legacyExtension(0) },
+          { type: 'extension', number: legacyExtension(1) },
+          { type: 'extension', number: legacyExtension(2) },
+          { type: 'external', number: '0612345999' },
+        ],
+        confirm_external: true,
+        failover_dest: `ext-local,vmb${legacyExtension(0)},1`,
+      }),
+      // Its failover, queue 801, is migrated after it: hang up until the queues step links it.
+      expect.objectContaining({
+        extension: '601',
+        strategy: 'memoryhunt',
+        ring_time: 15,
+        members: [
+          { type: 'extension', number: legacyExtension(3) },
+          { type: 'extension', number: legacyExtension(4) },
+        ],
+        confirm_external: false,
+        failover_dest: 'app-blackhole,hangup,1',
+      }),
+    ]);
+    // No queue stands in for a ring group any more.
+    expect((await get('/api/queues')).json()).toEqual([]);
 
     // Queues keep their numbers; members no user has, strategies and ring times Centralino lacks are reported.
     const queues = await post('/api/migration/queues');
@@ -329,25 +363,13 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       'Queue 802 Sales queue: ring time 0 s became 15 s',
       "Dynamic queue agents are not migrated: the old PBX kept them outside its database; add them on each queue's page",
     ]);
+    // The ring group's failover found queue 801 once the queues step linked what was waiting.
+    const support = ((await get('/api/ringgroups')).json() as { extension: string; failover_dest: string }[]).find(
+      (g) => g.extension === '601',
+    );
+    expect(support?.failover_dest).toBe('ext-queues,801,1');
     const migratedQueues = (await get('/api/queues')).json() as Record<string, unknown>[];
     expect(migratedQueues).toEqual([
-      expect.objectContaining({
-        extension: '600',
-        name: 'Sales',
-        strategy: 'ringall',
-        members: [legacyExtension(0), legacyExtension(1), legacyExtension(2)],
-        ring_time: 20,
-        max_wait: 20,
-        failover_dest: `ext-local,vmb${legacyExtension(0)},1`,
-        music: 'ringing',
-      }),
-      // Its failover, queue 801, was migrated after it: linked by the queues step.
-      expect.objectContaining({
-        extension: '601',
-        strategy: 'rrmemory',
-        members: [legacyExtension(3), legacyExtension(4)],
-        failover_dest: 'ext-queues,801,1',
-      }),
       expect.objectContaining({
         extension: '801',
         name: 'Support queue',
@@ -372,7 +394,7 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     // Run again: nothing doubled.
     const queuesAgain = await post('/api/migration/queues');
     expect(queuesAgain.json().warnings).toContain('Queue 801 Support queue already migrated');
-    expect((await get('/api/queues')).json()).toHaveLength(4);
+    expect((await get('/api/queues')).json()).toHaveLength(2);
 
     const ivr = await post('/api/migration/ivr');
     expect(ivr.statusCode, ivr.body).toBe(200);
@@ -407,7 +429,7 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       query: "SELECT level FROM customers WHERE phone LIKE '%$NUMBER' LIMIT 1",
       default_dest: 'ext-queues,801,1',
       entries: [
-        { value: 'gold', destination: 'ext-queues,600,1' },
+        { value: 'gold', destination: 'ext-group,600,1' },
         // The announcement is migrated after the CQRs: hang up until then.
         { value: 'blocked', destination: 'app-blackhole,hangup,1' },
         { value: 'vip', destination: `from-did-direct,${legacyExtension(2)},1` },
@@ -484,8 +506,8 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       .orderBy('selection')
       .execute();
     expect(keys).toEqual([
-      // Key 1 led to ring group 600: now the queue with its number.
-      { selection: '1', dest: 'ext-queues,600,1' },
+      // Key 1 led to ring group 600: the ring group migrated with its number.
+      { selection: '1', dest: 'ext-group,600,1' },
       { selection: '2', dest: `from-did-direct,${legacyExtension(3)},1` },
       { selection: '3', dest: `app-announcement-${info.id},s,1` },
       { selection: '4', dest: 'ext-queues,801,1' },
@@ -512,8 +534,8 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       .where('description', '=', 'Closed notice')
       .executeTakeFirstOrThrow();
     const [sw, warehouse] = await t.database.db.selectFrom('daynight').selectAll().orderBy('ext').execute();
-    // Switch 1 by night rings the queue ring group 601 became; by day it waits for its time condition.
-    expect(warehouse).toMatchObject({ ext: 1, name: 'Warehouse', night_dest: 'ext-queues,601,1' });
+    // Switch 1 by night rings ring group 601; by day it waits for its time condition.
+    expect(warehouse).toMatchObject({ ext: 1, name: 'Warehouse', night_dest: 'ext-group,601,1' });
     expect(sw).toMatchObject({
       ext: 0,
       name: 'Office hours',
@@ -686,7 +708,13 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       "Gruppo di chiamata 600 - Sales: membro 999 non migrato, nessun utente ha quell'interno",
     );
     expect(it.migrateGroups.warnings).toContain(
-      'Gruppo di chiamata 601 - Support: la strategia hunt è diventata rrmemory',
+      'Gruppo di chiamata 601 - Support: la strategia memoryhunt-prim è diventata memoryhunt',
+    );
+    expect(it.migrateGroups.warnings).toContain(
+      'Gruppo di chiamata 601 - Support: non si mantiene la suoneria Alert-Info',
+    );
+    expect(it.migrateGroups.infos).toContain(
+      'Gruppo di chiamata 600 - Sales migrato (ringall, 4 membri, i numeri esterni premono 1 per accettare)',
     );
     expect(it.migrateQueues.warnings).toContain('Coda 802 Sales queue: il tempo di squillo di 0 s è diventato 15 s');
     expect(it.migrateQueues.warnings).toContain('Coda 801 Support queue: migrazione già eseguita');

@@ -27,6 +27,7 @@ export * from './phonebook.ts';
 export * from './phonebook-ldap.ts';
 export * from './provisioning.ts';
 export * from './provisioning-catalogue.ts';
+export * from './ring-groups.ts';
 export * from './routes.ts';
 export * from './secret.ts';
 export * from './settings.ts';

@@ -638,6 +638,27 @@ export interface QueueMembersTable {
   kind: string;
 }
 
+/** A ring group (issue 42, migration 0037): ext-group,<extension>,1. */
+export interface RingGroupsTable {
+  id: Generated<number>;
+  extension: string;
+  name: string;
+  /** ringall, hunt, memoryhunt or random. */
+  strategy: string;
+  ring_time: number;
+  /** 1: an outside number that answers must press 1 first. */
+  confirm_external: Generated<number>;
+  failover_dest: string;
+}
+
+/** One member of a ring group in ring order: a user or an outside number (exactly one of the two is set). */
+export interface RingGroupMembersTable {
+  ring_group_id: number;
+  position: number;
+  user_id: number | null;
+  external: string | null;
+}
+
 export interface TimeGroupsTable {
   id: Generated<number>;
   name: string;
@@ -736,6 +757,8 @@ export interface Database {
   daynight: DayNightTable;
   queues: QueuesTable;
   queue_members: QueueMembersTable;
+  ring_groups: RingGroupsTable;
+  ring_group_members: RingGroupMembersTable;
   time_groups: TimeGroupsTable;
   time_group_ranges: TimeGroupRangesTable;
   time_conditions: TimeConditionsTable;

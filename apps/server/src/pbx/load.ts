@@ -7,6 +7,7 @@ import type { Database, TrunksTable } from '../db/schema.ts';
 import { SettingsStore } from '../db/settings-store.ts';
 import { NOTICE_PROMPT, readCallRecordingSettings } from '../features/call-recordings/settings.ts';
 import { VOICEMAIL_STT_SETTING } from '../features/cloud-speech/key.ts';
+import { loadRingGroups } from './load-ring-groups.ts';
 import type {
   PbxDevice,
   PbxInboundRoute,
@@ -276,6 +277,7 @@ export async function loadPbxModel(
   }));
 
   const flows = await loadFlows(kept, db, engine.soundsDir);
+  const numberedRingGroups = await loadRingGroups(kept, db);
   const trunks = trunkRows.map(toTrunk).filter((t) => t.host !== '' || t.registration === 'receive');
   const { outboundRoutes, inboundRoutes } = await loadRoutes(kept, db, new Set(trunks.map((t) => t.id)));
 
@@ -319,6 +321,7 @@ export async function loadPbxModel(
       ringTime: 20,
     })),
     profiles: profileList,
+    numberedRingGroups,
     ...flows,
     conferences: await loadConferences(kept, db),
   };

@@ -168,6 +168,23 @@ export interface PbxRingGroup {
   ringTime: number;
 }
 
+/**
+ * A ring group of issue 42 (not a CTI group): ext-group,<number>,1 rings its members together or in turn (render/
+ * ring-groups.ts), then goes to the failover destination.
+ */
+export interface PbxNumberedRingGroup {
+  number: string;
+  name: string;
+  strategy: 'ringall' | 'hunt' | 'memoryhunt' | 'random';
+  /** Seconds: the whole ringing for ringall, each turn otherwise. */
+  ringTime: number;
+  /** Outside members must press 1 before the call is put through. */
+  confirmExternal: boolean;
+  failover: Destination;
+  /** In ring order: users by main extension, outside numbers as dialled. */
+  members: { kind: 'user' | 'external'; number: string }[];
+}
+
 /** CTI profile: its context offers the feature codes and routes its permissions allow (contract §1.8). */
 export interface PbxProfile {
   id: number;
@@ -323,6 +340,8 @@ export interface PbxModel {
   outboundRoutes: PbxOutboundRoute[];
   inboundRoutes: PbxInboundRoute[];
   ringGroups: PbxRingGroup[];
+  /** Ring groups of issue 42; absent: none. */
+  numberedRingGroups?: PbxNumberedRingGroup[];
   profiles: PbxProfile[];
   announcements: PbxAnnouncement[];
   ivrs: PbxIvr[];

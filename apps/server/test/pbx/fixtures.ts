@@ -176,6 +176,57 @@ export function referenceModel(): PbxModel {
       { did: '', cid: '', description: 'Any', destination: 'ext-local,vmu201,1', cidNamePrefix: '' },
     ],
     ringGroups: [{ key: 'cti-group-1', name: 'sales', members: ['201', '202'], ringTime: 20 }],
+    numberedRingGroups: [
+      {
+        number: '600',
+        name: 'Front desk',
+        strategy: 'ringall',
+        ringTime: 25,
+        confirmExternal: true,
+        failover: 'ext-local,vmu201,1',
+        members: [
+          { kind: 'user', number: '201' },
+          { kind: 'user', number: '202' },
+          { kind: 'external', number: '+393331234567' },
+        ],
+      },
+      {
+        number: '601',
+        name: 'Support (hunt)',
+        strategy: 'hunt',
+        ringTime: 10,
+        confirmExternal: false,
+        failover: 'ext-queues,500,1',
+        members: [
+          { kind: 'user', number: '202' },
+          { kind: 'external', number: '0612345999' },
+        ],
+      },
+      {
+        number: '602',
+        name: 'Growing',
+        strategy: 'memoryhunt',
+        ringTime: 8,
+        confirmExternal: false,
+        failover: 'app-blackhole,hangup,1',
+        members: [
+          { kind: 'user', number: '201' },
+          { kind: 'user', number: '202' },
+        ],
+      },
+      {
+        number: '603',
+        name: 'Anyone',
+        strategy: 'random',
+        ringTime: 12,
+        confirmExternal: false,
+        failover: 'ivr-1,s,1',
+        members: [
+          { kind: 'user', number: '201' },
+          { kind: 'user', number: '202' },
+        ],
+      },
+    ],
     profiles: [
       { id: 1, name: 'Base', permissions: ['dnd'], routes: { 1: true, 2: false } },
       { id: 3, name: 'Advanced', permissions: ['dnd', 'call_forward', 'pickup'], routes: {} },

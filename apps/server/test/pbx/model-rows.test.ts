@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { MODEL_TABLES } from '../../src/db/migrations/0031_table_versions.ts';
 import { rowChanges } from '../../src/db/migrations/0032_row_changes.ts';
+import { RING_GROUP_TABLES } from '../../src/db/migrations/0037_ring_groups.ts';
 import { CONFERENCE_MODEL_TABLES } from '../../src/db/migrations/0038_conferences.ts';
 import type { Database } from '../../src/db/schema.ts';
 import { extensionColumns, searchKey } from '../../src/features/users/repository.ts';
@@ -71,7 +72,9 @@ describe.each(DB_KINDS)('what the PBX configuration was read from, kept between 
   it('counts changes on every table the model is read from', async () => {
     const db = t.database.db;
     const counters = await db.selectFrom('table_versions').select('name').orderBy('name').execute();
-    expect(counters.map((c) => c.name)).toEqual([...MODEL_TABLES, ...CONFERENCE_MODEL_TABLES].sort());
+    expect(counters.map((c) => c.name)).toEqual(
+      [...MODEL_TABLES, ...RING_GROUP_TABLES, ...CONFERENCE_MODEL_TABLES].sort(),
+    );
   });
 
   /** `count` users with main extensions `first`, `first` + 1… (their SIP secrets come with the next model read). */

@@ -312,6 +312,28 @@ function randomModel(seed: number): PbxModel {
     timeout: pick([1, 5]),
     defaultDestination: flowDestination(),
   }));
+  // Ring groups (issue 42): users and outside numbers in any strategy, unanswered calls to any flow; a route to one.
+  model.numberedRingGroups = Array.from({ length: Math.floor(r() * 3) }, (_, i) => ({
+    number: String(7101 + i),
+    name: `ring group ${pick(['A', 'B;C', '(x), y'])} ${i}`,
+    strategy: pick(['ringall', 'hunt', 'memoryhunt', 'random'] as const),
+    ringTime: pick([5, 20]),
+    confirmExternal: r() < 0.5,
+    failover: flowDestination(),
+    members: [
+      ...users.filter(() => r() < 0.3).map((u) => ({ kind: 'user' as const, number: u.extension })),
+      ...(r() < 0.5 ? [{ kind: 'external' as const, number: pick(['0612345678', '+393331234567']) }] : []),
+    ],
+  }));
+  for (const g of model.numberedRingGroups) {
+    model.inboundRoutes.push({
+      did: `07${g.number}`,
+      cid: '',
+      description: g.name,
+      destination: `ext-group,${g.number},1`,
+      cidNamePrefix: '',
+    });
+  }
   return model;
 }
 

@@ -441,7 +441,7 @@ async function fillPbx(conn: mysql.Connection, count: number) {
     ],
   );
   await conn.query(
-    'INSERT INTO ringgroups (grpnum, strategy, grptime, grppre, grplist, postdest, description, ringing, recording) VALUES ?',
+    'INSERT INTO ringgroups (grpnum, strategy, grptime, grppre, grplist, postdest, description, ringing, recording, needsconf, alertinfo) VALUES ?',
     [
       [
         [
@@ -449,15 +449,18 @@ async function fillPbx(conn: mysql.Connection, count: number) {
           'ringall',
           20,
           'SALES:',
-          `${legacyExtension(0)}-${legacyExtension(1)}-${legacyExtension(2)}-999`,
+          // An outside number ends with '#'; the group asks outside legs to confirm.
+          `${legacyExtension(0)}-${legacyExtension(1)}-${legacyExtension(2)}-999-0612345999#`,
           `ext-local,vmb${legacyExtension(0)},1`,
           'Sales',
           'Ring',
           'dontcare',
+          'CHECKED',
+          '',
         ],
         [
           '601',
-          'hunt',
+          'memoryhunt-prim',
           15,
           '',
           `${legacyExtension(3)}-${legacyExtension(4)}`,
@@ -466,6 +469,8 @@ async function fillPbx(conn: mysql.Connection, count: number) {
           'Support',
           'Ring',
           'dontcare',
+          '',
+          '<http://127.0.0.1>;info=ring2',
         ],
       ],
     ],

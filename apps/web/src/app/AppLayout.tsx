@@ -41,6 +41,7 @@ import {
   IconLogout,
   IconMicrophone,
   IconPhoneCall,
+  IconPhoneCalling,
   IconPlugConnected,
   IconReportAnalytics,
   IconSettings,
@@ -134,6 +135,7 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
         {item('/flows/daynight', t('nav.daynight'), <IconSunMoon size={18} />)}
         {item('/flows/queues', t('nav.queues'), <IconHeadset size={18} />)}
         {item('/flows/conferences', t('nav.conferences'), <IconUsersGroup size={18} />)}
+        {item('/flows/ringgroups', t('nav.ringGroups'), <IconPhoneCalling size={18} />)}
         {item('/flows/timegroups', t('nav.timeGroups'), <IconCalendarTime size={18} />)}
         {item('/flows/timeconditions', t('nav.timeConditions'), <IconClockHour4 size={18} />)}
         {item('/flows/cqr', t('nav.cqr'), <IconDatabaseSearch size={18} />)}

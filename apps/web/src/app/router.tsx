@@ -63,6 +63,9 @@ const QueuesPage = lazy(() => import('../features/flows/QueuesPage.tsx').then((m
 const ConferencesPage = lazy(() =>
   import('../features/conferences/ConferencesPage.tsx').then((m) => ({ default: m.ConferencesPage })),
 );
+const RingGroupsPage = lazy(() =>
+  import('../features/flows/RingGroupsPage.tsx').then((m) => ({ default: m.RingGroupsPage })),
+);
 const BulkExtensionsPage = lazy(() =>
   import('../features/bulk-extensions/BulkExtensionsPage.tsx').then((m) => ({ default: m.BulkExtensionsPage })),
 );
@@ -183,6 +186,7 @@ export const routes = [
       { path: '/flows/daynight', element: screen(<DayNightPage />) },
       { path: '/flows/queues', element: screen(<QueuesPage />) },
       { path: '/flows/conferences', element: screen(<ConferencesPage />) },
+      { path: '/flows/ringgroups', element: screen(<RingGroupsPage />) },
       { path: '/flows/timegroups', element: screen(<TimeGroupsPage />) },
       { path: '/flows/timeconditions', element: screen(<TimeConditionsPage />) },
       { path: '/flows/cqr', element: screen(<CqrPage />) },

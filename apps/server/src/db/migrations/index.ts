@@ -34,6 +34,7 @@ import { provSipPorts } from './0033_prov_sip_ports.ts';
 import { callHistory } from './0034_call_history.ts';
 import { callRecordings } from './0035_call_recordings.ts';
 import { callReports } from './0036_call_reports.ts';
+import { ringGroups } from './0037_ring_groups.ts';
 import { conferences } from './0038_conferences.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
@@ -73,5 +74,6 @@ export const migrations: Record<string, Migration> = {
   '0034_call_history': callHistory,
   '0035_call_recordings': callRecordings,
   '0036_call_reports': callReports,
+  '0037_ring_groups': ringGroups,
   '0038_conferences': conferences,
 };

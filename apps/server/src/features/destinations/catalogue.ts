@@ -7,6 +7,7 @@ import {
   dayNightDestination,
   ivrDestination,
   queueDestination,
+  ringGroupDestination,
   timeConditionDestination,
   type UiLanguage,
 } from '@centralino/contract';
@@ -47,7 +48,7 @@ export interface Destination {
 
 /** Every destination that exists now, in the order the pickers show them. */
 export async function destinationList(db: Kysely<Database>): Promise<Destination[]> {
-  const [users, groups, announcements, ivrs, dayNight, queues, conditions, cqrs] = await Promise.all([
+  const [users, groups, announcements, ivrs, dayNight, queues, conditions, cqrs, ringGroups] = await Promise.all([
     db
       .selectFrom('users')
       .select(['default_extension', 'displayname', 'voicemail_pin'])
@@ -61,6 +62,7 @@ export async function destinationList(db: Kysely<Database>): Promise<Destination
     db.selectFrom('queues').select(['extension', 'name']).orderBy('extension').execute(),
     db.selectFrom('time_conditions').select(['id', 'name']).orderBy('name').execute(),
     db.selectFrom('cqrs').select(['id', 'name']).orderBy('name').execute(),
+    db.selectFrom('ring_groups').select(['extension', 'name']).orderBy('extension').execute(),
   ]);
   const list: Destination[] = [
     { destination: HANGUP_DESTINATION, description: 'Hangup', category: 'Terminate Call' },
@@ -118,6 +120,13 @@ export async function destinationList(db: Kysely<Database>): Promise<Destination
   for (const c of cqrs) {
     list.push({ destination: cqrDestination(Number(c.id)), description: c.name, category: 'Caller query routing' });
   }
+  for (const g of ringGroups) {
+    list.push({
+      destination: ringGroupDestination(g.extension),
+      description: `${g.extension} ${g.name}`,
+      category: 'Ring groups',
+    });
+  }
   // Rooms send calls nowhere else: a destination only, never a sender in referencesTo.
   for (const r of await db.selectFrom('conferences').select(['extension', 'name']).orderBy('extension').execute()) {
     list.push({
@@ -153,7 +162,8 @@ export interface Reference {
     | 'daynight'
     | 'queue'
     | 'timecondition'
-    | 'cqr';
+    | 'cqr'
+    | 'ringgroup';
   /** The route's DID and description, or the user's name and number. */
   label: string;
   userId?: number;
@@ -171,6 +181,7 @@ const KIND_TEXT: Record<UiLanguage, Record<Reference['kind'], string>> = {
     queue: 'failover of queue',
     timecondition: 'time condition',
     cqr: 'caller query routing',
+    ringgroup: 'unanswered calls of ring group',
   },
   it: {
     route: 'rotta in entrata',
@@ -183,6 +194,7 @@ const KIND_TEXT: Record<UiLanguage, Record<Reference['kind'], string>> = {
     queue: 'destinazione di riserva della coda',
     timecondition: 'condizione oraria',
     cqr: 'instradamento per chiamante',
+    ringgroup: 'chiamate senza risposta del gruppo di chiamata',
   },
 };
 export function describeReferences(refs: Reference[], lang: UiLanguage): string {
@@ -239,9 +251,9 @@ export function routeLabel(r: { did: string; cid: string; description: string })
   return [r.did || '*', r.cid ? `/${r.cid}` : '', r.description ? ` (${r.description})` : ''].join('');
 }
 
-/** Announcements, IVRs, day/night switches and queues that send calls to any of these destinations, by name. */
+/** Announcements, IVRs, day/night switches, queues and ring groups that send calls to any of these destinations, by name. */
 export async function flowReferencesTo(db: Kysely<Database>, destinations: string[]): Promise<Reference[]> {
-  const [announcements, ivrs, entries, dayNight, queues, conditions, cqrs, cqrEntries] = await Promise.all([
+  const [announcements, ivrs, entries, dayNight, queues, conditions, cqrs, cqrEntries, ringGroups] = await Promise.all([
     db
       .selectFrom('announcements')
       .select(['description'])
@@ -290,6 +302,12 @@ export async function flowReferencesTo(db: Kysely<Database>, destinations: strin
       .where('cqr_entries.dest', 'in', destinations)
       .orderBy('cqrs.name')
       .execute(),
+    db
+      .selectFrom('ring_groups')
+      .select(['extension', 'name'])
+      .where('failover_dest', 'in', destinations)
+      .orderBy('extension')
+      .execute(),
   ]);
   const refs: Reference[] = announcements.map((a) => ({ kind: 'announcement', label: a.description }));
   const seen = new Set<string>();
@@ -311,5 +329,6 @@ export async function flowReferencesTo(db: Kysely<Database>, destinations: strin
     cqrNames.add(c.name);
     refs.push({ kind: 'cqr', label: c.name });
   }
+  for (const g of ringGroups) refs.push({ kind: 'ringgroup', label: `${g.extension} ${g.name}` });
   return refs;
 }

@@ -419,7 +419,7 @@ export class ConfigMigration {
     });
   }
 
-  /** Ring groups, each as a queue with its number (group-steps.ts). */
+  /** Ring groups, each with its number (group-steps.ts). */
   ringGroups(): Promise<StepAnswer> {
     return this.run('migrateGroups', 'groups', async (trx, log) => {
       // Conference rooms first (conference-steps.ts): every later step may send calls to them.

@@ -5,6 +5,7 @@ import {
   dayNightDestination,
   ivrDestination,
   queueDestination,
+  ringGroupDestination,
   timeConditionDestination,
 } from '@centralino/contract';
 import type { Kysely } from 'kysely';
@@ -18,8 +19,8 @@ import type { StepLog } from './state.ts';
  * The destination check of contract §11.1, against what exists here now: a direct-extension or voicemail
  * destination is kept when that extension is a user's main extension (with a mailbox, for voicemail); hang up
  * and busy are kept; a day/night switch is kept when it was migrated; a queue is kept when a queue with its number
- * exists here (a ring group became a queue with its number); a conference is kept when a room with its number exists
- * here (migrated first, conference-steps.ts). Anything else (custom contexts, paging: objects
+ * exists here, a ring group when a ring group with its number does; a conference is kept when a room with its number
+ * exists here (migrated first, conference-steps.ts). Anything else (custom contexts, paging: objects
  * Centralino has no home for) becomes hang up with a warning naming the old destination in words. IVRs,
  * announcements, CQRs and time conditions get new ids here: the old id is looked up in the ids the migration gave
  * them (settings `migration_ids`).
@@ -30,6 +31,7 @@ export class DestinationCheck {
     private readonly mailboxes: Set<string>,
     private readonly switches: Set<number>,
     private readonly queues: Set<string>,
+    private readonly ringGroups: Set<string>,
     readonly ids: MigratedIds,
     private readonly conferences = new Set<string>(),
   ) {}
@@ -47,7 +49,7 @@ export class DestinationCheck {
       timecondition: {},
       ...stored,
     };
-    const [users, switches, queues] = await Promise.all([
+    const [users, switches, queues, ringGroups] = await Promise.all([
       db
         .selectFrom('users')
         .select(['default_extension', 'voicemail_pin'])
@@ -55,12 +57,14 @@ export class DestinationCheck {
         .execute(),
       db.selectFrom('daynight').select('ext').execute(),
       db.selectFrom('queues').select('extension').execute(),
+      db.selectFrom('ring_groups').select('extension').execute(),
     ]);
     return new DestinationCheck(
       new Set(users.map((u) => String(u.default_extension))),
       new Set(users.filter((u) => u.voicemail_pin !== null).map((u) => String(u.default_extension))),
       new Set(switches.map((s) => Number(s.ext))),
       new Set(queues.map((q) => q.extension)),
+      new Set(ringGroups.map((g) => g.extension)),
       ids,
       new Set((await db.selectFrom('conferences').select('extension').execute()).map((r) => r.extension)),
     );
@@ -70,6 +74,11 @@ export class DestinationCheck {
   addQueue(oldNumber: string, number: string): void {
     this.queues.add(number);
     if (oldNumber !== number) this.ids.queue[oldNumber] = number;
+  }
+
+  /** A ring group created by the running step. */
+  addRingGroup(number: string): void {
+    this.ringGroups.add(number);
   }
 
   /**
@@ -101,10 +110,11 @@ export class DestinationCheck {
     const queue = /^ext-queues,(\d+),\d+$/.exec(dest);
     const newQueue = queue?.[1] ? (this.ids.queue[queue[1]] ?? queue[1]) : undefined;
     if (newQueue && this.queues.has(newQueue)) return queueDestination(newQueue);
-    // A ring group became a queue (group-steps.ts).
+    // A ring group keeps its number (group-steps.ts); one migrated before issue 42 became a queue with it.
     const group = /^ext-group,(\d+),\d+$/.exec(dest);
-    const groupQueue = group?.[1] ? this.ids.ringgroup[group[1]] : undefined;
-    if (groupQueue && this.queues.has(groupQueue)) return queueDestination(groupQueue);
+    const groupNumber = group?.[1] ? this.ids.ringgroup[group[1]] : undefined;
+    if (groupNumber && this.ringGroups.has(groupNumber)) return ringGroupDestination(groupNumber);
+    if (groupNumber && this.queues.has(groupNumber)) return queueDestination(groupNumber);
     const cqr = /^nethcqr,(\d+),\d+$/.exec(dest);
     const newCqr = cqr?.[1] ? this.ids.cqr[cqr[1]] : undefined;
     if (newCqr) return cqrDestination(newCqr);
@@ -180,7 +190,7 @@ export function kindsAfter(kind: LaterKind | 'group'): LaterKind[] {
 export const IDS_KEY = 'migration_ids';
 /**
  * New id of each migrated IVR, announcement, CQR, recording, time group and time condition, by old id; queue numbers
- * by old number; the queue number each old ring group became.
+ * by old number; the number each old ring group has here (a ring group's, or before issue 42 a queue's).
  */
 export interface MigratedIds {
   ivr: Record<string, number>;

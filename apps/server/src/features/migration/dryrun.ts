@@ -170,7 +170,7 @@ export async function dryRun(
     await step(() => config.iax());
     await step(() => config.outboundRoutes(), 'outboundRoutes', 'outbound_routes');
     await step(() => config.trunksRoutesAssignments());
-    await step(() => config.ringGroups(), 'groups', 'queues');
+    await step(() => config.ringGroups(), 'groups', 'ring_groups');
     await step(() => config.queues(), 'queues', 'queues');
     await step(() => config.ivrs(), 'ivrs', 'ivrs');
     await step(() => config.cqrs(), 'cqrs', 'cqrs');

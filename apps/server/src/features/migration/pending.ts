@@ -11,7 +11,7 @@ import type { StepLog } from './state.ts';
  * created it — so the report carries no false "destination not migrated".
  */
 export interface PendingLink {
-  table: 'ivrs' | 'ivr_entries' | 'queues' | 'announcements' | 'daynight' | 'cqrs' | 'cqr_entries';
+  table: 'ivrs' | 'ivr_entries' | 'queues' | 'ring_groups' | 'announcements' | 'daynight' | 'cqrs' | 'cqr_entries';
   /** The row's id (the IVR's for its entries, the CQR's for its entries, the switch's number for day/night). */
   id: number;
   column:
@@ -87,6 +87,9 @@ async function setDestination(trx: Kysely<Database>, p: PendingLink, dest: strin
       return;
     case 'queues':
       await trx.updateTable('queues').set({ failover_dest: dest }).where('id', '=', p.id).execute();
+      return;
+    case 'ring_groups':
+      await trx.updateTable('ring_groups').set({ failover_dest: dest }).where('id', '=', p.id).execute();
       return;
     case 'announcements':
       await trx.updateTable('announcements').set({ post_dest: dest }).where('id', '=', p.id).execute();

@@ -151,8 +151,10 @@ export const migrationRoutes =
     stepRoute('/api/migration/trunksroutesassignements', 'Migrates the trunks of each outbound route', () =>
       config().trunksRoutesAssignments(),
     );
-    stepRoute('/api/migration/groups', 'Migrates the ring groups, each as a queue with its number', () =>
-      config().ringGroups(),
+    stepRoute(
+      '/api/migration/groups',
+      'Migrates the ring groups, with their numbers, members, strategies and failovers',
+      () => config().ringGroups(),
     );
     stepRoute('/api/migration/queues', 'Migrates the queues and their static members', () => config().queues());
     stepRoute('/api/migration/ivr', 'Migrates the IVR menus and their keys', () => config().ivrs());

@@ -4,7 +4,6 @@ import { holdersOf, lockNumbering } from './holders.ts';
 import {
   clashError,
   companionNumbers,
-  conferenceNumberClash,
   freeDeviceNumber,
   mainExtensionCandidates,
   mainExtensionClash,
@@ -56,8 +55,15 @@ export async function assertQueueNumberFree(trx: Trx, n: string, queueId?: numbe
 /** Refuses (422, naming the holder) number N for a conference room (roomId: the room being changed). */
 export async function assertConferenceNumberFree(trx: Trx, n: string, roomId?: number): Promise<void> {
   await lockNumbering(trx);
-  const clash = conferenceNumberClash(n, await holdersOf(trx, queueNumberCandidates(n)), roomId);
+  const clash = queueNumberClash(n, await holdersOf(trx, queueNumberCandidates(n)), roomId, 'conference');
   if (clash) throw clashError(n, clash, 'conference');
+}
+
+/** Refuses (422, naming the holder) number N for a ring group (groupId: the group being changed); a queue's rules. */
+export async function assertRingGroupNumberFree(trx: Trx, n: string, groupId?: number): Promise<void> {
+  await lockNumbering(trx);
+  const clash = queueNumberClash(n, await holdersOf(trx, queueNumberCandidates(n)), groupId, 'ringgroup');
+  if (clash) throw clashError(n, clash, 'ringgroup');
 }
 
 export const DEVICE_PREFIXES = [91, 92, 93, 94, 95, 96, 97, 98];

@@ -6,9 +6,9 @@ import type { Database } from '../../db/schema.ts';
  * a device's number (N or 9xN), a gateway FXS port's device number, and a trunk's channel
  * name (which names PJSIP sections, like device numbers do). A gateway port's trunk number is only a
  * prefix dialled through that trunk, never an endpoint or an extension, so it takes no number here. Feature codes are the
- * rules' business (rules.ts). A call queue holds its number like an extension, and so does a conference room.
+ * rules' business (rules.ts). A call queue, a ring group and a conference room hold their numbers like an extension.
  */
-export type HolderKind = 'user' | 'device' | 'fxs_port' | 'trunk' | 'queue' | 'conference';
+export type HolderKind = 'user' | 'device' | 'fxs_port' | 'trunk' | 'queue' | 'ringgroup' | 'conference';
 
 export interface NumberHolder {
   number: string;
@@ -52,6 +52,7 @@ export async function holdersOf(db: Db, numbers?: string[], kinds?: HolderKind[]
     if (wants('fxs_port')) await portsHolding(db, part, out);
     if (wants('trunk')) await trunksHolding(db, part, out);
     if (wants('queue')) await queuesHolding(db, part, out);
+    if (wants('ringgroup')) await ringGroupsHolding(db, part, out);
     if (wants('conference')) await conferencesHolding(db, part, out);
   }
   return out;
@@ -135,6 +136,15 @@ async function conferencesHolding(db: Db, part: string[] | undefined, out: Numbe
   if (part) rooms = rooms.where('extension', 'in', part);
   for (const r of await rooms.execute()) {
     out.push({ number: r.extension, kind: 'conference', userId: null, name: r.name, detail: String(r.id) });
+  }
+}
+
+async function ringGroupsHolding(db: Db, part: string[] | undefined, out: NumberHolder[]): Promise<void> {
+  // Dialled at its number from every phone too (ext-group is included beside ext-local).
+  let groups = db.selectFrom('ring_groups').select(['id', 'extension', 'name']);
+  if (part) groups = groups.where('extension', 'in', part);
+  for (const g of await groups.execute()) {
+    out.push({ number: g.extension, kind: 'ringgroup', userId: null, name: g.name, detail: String(g.id) });
   }
 }
 

@@ -98,25 +98,19 @@ export function queueNumberCandidates(n: string): string[] {
 }
 
 /**
- * A queue takes its number alone (no device range): it may not be anyone else's number, nor one of the 90N…99N a
- * user's main extension N reserves for devices.
+ * A queue (or a ring group or a conference room, `kind`) takes its number alone (no device range): it may not be
+ * anyone else's number, nor one of the 90N…99N a user's main extension N reserves for devices.
  */
-export function queueNumberClash(n: string, holders: NumberHolder[], queueId?: number): Clash | undefined {
+export function queueNumberClash(
+  n: string,
+  holders: NumberHolder[],
+  queueId?: number,
+  kind: 'queue' | 'ringgroup' | 'conference' = 'queue',
+): Clash | undefined {
   const of = companionOf(n);
   const clash = holders.find(
     (h) =>
-      !(h.kind === 'queue' && queueId !== undefined && h.detail === String(queueId)) &&
-      (h.number === n || (h.number === of && h.kind === 'user')),
-  );
-  return clash ? { number: clash.number, holder: clash } : undefined;
-}
-
-/** A conference room takes its number alone, as a queue does (roomId: the room being changed). */
-export function conferenceNumberClash(n: string, holders: NumberHolder[], roomId?: number): Clash | undefined {
-  const of = companionOf(n);
-  const clash = holders.find(
-    (h) =>
-      !(h.kind === 'conference' && roomId !== undefined && h.detail === String(roomId)) &&
+      !(h.kind === kind && queueId !== undefined && h.detail === String(queueId)) &&
       (h.number === n || (h.number === of && h.kind === 'user')),
   );
   return clash ? { number: clash.number, holder: clash } : undefined;
@@ -138,6 +132,8 @@ export function describeHolder(h: NumberHolder, lang: UiLanguage): string {
       return it ? `fascio ${h.name}` : `trunk ${h.name}`;
     case 'queue':
       return it ? `coda ${h.name}` : `queue ${h.name}`;
+    case 'ringgroup':
+      return it ? `gruppo di chiamata ${h.name}` : `ring group ${h.name}`;
     case 'conference':
       return it ? `conferenza ${h.name}` : `conference ${h.name}`;
   }
@@ -147,7 +143,7 @@ export function describeHolder(h: NumberHolder, lang: UiLanguage): string {
 export function clashError(
   wanted: string,
   clash: Clash,
-  taking: 'extension' | 'trunk' | 'queue' | 'conference' = 'extension',
+  taking: 'extension' | 'trunk' | 'queue' | 'ringgroup' | 'conference' = 'extension',
 ): AppError {
   return new AppError(
     422,
@@ -165,6 +161,11 @@ export function clashError(
         return it
           ? `La coda non può avere il numero ${wanted}: il numero ${clash.number} è già in uso (${who})`
           : `The queue cannot have number ${wanted}: number ${clash.number} is already in use by ${who}`;
+      }
+      if (taking === 'ringgroup') {
+        return it
+          ? `Il gruppo di chiamata non può avere il numero ${wanted}: il numero ${clash.number} è già in uso (${who})`
+          : `The ring group cannot have number ${wanted}: number ${clash.number} is already in use by ${who}`;
       }
       if (taking === 'conference') {
         return it

@@ -38,6 +38,10 @@ export class Context {
 
 /** File of the call-flow contexts (render/flows.ts). */
 export const FLOWS_FILE = 'extensions.flows.conf';
+/** File of the ring groups of issue 42 (render/ring-groups.ts). */
+export const RING_GROUPS_FILE = 'extensions.ringgroups.conf';
+/** Where the ring groups' numbers live; ext-group includes it, so `ext-group,<n>,1` reaches them. */
+export const RING_GROUPS_CONTEXT = 'ext-ringgroups';
 
 /** `from-did-direct,<ext>,1` of the original is ext-local here; any other destination is used as is. */
 export function gotoDestination(destination: Destination): string {
@@ -424,7 +428,7 @@ function renderInbound(model: PbxModel): string {
 export type AccountsOf = (extension: string) => readonly string[] | undefined;
 
 function renderRingGroups(model: PbxModel, accountsOf?: AccountsOf): string {
-  const context = new Context('ext-group');
+  const context = new Context('ext-group').include(RING_GROUPS_CONTEXT);
   let find = accountsOf;
   if (!find && model.ringGroups.length > 0) {
     const accounts = new Map(model.users.map((u) => [u.extension, userAccounts(u).map((d) => d.number)]));
@@ -519,7 +523,8 @@ export function renderDialplanRoot(model: PbxModel, userFiles: string[], account
   out += renderOutbound(model);
   out += renderInbound(model);
   // Announcements and IVRs (issue 26) in a file of their own, so a change to one leaves this file alone.
-  out += `#include ${FLOWS_FILE}\n\n`;
+  out += `#include ${FLOWS_FILE}\n`;
+  out += `#include ${RING_GROUPS_FILE}\n\n`;
   // Conference rooms (issue 42, render/conferences.ts).
   out += '#include extensions.conferences.conf\n\n';
   // ext-local must exist even before the first user has an extension.

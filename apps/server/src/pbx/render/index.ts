@@ -1,10 +1,11 @@
 import type { PbxDevice, PbxModel, PbxUser } from '../model.ts';
 import { bucketOf, byNumber, HEADER } from './common.ts';
 import { CONFBRIDGE_FILE, CONFERENCE_FILE, renderConfbridgeConf, renderConferencesDialplan } from './conferences.ts';
-import { renderDialplanRoot, renderUserDialplan } from './dialplan.ts';
+import { RING_GROUPS_FILE, renderDialplanRoot, renderUserDialplan } from './dialplan.ts';
 import { FlowsRenderer } from './flows.ts';
 import { renderPjsipRoot, renderTransports, renderTrunks, renderUserAccounts, userAccounts } from './pjsip.ts';
 import { renderQueuesConf } from './queues.ts';
+import { renderRingGroupsFile } from './ring-groups.ts';
 import {
   renderAsteriskConf,
   renderCdrCustom,
@@ -227,6 +228,7 @@ export class ConfigRenderer {
     files.set('extensions.conf', renderDialplanRoot(model, dialplanUsers, accountsOf));
     for (const [name, text] of this.flows.render(model)) files.set(name, text);
     files.set('queues.conf', renderQueuesConf(model.queues));
+    files.set(RING_GROUPS_FILE, renderRingGroupsFile(model));
     const recordings = Boolean(model.settings.callRecording);
     files.set(CONFBRIDGE_FILE, renderConfbridgeConf(model.conferences ?? [], recordings));
     files.set(CONFERENCE_FILE, renderConferencesDialplan(model.conferences ?? [], recordings));

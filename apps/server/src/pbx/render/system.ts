@@ -140,6 +140,8 @@ export const LOADED_MODULES = [
   'func_groupcount.so',
   'func_logic.so',
   'func_strings.so',
+  // RAND(): a random ring group's new order for each call (render/ring-groups.ts)
+  'func_rand.so',
   // TIMEOUT(digit) / TIMEOUT(response) of IVR menus
   'func_timeout.so',
   // HANGUPCAUSE_KEYS(): did a trunk send any SIP response (sub-dial-trunk's failover)

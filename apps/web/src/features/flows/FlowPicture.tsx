@@ -14,9 +14,9 @@ interface Branch {
 }
 
 /**
- * Read-only picture of where a call sent to `destination` goes (route → time condition → IVR → queue → failover),
- * drawn from the same lists the flow screens show, so an installer can check a flow without placing a call. A flow
- * met again on the same path is named, not expanded (the API refuses loops without an end, not every loop).
+ * Read-only picture of where a call sent to `destination` goes (route → time condition → IVR → queue or ring group →
+ * failover), drawn from the same lists the flow screens show, so an installer can check a flow without placing a
+ * call. A flow met again on the same path is named, not expanded (the API refuses loops without an end, not every loop).
  */
 export function FlowPicture({ destination }: { destination: string }) {
   const { t } = useTranslation();
@@ -29,6 +29,7 @@ export function FlowPicture({ destination }: { destination: string }) {
     conditions: useQuery({ queryKey: ['timeconditions'], queryFn: flowsApi.timeConditions }),
     groups: useQuery({ queryKey: ['timegroups'], queryFn: flowsApi.timeGroups }),
     cqrs: useQuery({ queryKey: ['cqr'], queryFn: flowsApi.cqrs }),
+    ringGroups: useQuery({ queryKey: ['ringgroups'], queryFn: flowsApi.ringGroups }),
     conferences: useQuery({ queryKey: ['conferences'], queryFn: conferencesApi.list }),
   };
   if (Object.values(q).some((x) => !x.data)) return <Loader aria-label={t('app.loading')} />;
@@ -103,6 +104,19 @@ export function FlowPicture({ destination }: { destination: string }) {
               agents: queue.agents.join(', ') || '—',
             }),
             branches: [{ via: t('flows.picture.failover'), destination: queue.failover_dest }],
+          }
+        : { branches: [] };
+    }
+    if (context === 'ext-group') {
+      const group = q.ringGroups.data?.find((x) => x.extension === exten);
+      return group
+        ? {
+            detail: t('flows.picture.ringMembers', {
+              strategy: t(`flows.ringGroups.strategies.${group.strategy}`),
+              time: group.ring_time,
+              members: group.members.map((m) => m.number).join(', ') || '—',
+            }),
+            branches: [{ via: t('flows.picture.unanswered'), destination: group.failover_dest }],
           }
         : { branches: [] };
     }

@@ -13,7 +13,9 @@ import {
   type QueueWrite,
   queueListSchema,
   type RecordingPatch,
+  type RingGroupWrite,
   recordingListSchema,
+  ringGroupListSchema,
   type TimeConditionWrite,
   type TimeGroupWrite,
   timeConditionListSchema,
@@ -95,6 +97,11 @@ export const flowsApi = {
   createQueue: (body: QueueWrite) => apiRequest('POST', '/api/queues', { body, schema: created }),
   updateQueue: (id: number, body: QueueWrite) => apiRequest('PUT', `/api/queues/${id}`, { body, schema: z.unknown() }),
   removeQueue: (id: number) => apiRequest('DELETE', `/api/queues/${id}`, { schema: z.unknown() }),
+  ringGroups: () => apiRequest('GET', '/api/ringgroups', { schema: ringGroupListSchema }),
+  createRingGroup: (body: RingGroupWrite) => apiRequest('POST', '/api/ringgroups', { body, schema: created }),
+  updateRingGroup: (id: number, body: RingGroupWrite) =>
+    apiRequest('PUT', `/api/ringgroups/${id}`, { body, schema: z.unknown() }),
+  removeRingGroup: (id: number) => apiRequest('DELETE', `/api/ringgroups/${id}`, { schema: z.unknown() }),
 
   timeGroups: () => apiRequest('GET', '/api/timegroups', { schema: timeGroupListSchema }),
   createTimeGroup: (body: TimeGroupWrite) => apiRequest('POST', '/api/timegroups', { body, schema: created }),

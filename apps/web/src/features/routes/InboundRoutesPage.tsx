@@ -33,6 +33,7 @@ const CATEGORY_KEYS: Record<string, string> = {
   'Day/Night': 'daynight',
   Queues: 'queues',
   'Time conditions': 'timeconditions',
+  'Ring groups': 'ringgroups',
 };
 
 function routeLabel(route: { extension: string; cidnum: string }, any: string) {
