@@ -21,6 +21,14 @@ export function value(raw: string | number): string {
   return text.replace(CONTROL, ' ').replace(/;/g, '\\;');
 }
 
+/**
+ * A name inside NoOp() (the dialplan's notes on what a call reached): no argument separators, and no '$', since an
+ * application's argument is substituted first and a name holding ${SHELL(...)} would run it.
+ */
+export function noteText(raw: string): string {
+  return value(raw).replace(/[(),|$]/g, ' ');
+}
+
 /** A display name usable inside callerid="Name" <number> and a voicemail line. */
 export function displayName(raw: string): string {
   return raw

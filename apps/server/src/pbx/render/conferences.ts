@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${NAME} is how the Asterisk dialplan reads variables.
 
 import type { PbxConference } from '../model.ts';
-import { byNumber, type Entry, HEADER, section, value } from './common.ts';
+import { byNumber, type Entry, HEADER, noteText, section } from './common.ts';
 import { Context } from './dialplan.ts';
 
 /**
@@ -68,7 +68,7 @@ export function renderConferencesDialplan(rooms: readonly PbxConference[], recor
   for (const room of sorted(rooms)) {
     const n = room.number;
     // No argument separators, and no '$': NoOp() substitutes its argument, so ${...} in a name would run.
-    const steps: string[] = [`NoOp(Conference ${value(room.name).replace(/[(),|$]/g, ' ')})`, 'Answer()'];
+    const steps: string[] = [`NoOp(Conference ${noteText(room.name)})`, 'Answer()'];
     if (room.userPin !== null || room.adminPin !== null) {
       // Falls through to (user). ARG1 the user PIN, ARG2 the admin PIN ('' for none); answers CONF_ROLE user, admin or '' (refused).
       steps.push(

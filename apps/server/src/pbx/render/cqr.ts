@@ -2,7 +2,7 @@
 
 import type { PbxCqr } from '../model.ts';
 import type { PhoneRecordingSettings } from '../phone-recording.ts';
-import { value } from './common.ts';
+import { noteText } from './common.ts';
 import { Context, gotoDestination } from './dialplan.ts';
 
 /** The console's call-time lookup (loopback, the voicemail mail command's token): `GET <path>/<id>?caller=<n>`. */
@@ -10,8 +10,6 @@ export const CQR_LOOKUP_PATH = '/api/internal/cqr';
 
 /** Seconds CURL() waits beyond the CQR's own timeout before the dialplan gives up on the console itself. */
 const CURL_MARGIN_SECONDS = 2;
-
-const label = (text: string) => value(text).replace(/[(),|]/g, ' ');
 
 /**
  * The two dialplan steps that give CURL() the console's bearer token without Asterisk writing it in its log: the
@@ -43,14 +41,14 @@ export function renderCqrs(cqrs: readonly PbxCqr[], loopback: PhoneRecordingSett
     if (!loopback || !origin) {
       context.ext(
         String(c.id),
-        `NoOp(Caller query routing ${label(c.name)}: no loopback token)`,
+        `NoOp(Caller query routing ${noteText(c.name)}: no loopback token)`,
         gotoDestination(c.defaultDestination),
       );
       continue;
     }
     context.ext(
       String(c.id),
-      `NoOp(Caller query routing ${label(c.name)})`,
+      `NoOp(Caller query routing ${noteText(c.name)})`,
       ...bearerFromFile(loopback.tokenFile),
       'Set(CURLOPT(conntimeout)=2)',
       `Set(CURLOPT(httptimeout)=${c.timeout + CURL_MARGIN_SECONDS})`,

@@ -3,7 +3,7 @@
 import { FEATURE_CODES as FC } from '../feature-codes.ts';
 import { allTrunks, type Destination, type PbxModel, type PbxProfile, type PbxUser } from '../model.ts';
 import { callRecordingGlobals, recordStep, renderCallRecordingDialplan } from './call-recording.ts';
-import { HEADER, value } from './common.ts';
+import { HEADER, noteText, value } from './common.ts';
 import { renderPhoneRecording } from './phone-recording.ts';
 import { userAccounts } from './pjsip.ts';
 
@@ -438,12 +438,12 @@ function renderRingGroups(model: PbxModel, accountsOf?: AccountsOf): string {
     const members = group.members.flatMap((m) => find?.(m) ?? []);
     // A group nobody is in yet still answers its callers (busy), so routes to it stay valid.
     if (members.length === 0) {
-      context.ext(group.key, `NoOp(Ring group ${value(group.name).replace(/[(),]/g, ' ')} has no members)`, 'Busy(20)');
+      context.ext(group.key, `NoOp(Ring group ${noteText(group.name)} has no members)`, 'Busy(20)');
       continue;
     }
     context.ext(
       group.key,
-      `NoOp(Ring group ${value(group.name).replace(/[(),]/g, ' ')})`,
+      `NoOp(Ring group ${noteText(group.name)})`,
       `Set(__PICKUPMARK=${group.key})`,
       `Gosub(sub-dial-accounts,s,1(${members.join('&')},${group.ringTime}))`,
       'Hangup()',

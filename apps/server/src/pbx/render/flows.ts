@@ -2,7 +2,7 @@
 
 import { FEATURE_CODES } from '../feature-codes.ts';
 import type { PbxAnnouncement, PbxDayNight, PbxIvr, PbxModel } from '../model.ts';
-import { HEADER, value } from './common.ts';
+import { HEADER, noteText } from './common.ts';
 import { renderCqrs } from './cqr.ts';
 import { Context, FLOWS_FILE, gotoDestination } from './dialplan.ts';
 import { renderQueuesDialplan } from './queues.ts';
@@ -14,9 +14,6 @@ import { renderTimeConditions } from './time-conditions.ts';
  * by absolute path without extension, so Asterisk picks the WAV the console wrote.
  */
 
-/** A name inside NoOp(): no argument separators or brackets. */
-const label = (text: string) => value(text).replace(/[(),|]/g, ' ');
-
 /** Answers unless the channel is up already (an IVR or announcement reached from another flow). */
 function answerLines(noAnswer: boolean): string[] {
   return ['GotoIf($["${CHANNEL(state)}" = "Up"]?begin)', noAnswer ? 'Progress()' : 'Answer()', 'Wait(1)'];
@@ -25,7 +22,7 @@ function answerLines(noAnswer: boolean): string[] {
 export function renderAnnouncement(a: PbxAnnouncement): string {
   const context = new Context(`app-announcement-${a.id}`, a.description);
   const listens = a.allowSkip || a.repeatKey !== '';
-  const lines = [...answerLines(a.noAnswer), `(begin),NoOp(Announcement ${label(a.description)})`];
+  const lines = [...answerLines(a.noAnswer), `(begin),NoOp(Announcement ${noteText(a.description)})`];
   if (a.recording) {
     // Background hears keys while it plays; 'm' only for the repeat key, 'n' keeps an unanswered channel so.
     const options = [a.noAnswer ? 'n' : '', a.allowSkip ? '' : 'm'].join('');
@@ -58,7 +55,7 @@ export function renderIvr(ivr: PbxIvr): string {
     'Set(IVR_INVALIDS=0)',
     'Set(IVR_TIMEOUTS=0)',
     ...answerLines(false),
-    `(begin),NoOp(IVR ${label(ivr.name)})`,
+    `(begin),NoOp(IVR ${noteText(ivr.name)})`,
     '(start),Set(TIMEOUT(digit)=3)',
     `Set(TIMEOUT(response)=${ivr.timeout})`,
   ];
@@ -102,7 +99,7 @@ export function renderDayNight(switches: readonly PbxDayNight[]): string {
     const key = `DAYNIGHT/C${n}`;
     route.ext(
       String(n),
-      `NoOp(Day/night ${label(d.name)})`,
+      `NoOp(Day/night ${noteText(d.name)})`,
       `GotoIf($["\${DB(${key})}" = "NIGHT"]?night)`,
       gotoDestination(d.dayDestination),
       `(night),${gotoDestination(d.nightDestination)}`,

@@ -3,7 +3,7 @@
 import { FEATURE_CODES } from '../feature-codes.ts';
 import type { PbxQueue } from '../model.ts';
 import { recordStep } from './call-recording.ts';
-import { displayName, type Entry, HEADER, section, value } from './common.ts';
+import { displayName, type Entry, HEADER, noteText, section, value } from './common.ts';
 import { Context, gotoDestination } from './dialplan.ts';
 
 /**
@@ -62,7 +62,7 @@ export function renderQueuesDialplan(queues: readonly PbxQueue[], recordings = f
     const options = `t${q.music === 'ringing' ? 'r' : ''}`;
     ext.ext(
       q.number,
-      `NoOp(Queue ${value(q.name).replace(/[(),|]/g, ' ')})`,
+      `NoOp(Queue ${noteText(q.name)})`,
       'Answer()',
       ...(recordings ? recordStep(q.recording, 'in') : []),
       `Queue(${q.number},${options},,,${q.maxWait > 0 ? q.maxWait : ''})`,

@@ -1,14 +1,11 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${NAME} is how the Asterisk dialplan reads variables.
 
 import type { PbxModel, PbxNumberedRingGroup } from '../model.ts';
-import { HEADER, value } from './common.ts';
+import { HEADER, noteText } from './common.ts';
 import { Context, gotoDestination, RING_GROUPS_CONTEXT } from './dialplan.ts';
 
 /** What an outside member hears on answering when the group asks to confirm: "Press 1" (core sounds en and it). */
 export const CONFIRM_PROMPT = 'vm-press&digits/1';
-
-/** A name inside NoOp(): no argument separators or brackets. */
-const label = (text: string) => value(text).replace(/[(),|]/g, ' ');
 
 /**
  * How one member is dialled, as a Local channel so each leg runs the dialplan a direct call would: a user through
@@ -24,7 +21,7 @@ function channel(member: PbxNumberedRingGroup['members'][number], confirm: boole
 export function renderRingGroup(group: PbxNumberedRingGroup): string[] {
   const legs = group.members.map((m) => channel(m, group.confirmExternal));
   const t = group.ringTime;
-  const lines: string[] = [`NoOp(Ring group ${label(group.name)})`];
+  const lines: string[] = [`NoOp(Ring group ${noteText(group.name)})`];
   // An answered leg ends the call when its conversation ends; anything else moves on to the next turn.
   const dial = (targets: string) => [
     `Dial(${targets},${t},\${DIAL_OPTIONS})`,

@@ -2,7 +2,7 @@
 
 import { FEATURE_CODES } from '../feature-codes.ts';
 import type { PbxTimeCondition } from '../model.ts';
-import { value } from './common.ts';
+import { noteText } from './common.ts';
 import { Context, gotoDestination } from './dialplan.ts';
 
 /**
@@ -11,7 +11,6 @@ import { Context, gotoDestination } from './dialplan.ts';
  * AstDB TC/<id> ('inside' or 'outside') wins until cleared; *27<id> sets the override opposite to what the time says,
  * or clears it, with no reload (as day/night switches do). Both contexts always exist: phones include the toggle's.
  */
-const label = (text: string) => value(text).replace(/[(),|]/g, ' ');
 
 /** GotoIfTime(times,weekdays,mdays,months?label) for each range. */
 const timeTests = (c: PbxTimeCondition, target: string) =>
@@ -24,7 +23,7 @@ export function renderTimeConditions(conditions: readonly PbxTimeCondition[]): s
     const key = `TC/${c.id}`;
     route.ext(
       String(c.id),
-      `NoOp(Time condition ${label(c.name)})`,
+      `NoOp(Time condition ${noteText(c.name)})`,
       `GotoIf($["\${DB(${key})}" = "inside"]?inside)`,
       `GotoIf($["\${DB(${key})}" = "outside"]?outside)`,
       ...timeTests(c, 'inside'),
