@@ -357,7 +357,7 @@ function renderOutbound(model: PbxModel): string {
       context.ext(
         exten,
         `Set(ROUTEID=${route.id})`,
-        `Set(ROUTENAME=${value(route.name).replace(/[(),]/g, ' ')})`,
+        `Set(ROUTENAME=${noteText(route.name)})`,
         `Set(ROUTECID=${route.outcid})`,
         `Set(ROUTECIDOVERRIDE=${route.outcidOverride || route.emergency ? 'yes' : 'no'})`,
         `Set(DIAL_NUMBER=${number})`,
