@@ -103,10 +103,16 @@ describe.each(DB_KINDS)('call reports (%s)', (kind) => {
     const live = path.join(dir, 'queue_log');
     // The last line is still being written.
     fs.writeFileSync(live, `${QUEUE_LOG.slice(0, 10).join('\n')}\n${QUEUE_LOG[10]?.slice(0, 8)}`);
+    // The server's own reader, of its own (empty) folder, on the same database: it began before these lines.
+    const elsewhere = new QueueLogSpool(t.database.db, fs.mkdtempSync(path.join(os.tmpdir(), 'cz-queue-log-')), null);
+    await elsewhere.drain();
     const [one, two] = [spool(), spool()];
     await Promise.all([one.drain(), two.drain(), one.drain(), two.drain()]);
     expect(await count()).toBe(9);
     await Promise.all([one.close(), two.close()]);
+    // Its next pass leaves their position alone (it once took the live file's row for a leftover of its own).
+    await elsewhere.drain();
+    await elsewhere.close();
     // Asterisk finishes the line and writes on while the console is stopped.
     fs.appendFileSync(live, `${QUEUE_LOG[10]?.slice(8)}\n${QUEUE_LOG.slice(11).join('\n')}\n`);
     const again = spool();

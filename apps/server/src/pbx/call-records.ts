@@ -249,6 +249,8 @@ export class CallRecordSpool {
     return this.running;
   }
 
+  private leftoversCleared = false;
+
   private async pass(): Promise<void> {
     const names = await fs.readdir(this.dir).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;
@@ -265,7 +267,10 @@ export class CallRecordSpool {
       (await this.db.selectFrom('cdr_spool').selectAll().execute()).map((p) => [p.name, p] as const),
     );
     for (const name of files) await this.readFile(name, positions.get(name));
-    // Rows whose file was removed just before a stop.
+    // Rows whose file was removed just before a stop: looked for once, at the first pass. Later a row without its
+    // file is another reader's (the table is shared by every process on the database, each with its folder).
+    if (this.leftoversCleared) return;
+    this.leftoversCleared = true;
     const gone = [...positions.keys()].filter((name) => !files.includes(name));
     if (gone.length > 0) await this.db.deleteFrom('cdr_spool').where('name', 'in', gone).execute();
   }

@@ -180,6 +180,8 @@ export class QueueLogSpool {
     return this.running;
   }
 
+  private leftoversCleared = false;
+
   private async pass(): Promise<void> {
     const names = await fs.readdir(this.dir).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;
@@ -197,7 +199,11 @@ export class QueueLogSpool {
       const id = await this.readFile(name, positions);
       if (id) present.add(id);
     }
-    // Rows of files removed just before a stop, whose inode no file carries now.
+    // Rows of files removed just before a stop, whose inode no file carries now: looked for once, at the first pass.
+    // Later a row without its file is another reader's (the table is shared by every process on the database, each
+    // with its folder: a test's spool beside the server's lost its live position to the server's empty folder).
+    if (this.leftoversCleared) return;
+    this.leftoversCleared = true;
     const gone = positions.filter((p) => !files.includes(p.name) && !present.has(p.file_id)).map((p) => p.name);
     if (gone.length > 0) await this.db.deleteFrom('queue_log_spool').where('name', 'in', gone).execute();
   }
