@@ -6,7 +6,9 @@ import { apiAs, expect, seriousViolations, signInWithLocalUsers, test } from './
 const astdb = new Map<string, string>();
 const peer = amiPeer({ secret: 'e2e-bulk-secret', astdb });
 const port = await peer.listen();
-test.afterAll(() => peer.close());
+// Not closed in a file-level afterAll: with fullyParallel every test is a group of its own, and that hook ran after
+// the first test of this file a worker took, leaving the next one's server to dial a closed port. The peer ends with
+// the worker.
 
 test.use({
   serverEnv: {

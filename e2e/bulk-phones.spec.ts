@@ -19,7 +19,9 @@ const peer = amiPeer({
   },
 });
 const port = await peer.listen();
-test.afterAll(() => peer.close());
+// Not closed in a file-level afterAll: with fullyParallel every test is a group of its own, and that hook ran after
+// the first test of this file a worker took, leaving the next one's server to dial a closed port. The peer ends with
+// the worker.
 
 const ALICE_PHONE = '80-5E-C0-00-00-01';
 const BOB_PHONE = '80-5E-C0-00-00-02';

@@ -7,7 +7,8 @@ import { apiAs, expect, seriousViolations, signIn, signInAs, test } from './fixt
  * "Read-only account" to a screen reader) or hidden. The walk signs in as such an account on a seeded server and
  * looks, on each screen, for a button or input that would change something and is still enabled.
  */
-test.setTimeout(300_000);
+// A budget for the walk of every screen (the oldmode spec's 300 s ran out at load 12).
+test.setTimeout(600_000);
 test.use({ actionTimeout: 30_000 });
 
 /** Names of buttons that change something (English); a read-only account must find none of them enabled. */
