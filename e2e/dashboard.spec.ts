@@ -1,11 +1,12 @@
 import type { Page } from '@playwright/test';
-import { amiPeer } from '../apps/server/test/support/ami-peer.ts';
+import { amiPeer, type PeerParticipant } from '../apps/server/test/support/ami-peer.ts';
 import { apiAs, expect, seriousViolations, signIn, test } from './fixtures.ts';
 
 // The far side of AMI: a peer that keeps an AstDB and sends events as Asterisk does. Phone 201 is
 // registered, 202 is not, bob (203) is in DND, the provider accepted the registration and the gateway
 // port is unmonitored.
 const astdb = new Map<string, string>();
+const conferences = new Map<string, PeerParticipant[]>();
 const peerOptions: NonNullable<Parameters<typeof amiPeer>[0]> = {
   secret: 'e2e-dash-secret',
   endpoints: [
@@ -20,6 +21,7 @@ const peerOptions: NonNullable<Parameters<typeof amiPeer>[0]> = {
     { name: 'backup', status: 'Rejected' },
   ],
   astdb,
+  conferences,
 };
 const peer = amiPeer(peerOptions);
 const port = await peer.listen();
@@ -177,6 +179,34 @@ test('a user in DND is set online from the card, after a confirmation', async ({
   await expect(bob.getByTestId('presence')).toHaveText('Online');
   expect(astdb.has('DND/203')).toBe(false);
   await expect(bob.getByRole('button', { name: /Reset/ })).toHaveCount(0);
+});
+
+test('who is in a conference room now: the card lists them, and Mute and Kick act on their calls', async ({ page }) => {
+  await seed(page);
+  const room = await apiAs(page, 'POST', '/api/conferences', { extension: '600', name: 'Sales meeting' });
+  expect(room.status, JSON.stringify(room.body)).toBe(200);
+  conferences.set('600', [
+    { channel: 'PJSIP/201-00000001', number: '201', name: 'Alice Rossi', admin: true },
+    { channel: 'PJSIP/202-00000002', number: '202', name: 'Carol Verdi' },
+  ]);
+  await page.goto('/');
+  const card = page.getByTestId('conferences-now');
+  await expect(card.getByRole('heading', { name: 'Conferences now' })).toBeVisible();
+  await expect(card).toContainText('600 Sales meeting: 2 participants');
+  await expect(card).toContainText('201 Alice Rossi (administrator)');
+  expect(await seriousViolations(page, ['[data-testid="conferences-now"]'])).toEqual([]);
+
+  await card.getByRole('button', { name: 'Mute 202 Carol Verdi' }).click();
+  await expect(card).toContainText('202 Carol Verdi · muted');
+  await card.getByRole('button', { name: 'Kick 202 Carol Verdi' }).click();
+  await expect(card).toContainText('600 Sales meeting: 1 participant');
+  await expect(card).not.toContainText('Carol Verdi');
+
+  // Someone leaves by hanging up: the PBX says so and the open card follows, before the 15 s poll would.
+  conferences.set('600', []);
+  peer.event({ Event: 'ConfbridgeLeave', Conference: '600', Channel: 'PJSIP/201-00000001' });
+  await expect(card).toContainText('Nobody is in a conference room now.', { timeout: 10_000 });
+  await expect(card.getByRole('link', { name: '1 room' })).toHaveAttribute('href', '/flows/conferences');
 });
 
 test('the PBX connection drops: a banner says since when, lists stay with unknown state, and it clears by itself', async ({

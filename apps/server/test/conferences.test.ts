@@ -189,6 +189,7 @@ describe.each(DB_KINDS)('conference rooms API (%s)', (kind) => {
     );
     // No Asterisk in this suite: the live routes say so.
     expectError(await call('GET', `/api/conferences/${ids.weekly}/participants`), 503, 'pbx_not_connected');
+    expectError(await call('GET', '/api/conferences/live'), 503, 'pbx_not_connected');
     expectError(await call('GET', `/api/conferences/${ids.weekly + 100}/participants`), 404, 'not_found');
   });
 

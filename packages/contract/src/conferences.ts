@@ -92,6 +92,17 @@ export type ConferenceParticipant = z.infer<typeof conferenceParticipantSchema>;
 export const conferenceParticipantListSchema = z
   .array(conferenceParticipantSchema)
   .meta({ id: 'ConferenceParticipantList' });
+/** A room with people in it now, for the dashboard (rooms nobody is in are left out). */
+export const conferenceLiveRoomSchema = z
+  .object({
+    id: z.number().int(),
+    extension: z.string(),
+    name: z.string(),
+    participants: conferenceParticipantListSchema,
+  })
+  .meta({ id: 'ConferenceLiveRoom' });
+export type ConferenceLiveRoom = z.infer<typeof conferenceLiveRoomSchema>;
+export const conferenceLiveListSchema = z.array(conferenceLiveRoomSchema).meta({ id: 'ConferenceLiveList' });
 export const conferenceParticipantActionSchema = z
   .object({ channel: z.string().min(1).max(200), muted: z.boolean().optional() })
   .meta({ id: 'ConferenceParticipantAction' });

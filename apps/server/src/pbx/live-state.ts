@@ -55,7 +55,16 @@ export interface LiveSnapshot {
   registrations: Map<string, string>;
 }
 
-export type LiveChange = 'users' | 'trunks';
+/** What an open dashboard reloads: 'conferences' when someone joined, left, or was muted in a room. */
+export type LiveChange = 'users' | 'trunks' | 'conferences';
+/** app_confbridge's events that change who is in a room, or how. */
+const CONFERENCE_EVENTS = new Set([
+  'ConfbridgeJoin',
+  'ConfbridgeLeave',
+  'ConfbridgeMute',
+  'ConfbridgeUnmute',
+  'ConfbridgeEnd',
+]);
 
 const RESYNC_MS = 60_000;
 /** Changes are announced at most this often: a registration storm is one message, not thousands. */
@@ -305,6 +314,11 @@ export class LiveState extends EventEmitter {
     const name = field(event, 'event');
     if (name === 'FullyBooted') {
       if (this.snap) this.refresh().catch(() => {});
+      return;
+    }
+    // Not in the snapshot: the dashboard asks for the rooms again, so it needs no snapshot read first.
+    if (name && CONFERENCE_EVENTS.has(name)) {
+      this.announce('conferences');
       return;
     }
     const snap = this.snap;

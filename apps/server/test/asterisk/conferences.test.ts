@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ConferenceParticipant } from '@centralino/contract';
+import type { ConferenceLiveRoom, ConferenceParticipant } from '@centralino/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ADMIN_PASSWORD,
   type AsteriskLab,
   deviceSecrets,
   type SippRun,
@@ -48,6 +49,39 @@ describe.skipIf(skipReason !== '')('conference rooms in a real Asterisk', { time
       90_000,
     );
     expect(s.last?.ok, s.last?.error ?? '').toBe(true);
+  };
+  /** GET /api/dashboard/events as a browser's dashboard reads it; `next` waits for the next block matching. */
+  const eventStream = async () => {
+    const login = await api<{ secretkey: string }>('POST', '/api/login', {
+      username: 'admin',
+      password: ADMIN_PASSWORD,
+    });
+    const abort = new AbortController();
+    const res = await fetch(`${lab.consoleUrl}/api/dashboard/events`, {
+      headers: { User: 'admin', Secretkey: login.secretkey },
+      signal: abort.signal,
+    });
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    await lab.until('the event stream to open', async () => {
+      text += decoder.decode((await reader.read()).value, { stream: true });
+      return text.includes('event: pbx');
+    });
+    return {
+      /** Resolves at the first event after the ones seen so far that matches (each is consumed once). */
+      next: (pattern: RegExp) =>
+        lab.until(`${pattern} on the event stream`, async () => {
+          const found = pattern.exec(text);
+          if (found) {
+            text = text.slice(found.index + found[0].length);
+            return true;
+          }
+          text += decoder.decode((await reader.read()).value, { stream: true });
+          return false;
+        }),
+      close: () => abort.abort(),
+    };
   };
   /** The channels ConfBridge lists in a room (`confbridge list <room>`: one line per channel). */
   const inRoom = async (room: string) =>
@@ -151,8 +185,15 @@ describe.skipIf(skipReason !== '')('conference rooms in a real Asterisk', { time
     expect(listed.map((p) => p.caller_number).sort()).toEqual(['201', '202', '203']);
     expect(listed.every((p) => !p.admin && !p.muted)).toBe(true);
 
+    // The dashboard's card: the rooms with people in them (610 and 620 are empty, so not listed).
+    const now = await api<ConferenceLiveRoom[]>('GET', '/api/conferences/live');
+    expect(now.map((r) => [r.extension, r.name, r.participants.length])).toEqual([['600', 'Open room', 3]]);
+    // An open dashboard hears of each change in a room from the event stream, and reads the card again.
+    const dashboard = await eventStream();
+
     const bea = listed.find((p) => p.caller_number === '202') as ConferenceParticipant;
     await api('POST', `/api/conferences/${ids.open}/participants/mute`, { channel: bea.channel });
+    await dashboard.next(/event: conferences\n/);
     await lab.until('202 muted', async () =>
       (await api<ConferenceParticipant[]>('GET', `/api/conferences/${ids.open}/participants`)).find(
         (p) => p.channel === bea.channel && p.muted,
@@ -163,6 +204,10 @@ describe.skipIf(skipReason !== '')('conference rooms in a real Asterisk', { time
       const list = await inRoom('600');
       return list.length === 2 && !list.includes(bea.channel);
     });
+    await dashboard.next(/event: conferences\n/);
+    dashboard.close();
+    const left = await api<ConferenceLiveRoom[]>('GET', '/api/conferences/live');
+    expect(left[0]?.participants.map((p) => p.caller_number).sort()).toEqual(['201', '203']);
     // Kicked is hung up: the channel is gone from Asterisk, not parked somewhere.
     await lab.until('202 hung up', async () => !(await lab.rx('core show channels concise')).includes(bea.channel));
     const after = await lab.api('POST', `/api/conferences/${ids.open}/participants/kick`, { channel: bea.channel });

@@ -16,6 +16,19 @@ export interface AmiPeerOptions {
    * show` lists it, and `devstate change` announces a DeviceStateChange. Without one, the defaults above.
    */
   astdb?: Map<string, string>;
+  /**
+   * Conference rooms by number and who is in each, kept as app_confbridge does: ConfbridgeListRooms and
+   * ConfbridgeList read it, ConfbridgeMute/Unmute/Kick change it and announce ConfbridgeMute/Unmute/Leave.
+   */
+  conferences?: Map<string, PeerParticipant[]>;
+}
+
+export interface PeerParticipant {
+  channel: string;
+  number: string;
+  name: string;
+  admin?: boolean;
+  muted?: boolean;
 }
 
 export interface AmiPeer {
@@ -168,6 +181,54 @@ export function amiPeer(options: AmiPeerOptions = {}): AmiPeer {
           const key = `${field(m, 'family')}/${field(m, 'key')}`;
           if (options.astdb.delete(key)) reply('Response: Success\r\nMessage: Key deleted successfully\r\n');
           else reply('Response: Error\r\nMessage: Database entry not found\r\n');
+        } else if (action?.startsWith('confbridge') && options.conferences) {
+          const rooms = options.conferences;
+          const room = field(m, 'conference') ?? '';
+          const people = rooms.get(room) ?? [];
+          const busy = [...rooms].filter(([, p]) => p.length > 0);
+          if (action === 'confbridgelistrooms') {
+            if (busy.length === 0) reply('Response: Error\r\nMessage: No active conferences.\r\n');
+            else {
+              const rows = busy.map(
+                ([name, p]) =>
+                  `Conference: ${name}\r\nParties: ${p.length}\r\nMarked: 0\r\nLocked: No\r\nMuted: No\r\n`,
+              );
+              send(list(id, 'ConfbridgeListRooms', rows));
+            }
+            continue;
+          }
+          if (people.length === 0) {
+            reply('Response: Error\r\nMessage: No Conference by that name found.\r\n');
+            continue;
+          }
+          if (action === 'confbridgelist') {
+            const rows = people.map(
+              (p) =>
+                `Conference: ${room}\r\nCallerIDNum: ${p.number}\r\nCallerIDName: ${p.name}\r\nChannel: ${p.channel}\r\n` +
+                `Admin: ${p.admin ? 'Yes' : 'No'}\r\nMuted: ${p.muted ? 'Yes' : 'No'}\r\nAnsweredTime: 42\r\n`,
+            );
+            send(list(id, 'ConfbridgeList', rows));
+            continue;
+          }
+          const who = people.find((p) => p.channel === field(m, 'channel'));
+          if (!who) {
+            reply('Response: Error\r\nMessage: No Channel by that name found in Conference.\r\n');
+            continue;
+          }
+          const announce = (event: string) =>
+            broadcast({ Event: event, Privilege: 'call,all', Conference: room, Channel: who.channel });
+          if (action === 'confbridgekick') {
+            rooms.set(
+              room,
+              people.filter((p) => p !== who),
+            );
+            reply('Response: Success\r\nMessage: User kicked\r\n');
+            announce('ConfbridgeLeave');
+          } else {
+            who.muted = action === 'confbridgemute';
+            reply('Response: Success\r\nMessage: User muted\r\n');
+            announce(who.muted ? 'ConfbridgeMute' : 'ConfbridgeUnmute');
+          }
         } else if (action === 'logoff') {
           reply('Response: Goodbye\r\nMessage: Thanks for all the fish.\r\n');
           queue = queue.then(() => {

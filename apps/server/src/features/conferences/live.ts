@@ -1,4 +1,4 @@
-import type { ConferenceParticipant } from '@centralino/contract';
+import type { ConferenceLiveRoom, ConferenceParticipant } from '@centralino/contract';
 import { AppError } from '../../errors.ts';
 import { type AmiClient, AmiError } from '../../pbx/ami/client.ts';
 import { field } from '../../pbx/ami/framing.ts';
@@ -36,6 +36,33 @@ export class ConferenceLive {
       if (error instanceof AmiError && error.response) return [];
       throw error;
     }
+  }
+
+  /**
+   * The rooms with people in them now and who they are: one ConfbridgeListRooms, then one ConfbridgeList for each
+   * room it names (ConfBridge knows a room only while someone is in it). `known` maps a room's number to the room.
+   */
+  async rooms(known: Map<string, { id: number; name: string }>): Promise<ConferenceLiveRoom[]> {
+    const ami = this.client();
+    let names: string[];
+    try {
+      const { events } = await ami.action('ConfbridgeListRooms');
+      names = events
+        .filter((e) => field(e, 'event') === 'ConfbridgeListRooms')
+        .map((e) => field(e, 'conference') ?? '')
+        .filter((n) => known.has(n));
+    } catch (error) {
+      // 'No active conferences.'
+      if (error instanceof AmiError && error.response) return [];
+      throw error;
+    }
+    const rooms = await Promise.all(
+      names.map(async (extension) => {
+        const room = known.get(extension) as { id: number; name: string };
+        return { id: room.id, extension, name: room.name, participants: await this.participants(extension) };
+      }),
+    );
+    return rooms.filter((r) => r.participants.length > 0).sort((a, b) => a.extension.localeCompare(b.extension));
   }
 
   /** Mutes or unmutes, or kicks, the participant on `channel`; 404 when they are not in the room (any more). */

@@ -1,5 +1,6 @@
 import {
   conferenceListSchema,
+  conferenceLiveListSchema,
   conferenceParticipantActionSchema,
   conferenceParticipantListSchema,
   conferenceWriteSchema,
@@ -43,6 +44,18 @@ export const conferenceRoutes =
       },
       ops: rooms,
     });
+    app.get(
+      '/api/conferences/live',
+      {
+        schema: {
+          tags,
+          summary:
+            "The rooms with people in them now and who they are (the dashboard's card; the event stream says 'conferences' when it changed); 503 when the PBX is not connected",
+          response: { 200: conferenceLiveListSchema, ...errors },
+        },
+      },
+      async () => live.rooms(await rooms.byExtension()),
+    );
     app.get(
       '/api/conferences/:id/participants',
       {

@@ -42,6 +42,12 @@ export class ConferencesService {
     }));
   }
 
+  /** Every room by its number, for naming what AMI reports. */
+  async byExtension(): Promise<Map<string, { id: number; name: string }>> {
+    const rows = await this.db.selectFrom('conferences').select(['id', 'extension', 'name']).execute();
+    return new Map(rows.map((r) => [r.extension, { id: Number(r.id), name: r.name }]));
+  }
+
   /** The room's number by id (the live routes ask AMI by number); 404 when there is none. */
   async extensionOf(id: number): Promise<string> {
     const row = await this.db.selectFrom('conferences').select('extension').where('id', '=', id).executeTakeFirst();

@@ -4,30 +4,17 @@ import {
   type ConferenceWrite,
   conferenceWriteSchema,
 } from '@centralino/contract';
-import {
-  Alert,
-  Button,
-  Checkbox,
-  Group,
-  Loader,
-  Modal,
-  NumberInput,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Loader, Modal, NumberInput, Stack, Text, TextInput } from '@mantine/core';
 import { IconUsers } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { ApiError } from '../../api/client.ts';
-import { notifyError } from '../../components/notify.ts';
-import { WriteButton } from '../../components/WriteControls.tsx';
 import { FlowFormModal, useFlowForm } from '../flows/FlowFormModal.tsx';
 import { FlowListPage } from '../flows/FlowListPage.tsx';
 import { conferencesApi } from './conferencesApi.ts';
+import { ParticipantsTable } from './ParticipantsTable.tsx';
 
 /** The draft: PINs start empty; on an existing room an empty PIN field means "keep" unless "remove" is ticked. */
 interface Draft {
@@ -192,29 +179,16 @@ function ConferenceModal({
 /** Who is in a room now, polled while open; Mute and Kick for accounts that may write. */
 function ParticipantsModal({ room, onClose }: { room: Conference; onClose: () => void }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const key = ['conference-participants', room.id];
+  const label = `${room.extension} ${room.name}`;
   const list = useQuery({
     queryKey: key,
     queryFn: () => conferencesApi.participants(room.id),
     refetchInterval: 2000,
     retry: false,
   });
-  const act = useMutation({
-    mutationFn: (a: { channel: string; kind: 'mute' | 'unmute' | 'kick' }) =>
-      a.kind === 'kick'
-        ? conferencesApi.kick(room.id, a.channel)
-        : conferencesApi.mute(room.id, a.channel, a.kind === 'mute'),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
-    onError: (e) => notifyError(t('conferences.actionFailed'), e),
-  });
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={t('conferences.participantsTitle', { room: `${room.extension} ${room.name}` })}
-      size="lg"
-    >
+    <Modal opened onClose={onClose} title={t('conferences.participantsTitle', { room: label })} size="lg">
       <Stack>
         {list.error ? (
           <Alert color="red">{list.error instanceof ApiError ? list.error.body.detail : String(list.error)}</Alert>
@@ -223,45 +197,7 @@ function ParticipantsModal({ room, onClose }: { room: Conference; onClose: () =>
         ) : list.data.length === 0 ? (
           <Text c="dimmed">{t('conferences.nobody')}</Text>
         ) : (
-          <Table data-testid="conference-participants">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('conferences.caller')}</Table.Th>
-                <Table.Th>{t('conferences.since')}</Table.Th>
-                <Table.Th>{t('flows.actions')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.data.map((p) => (
-                <Table.Tr key={p.channel}>
-                  <Table.Td>
-                    {[p.caller_number, p.caller_name].filter(Boolean).join(' ') || p.channel}
-                    {p.admin ? ` (${t('conferences.admin')})` : ''}
-                    {p.muted ? ` · ${t('conferences.muted')}` : ''}
-                  </Table.Td>
-                  <Table.Td>{t('conferences.seconds', { count: p.seconds })}</Table.Td>
-                  <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
-                      <WriteButton
-                        size="xs"
-                        variant="default"
-                        onClick={() => act.mutate({ channel: p.channel, kind: p.muted ? 'unmute' : 'mute' })}
-                      >
-                        {p.muted ? t('conferences.unmute') : t('conferences.mute')}
-                      </WriteButton>
-                      <WriteButton
-                        size="xs"
-                        color="red"
-                        onClick={() => act.mutate({ channel: p.channel, kind: 'kick' })}
-                      >
-                        {t('conferences.kick')}
-                      </WriteButton>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+          <ParticipantsTable roomId={room.id} roomLabel={label} participants={list.data} refresh={key} />
         )}
         <Button variant="default" onClick={onClose} style={{ alignSelf: 'flex-end' }}>
           {t('flows.picture.close')}

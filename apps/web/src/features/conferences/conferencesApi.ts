@@ -1,4 +1,9 @@
-import { type ConferenceWrite, conferenceListSchema, conferenceParticipantListSchema } from '@centralino/contract';
+import {
+  type ConferenceWrite,
+  conferenceListSchema,
+  conferenceLiveListSchema,
+  conferenceParticipantListSchema,
+} from '@centralino/contract';
 import { z } from 'zod';
 import { apiRequest } from '../../api/client.ts';
 
@@ -10,6 +15,7 @@ export const conferencesApi = {
   update: (id: number, body: ConferenceWrite) =>
     apiRequest('PUT', `/api/conferences/${id}`, { body, schema: z.unknown() }),
   remove: (id: number) => apiRequest('DELETE', `/api/conferences/${id}`, { schema: z.unknown() }),
+  live: () => apiRequest('GET', '/api/conferences/live', { schema: conferenceLiveListSchema }),
   participants: (id: number) =>
     apiRequest('GET', `/api/conferences/${id}/participants`, { schema: conferenceParticipantListSchema }),
   mute: (id: number, channel: string, muted: boolean) =>

@@ -8,6 +8,7 @@ import { confirmAction } from '../../components/confirm.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { PagedList } from '../../components/PagedList.tsx';
 import { RecordingDiskCard } from '../calls/RecordingSettingsCard.tsx';
+import { CONFERENCES_NOW, ConferencesNowCard } from '../conferences/ConferencesNowCard.tsx';
 import { PbxSystemCard } from '../pbx/PbxSystemCard.tsx';
 import { dashboardApi } from './dashboardApi.ts';
 import { ExtensionInfoModal } from './ExtensionInfoModal.tsx';
@@ -64,28 +65,38 @@ export function DashboardPage() {
   useEffect(() => {
     // A busy PBX announces changes all the time: the first reloads at once, the ones after it are gathered
     // and reload together at most once per RELOAD_SPACING_MS, so a browser asks at most once a second.
-    const due = new Set<'users' | 'trunks'>();
+    const due = new Set<'users' | 'trunks' | 'conferences'>();
+    const keys = { users: USERS, trunks: TRUNKS, conferences: CONFERENCES_NOW };
     let last = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const flush = () => {
       timer = undefined;
       last = Date.now();
-      for (const what of due) void queryClient.invalidateQueries({ queryKey: what === 'users' ? USERS : TRUNKS });
+      for (const what of due) void queryClient.invalidateQueries({ queryKey: keys[what] });
       due.clear();
     };
-    const reload = (what: 'users' | 'trunks' | 'both') => {
-      if (what !== 'trunks') due.add('users');
-      if (what !== 'users') due.add('trunks');
+    const reload = (what: 'users' | 'trunks' | 'conferences' | 'both') => {
+      if (what === 'conferences') due.add('conferences');
+      else {
+        if (what !== 'trunks') due.add('users');
+        if (what !== 'users') due.add('trunks');
+      }
       timer ??= setTimeout(flush, Math.max(0, last + RELOAD_SPACING_MS - Date.now()));
     };
-    const poll = setInterval(() => reload('both'), DASHBOARD_REFRESH_MS);
+    const poll = setInterval(() => {
+      reload('both');
+      reload('conferences');
+    }, DASHBOARD_REFRESH_MS);
     const stop = followLiveEvents(({ event, data }) => {
-      if (event === 'users' || event === 'trunks') reload(event);
+      if (event === 'users' || event === 'trunks' || event === 'conferences') reload(event);
       else if (event === 'pbx') {
         // Sent first thing on every stream: reload only when the connection really went up or down.
         const next = data as PbxConnection;
         setConnection((known) => {
-          if (known && known.connected !== next.connected) reload('both');
+          if (known && known.connected !== next.connected) {
+            reload('both');
+            reload('conferences');
+          }
           return next;
         });
       }
@@ -142,6 +153,7 @@ export function DashboardPage() {
       {connection && !connection.connected && <NotConnectedBanner connection={connection} />}
       <PbxSystemCard />
       <RecordingDiskCard />
+      <ConferencesNowCard />
       <Section id="dashboard-users" title={t('dashboard.users')}>
         <PagedList
           queryKey={USERS}
