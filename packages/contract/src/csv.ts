@@ -87,6 +87,11 @@ export const csvImportStatusSchema = z
     updated: z.number().int(),
     /** Rows already as the file says (a re-run of an interrupted import finds the saved rows here). */
     unchanged: z.number().int().optional(),
+    /**
+     * Rows refused, each in `failures` with why. A finished import with refusals answers result 100 (success with
+     * refusals); -1 only when it was cut short or refused every row.
+     */
+    refused: z.number().int().optional(),
     /** The server stopped during the import; created/updated are what it had saved. */
     interrupted: z.boolean().optional(),
     failures: z.array(csvRowFailureSchema),

@@ -68,7 +68,8 @@ export const csvRoutes =
       {
         schema: {
           tags,
-          summary: 'Progress of the last import: 0–99 running, 100 done, -1 with the rows that failed',
+          summary:
+            'Progress of the last import: 0–99 running, 100 done (refused rows, if any, in failures), -1 cut short or nothing imported',
           response: { 200: csvImportStatusSchema, ...errors },
         },
       },

@@ -200,11 +200,19 @@ export function ImportModal({
         )}
         {status && (
           <Stack gap="xs" data-testid="csv-progress">
-            {status.result === -1 ? (
-              <Alert color="red" title={t('csv.someFailed')}>
+            {status.result === -1 || (status.result === 100 && status.failures.length > 0) ? (
+              <Alert
+                color={status.result === -1 ? 'red' : 'yellow'}
+                title={
+                  status.result === -1
+                    ? t('csv.someFailed')
+                    : t('csv.doneWithRefusals', { count: status.refused ?? status.failures.length })
+                }
+                data-testid="csv-outcome"
+              >
                 <Stack gap={4}>
                   <Text size="sm">{t('csv.summary', { created: status.created, updated: status.updated })}</Text>
-                  <ScrollArea.Autosize mah={240} viewportProps={{ tabIndex: 0, 'aria-label': t('csv.someFailed') }}>
+                  <ScrollArea.Autosize mah={240} viewportProps={{ tabIndex: 0, 'aria-label': t('csv.refusedRows') }}>
                     {status.failures.map((f) => (
                       <Text key={`${f.line}-${f.username}`} size="sm">
                         {f.line > 0 ? t('csv.failureLine', { line: f.line, username: f.username }) : ''} {f.message}
