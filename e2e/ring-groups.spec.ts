@@ -50,6 +50,9 @@ test('ring group: two users and an outside number, routed to, drawn by Show the 
   await dialog.getByRole('checkbox', { name: 'Outside numbers press 1 to accept the call' }).check();
   await dialog.getByRole('combobox', { name: 'When nobody answers, go to' }).click();
   await page.getByRole('option', { name: 'Hang up', exact: true }).click();
+  // Every call to the desk recorded, as a queue's may be.
+  await dialog.getByRole('combobox', { name: 'Call recording' }).click();
+  await page.getByRole('option', { name: 'Always', exact: true }).click();
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog.getByText('Digits only, a + at the start at most')).toBeVisible();
   await dialogCheck(page);
@@ -67,6 +70,7 @@ test('ring group: two users and an outside number, routed to, drawn by Show the 
     destination: string;
     members: unknown[];
     confirm_external: boolean;
+    recording: string;
   }[];
   expect(groups[0]?.members).toEqual([
     { type: 'extension', number: '201' },
@@ -74,6 +78,7 @@ test('ring group: two users and an outside number, routed to, drawn by Show the 
     { type: 'external', number: '+393331234567' },
   ]);
   expect(groups[0]?.confirm_external).toBe(true);
+  expect(groups[0]?.recording).toBe('always');
 
   // The pickers of other flows offer it.
   await page.getByRole('button', { name: 'New ring group' }).click();

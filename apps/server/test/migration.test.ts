@@ -335,6 +335,8 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
         ],
         confirm_external: true,
         failover_dest: `ext-local,vmb${legacyExtension(0)},1`,
+        // 'dontcare': left to *1.
+        recording: 'on_demand',
       }),
       // Its failover, queue 801, is migrated after it: hang up until the queues step links it.
       expect.objectContaining({
@@ -347,6 +349,8 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
         ],
         confirm_external: false,
         failover_dest: 'app-blackhole,hangup,1',
+        // 'force': every call recorded.
+        recording: 'always',
       }),
     ]);
     // No queue stands in for a ring group any more.

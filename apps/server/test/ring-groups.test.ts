@@ -43,7 +43,8 @@ describe.each(DB_KINDS)('ring groups API (%s)', (kind) => {
     let res = await call('POST', '/api/ringgroups', desk);
     expect(res.statusCode, res.body).toBe(200);
     ids.desk = (res.json() as { id: number }).id;
-    expect(await groups()).toEqual([{ id: ids.desk, ...desk, destination: 'ext-group,600,1' }]);
+    // Recorded on demand (*1) unless chosen otherwise, as a queue.
+    expect(await groups()).toEqual([{ id: ids.desk, ...desk, recording: 'on_demand', destination: 'ext-group,600,1' }]);
     const destinations = (await call('GET', '/api/destinations')).json() as Record<
       string,
       Record<string, { destination: string; description: string }>
@@ -125,6 +126,8 @@ describe.each(DB_KINDS)('ring groups API (%s)', (kind) => {
     expect(body.fields?.['members.0.number']).toBe(
       'Un numero esterno: solo cifre, al massimo un + iniziale (fino a 30)',
     );
+    body = expectError(await call('POST', '/api/ringgroups', { ...other, recording: 'sometimes' }), 400, 'validation');
+    expect(body.fields?.recording).toBe('Choose always, never or on demand');
     body = expectError(await call('POST', '/api/ringgroups', { ...other, ring_time: 0 }, it_), 400, 'validation');
     expect(body.fields?.ring_time).toBe('Da 1 a 300 secondi');
     expectError(await call('POST', '/api/ringgroups', { ...other, members: [] }), 400, 'validation');
@@ -136,7 +139,8 @@ describe.each(DB_KINDS)('ring groups API (%s)', (kind) => {
       422,
       'user_not_found',
     );
-    expect(await groups()).toEqual([{ id: ids.desk, ...desk, destination: 'ext-group,600,1' }]);
+    // Recorded on demand (*1) unless chosen otherwise, as a queue.
+    expect(await groups()).toEqual([{ id: ids.desk, ...desk, recording: 'on_demand', destination: 'ext-group,600,1' }]);
   });
 
   it('renders ext-ringgroups into a configuration the validator accepts', async () => {
@@ -162,6 +166,29 @@ describe.each(DB_KINDS)('ring groups API (%s)', (kind) => {
         'Local/+393331234567@from-ringgroup-confirm,15,${DIAL_OPTIONS})\n',
     );
     expect(files.get('extensions.conf')).toContain('Goto(ext-group,600,1)');
+
+    // Recorded always: the policy is asked before anyone rings, once call recording is set up.
+    expect((await call('PUT', `/api/ringgroups/${ids.desk}`, { ...desk, recording: 'always' })).statusCode).toBe(204);
+    expect((await groups())[0]?.recording).toBe('always');
+    const recorded = await loadPbxModel(t.database.db, {
+      soundsDir: t.config.pbx.soundsDir,
+      tls: { certFile: '/k/c.pem', keyFile: '/k/k.pem', caFile: null },
+      ami: { port: 5038, bindAddress: '127.0.0.1', users: [] },
+      system: {
+        runUser: null,
+        runGroup: null,
+        directories: { config: '/c', modules: '/m', varlib: '/v', data: '/d', spool: '/s', run: '/r', log: '/l' },
+      },
+      version: 'test',
+      callRecordingDir: '/rec',
+    });
+    const withRecording = renderConfiguration(recorded);
+    expect(validateConfiguration(withRecording).map(formatIssue)).toEqual([]);
+    expect(withRecording.get('extensions.ringgroups.conf')).toContain(
+      'exten => 600,1,NoOp(Ring group Front desk)\n same => n,Gosub(sub-record,s,1(always,in))\n',
+    );
+    expect(files.get('extensions.ringgroups.conf')).not.toContain('sub-record');
+    expect((await call('PUT', `/api/ringgroups/${ids.desk}`, desk)).statusCode).toBe(204);
   });
 
   it('refuses to delete a ring group in use, naming who sends calls to it; deletes it once unused', async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recordingPolicySchema } from './call-recordings.ts';
 import { flowDestinationSchema } from './flows.ts';
 import { noControlChars, registerItalianMessages } from './text.ts';
 
@@ -72,6 +73,8 @@ export const ringGroupWriteSchema = z
     confirm_external: z.boolean().default(false),
     /** Where a call goes that nobody answered. */
     failover_dest: flowDestinationSchema,
+    /** Whether its calls are recorded (issue 41's policies, as a queue's): on demand (*1) unless set. */
+    recording: recordingPolicySchema.default('on_demand'),
   })
   .meta({ id: 'RingGroupWrite' });
 export type RingGroupWrite = z.input<typeof ringGroupWriteSchema>;

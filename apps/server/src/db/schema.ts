@@ -649,6 +649,8 @@ export interface RingGroupsTable {
   /** 1: an outside number that answers must press 1 first. */
   confirm_external: Generated<number>;
   failover_dest: string;
+  /** always, never or on_demand (migration 0043), as a queue's. */
+  recording_policy: Generated<string>;
 }
 
 /** One member of a ring group in ring order: a user or an outside number (exactly one of the two is set). */

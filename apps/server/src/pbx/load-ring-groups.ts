@@ -42,6 +42,7 @@ export async function loadRingGroups(kept: ModelRows, db: Kysely<Database>): Pro
     ringTime: Number(g.ring_time),
     confirmExternal: Number(g.confirm_external) === 1,
     failover: g.failover_dest,
+    recording: g.recording_policy as PbxNumberedRingGroup['recording'],
     members: of.get(Number(g.id)) ?? [],
   }));
 }

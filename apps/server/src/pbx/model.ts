@@ -183,6 +183,8 @@ export interface PbxNumberedRingGroup {
   failover: Destination;
   /** In ring order: users by main extension, outside numbers as dialled. */
   members: { kind: 'user' | 'external'; number: string }[];
+  /** always / never decide for the whole call; on_demand (the default) leaves it to *1. */
+  recording?: RecordingPolicy;
 }
 
 /** CTI profile: its context offers the feature codes and routes its permissions allow (contract §1.8). */

@@ -242,6 +242,28 @@ describe.skipIf(skipReason !== '')('call recordings in a real Asterisk', { timeo
     // Today's recordings stay.
     expect((await api<{ files: number }>('GET', '/api/call-recordings/status')).files).toBe(2);
   });
+
+  it('records a call to an `always` ring group whole, though the user who answers records on demand', async () => {
+    await api('POST', '/api/ringgroups', {
+      extension: '650',
+      name: 'Support desk',
+      members: [{ type: 'extension', number: '202' }],
+      failover_dest: 'app-blackhole,hangup,1',
+      recording: 'always',
+    });
+    // Applied when Asterisk has the group (an earlier apply's record may still be the last one).
+    await lab.until('ring group 650 in the dialplan', async () =>
+      (await lab.rx('dialplan show 650@ext-ringgroups')).includes('sub-record,s,1(always,in)'),
+    );
+    const files = (await api<{ files: number }>('GET', '/api/call-recordings/status')).files;
+    const before = await listed();
+    await callWith('650', 'group', [`Playback(${path.join(lab.dirs.root, 'tone3')})`]);
+    const row = await newCall(before);
+    console.log('history row:', JSON.stringify(row));
+    expect(row.recording).toBe('available');
+    expect((await api<{ files: number }>('GET', '/api/call-recordings/status')).files).toBe(files + 1);
+    expect(problems(lab)).toEqual([]);
+  });
 });
 
 function problems(lab: AsteriskLab): string[] {

@@ -468,7 +468,8 @@ async function fillPbx(conn: mysql.Connection, count: number) {
           'ext-queues,801,1',
           'Support',
           'Ring',
-          'dontcare',
+          // Every call recorded.
+          'force',
           '',
           '<http://127.0.0.1>;info=ring2',
         ],

@@ -57,6 +57,7 @@ export class RingGroupsService {
       members: of.get(Number(r.id)) ?? [],
       confirm_external: Number(r.confirm_external) === 1,
       failover_dest: r.failover_dest,
+      recording: r.recording_policy as RingGroup['recording'],
       destination: ringGroupDestination(r.extension),
     }));
   }
@@ -101,6 +102,7 @@ export class RingGroupsService {
       ring_time: v.ring_time,
       confirm_external: v.confirm_external ? 1 : 0,
       failover_dest: v.failover_dest,
+      recording_policy: v.recording,
     };
     let groupId: number;
     if (id === null) {

@@ -27,6 +27,14 @@ const GROUP_STRATEGY: Record<string, RingGroupWrite['strategy']> = {
   random: 'random',
 };
 
+/** FreePBX's call recording choices of a ring group: force records every call, no/never none, the rest leave it to *1. */
+const OLD_RECORDING: Record<string, 'always' | 'never' | 'on_demand'> = {
+  force: 'always',
+  always: 'always',
+  no: 'never',
+  never: 'never',
+};
+
 /**
  * FreePBX ring groups (`ringgroups`) → ring groups with the same number, strategy, ring time and failover (issue 42;
  * before it each became a queue). Members are the old list's users (main extensions of migrated users) and outside
@@ -46,9 +54,11 @@ export async function migrateRingGroups(trx: Trx, source: LegacySource, log: Ste
     alertinfo: string | null;
     remotealert_id: number | null;
     toolate_id: number | null;
+    /** FreePBX 13 and later: force (always), yes (on demand), dontcare, no, never; absent before. */
+    recording?: string | null;
   }>(
-    `SELECT grpnum, strategy, grptime, grplist, postdest, description, grppre, needsconf, annmsg_id, alertinfo,
-            remotealert_id, toolate_id
+    // Every column: `recording` exists only from FreePBX 13 on.
+    `SELECT *
        FROM ${source.table('pbx', 'ringgroups')} ORDER BY CAST(grpnum AS UNSIGNED), grpnum`,
   );
   if (groups.length === 0) {
@@ -109,6 +119,7 @@ export async function migrateRingGroups(trx: Trx, source: LegacySource, log: Ste
       ring_time: time,
       members,
       confirm_external: (g.needsconf ?? '').trim().toUpperCase() === 'CHECKED',
+      recording: OLD_RECORDING[(g.recording ?? '').trim().toLowerCase()] ?? 'on_demand',
       failover_dest: check.check(g.postdest, log, {
         kinds: kindsAfter('group'),
         later: (o) => {

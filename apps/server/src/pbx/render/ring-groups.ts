@@ -1,6 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${NAME} is how the Asterisk dialplan reads variables.
 
 import type { PbxModel, PbxNumberedRingGroup } from '../model.ts';
+import { recordStep } from './call-recording.ts';
 import { HEADER, noteText } from './common.ts';
 import { Context, gotoDestination, RING_GROUPS_CONTEXT } from './dialplan.ts';
 
@@ -18,10 +19,14 @@ function channel(member: PbxNumberedRingGroup['members'][number], confirm: boole
   return `Local/${member.number}@${confirm ? 'from-ringgroup-confirm' : 'from-ringgroup-out'}`;
 }
 
-export function renderRingGroup(group: PbxNumberedRingGroup): string[] {
+/** `recordings`: call recording is set up (issue 41), so the group's policy is asked before anyone rings. */
+export function renderRingGroup(group: PbxNumberedRingGroup, recordings = false): string[] {
   const legs = group.members.map((m) => channel(m, group.confirmExternal));
   const t = group.ringTime;
-  const lines: string[] = [`NoOp(Ring group ${noteText(group.name)})`];
+  const lines: string[] = [
+    `NoOp(Ring group ${noteText(group.name)})`,
+    ...(recordings ? recordStep(group.recording, 'in') : []),
+  ];
   // An answered leg ends the call when its conversation ends; anything else moves on to the next turn.
   const dial = (targets: string) => [
     `Dial(${targets},${t},\${DIAL_OPTIONS})`,
@@ -56,10 +61,13 @@ export function renderRingGroup(group: PbxNumberedRingGroup): string[] {
  * ext-ringgroups (the groups' numbers) and the contexts their legs run in. Every context always exists: ext-group
  * includes the first, and the Local channels name the others.
  */
-export function renderRingGroupsFile(model: Pick<PbxModel, 'numberedRingGroups'>): string {
+export function renderRingGroupsFile(
+  model: Pick<PbxModel, 'numberedRingGroups'> & Partial<Pick<PbxModel, 'settings'>>,
+): string {
+  const recordings = Boolean(model.settings?.callRecording);
   const groups = new Context(RING_GROUPS_CONTEXT, 'Ring groups');
   for (const g of [...(model.numberedRingGroups ?? [])].sort((a, b) => (a.number < b.number ? -1 : 1))) {
-    const [first, ...rest] = renderRingGroup(g);
+    const [first, ...rest] = renderRingGroup(g, recordings);
     groups.ext(g.number, first as string, ...rest);
   }
   // A ring group rings a user as a queue does: the group, not the user's busy or no-answer destination, decides

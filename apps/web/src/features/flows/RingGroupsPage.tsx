@@ -1,8 +1,10 @@
 import {
+  type RecordingPolicy,
   RING_GROUP_STRATEGIES,
   type RingGroup,
   type RingGroupStrategy,
   type RingGroupWrite,
+  recordingPolicies,
   ringGroupDestination,
   ringGroupWriteSchema,
 } from '@centralino/contract';
@@ -65,6 +67,7 @@ function RingGroupModal({
             members: [],
             confirm_external: false,
             failover_dest: '',
+            recording: 'on_demand',
           },
     schema: ringGroupWriteSchema,
     write: (body) => (group ? flowsApi.updateRingGroup(group.id, body) : flowsApi.createRingGroup(body)),
@@ -210,6 +213,16 @@ function RingGroupModal({
         exclude={group ? ringGroupDestination(group.extension) : undefined}
         error={issue('failover_dest') ? t('flows.chooseDestination') : serverFields.failover_dest}
         testId="ringgroup-failover"
+      />
+      <Select
+        label={t('callRecording.policy')}
+        description={t('callRecording.help')}
+        data={recordingPolicies.map((p) => ({ value: p, label: t(`callRecording.policies.${p}`) }))}
+        value={form.recording ?? 'on_demand'}
+        onChange={(v) => set({ recording: (v ?? 'on_demand') as RecordingPolicy })}
+        allowDeselect={false}
+        comboboxProps={{ withinPortal: true }}
+        data-testid="ringgroup-recording"
       />
     </FlowFormModal>
   );
