@@ -8,6 +8,7 @@ import { confirmAction } from '../../components/confirm.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { PagedList } from '../../components/PagedList.tsx';
 import { RecordingDiskCard } from '../calls/RecordingSettingsCard.tsx';
+import { ParkedCallsCard } from '../parking/ParkedCallsCard.tsx';
 import { PbxSystemCard } from '../pbx/PbxSystemCard.tsx';
 import { dashboardApi } from './dashboardApi.ts';
 import { ExtensionInfoModal } from './ExtensionInfoModal.tsx';
@@ -142,6 +143,7 @@ export function DashboardPage() {
       {connection && !connection.connected && <NotConnectedBanner connection={connection} />}
       <PbxSystemCard />
       <RecordingDiskCard />
+      <ParkedCallsCard />
       <Section id="dashboard-users" title={t('dashboard.users')}>
         <PagedList
           queryKey={USERS}
