@@ -1,5 +1,6 @@
 // Call flows at scale (issue 26): 500 IVRs, 200 queues × 50 members, 1,000 time conditions (and 200 announcements),
-// with 200 ring groups × 10 members and 100 conference rooms (issue 42), on top of the 10,000-user system of pbx.ts.
+// with 200 ring groups × 10 members, 100 conference rooms and 10 parking lots (issue 42), on top of the 10,000-user
+// system of pbx.ts.
 // Full apply (render + validate + write into an empty directory) in fresh processes and warm; apply after one flow object changes (an IVR, a queue, a
 // time condition, a ring group, a conference room).
 import { spawnSync } from 'node:child_process';
@@ -98,6 +99,16 @@ function flowsModel(): PbxModel {
       cidNamePrefix: '',
     })),
   );
+  // Parking lots (issue 42): 10 of 8 slots, half going back to the parker, half to a ring group.
+  model.parkingLots = Array.from({ length: 10 }, (_, i) => ({
+    id: i + 1,
+    number: String(8500 + i * 10),
+    name: `Lot ${i}`,
+    slots: Array.from({ length: 8 }, (_, s) => String(8501 + i * 10 + s)),
+    timeout: 45,
+    timeoutDestination: i % 2 ? `ext-group,${model.numberedRingGroups?.[i]?.number ?? ''},1` : null,
+    musicClass: 'default',
+  }));
   // Conference rooms (issue 42): 100, a third with PINs, some limited and recorded, ten reached from inbound routes.
   model.conferences = Array.from({ length: 100 }, (_, i) => ({
     number: String(7000 + i),

@@ -416,6 +416,12 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    path: '/flows/parking',
+    modals: async (page, t) => {
+      await checkModal(page, 'new parking lot', () => button(page, t('parking.create')).click());
+    },
+  },
+  {
     path: '/flows/timegroups',
     modals: async (page, t) => {
       await checkModal(page, 'new time group', () => button(page, t('flows.timeGroups.create')).click());

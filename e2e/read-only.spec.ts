@@ -44,6 +44,7 @@ const SCREENS = [
   '/flows/daynight',
   '/flows/queues',
   '/flows/conferences',
+  '/flows/parking',
   '/flows/ringgroups',
   '/flows/timegroups',
   '/flows/timeconditions',

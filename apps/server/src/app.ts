@@ -70,6 +70,9 @@ import { migrationRoutes } from './features/migration/routes.ts';
 import { MigrationService } from './features/migration/service.ts';
 import { paramUrlsRoutes } from './features/paramurls/routes.ts';
 import { ParamUrlsService } from './features/paramurls/service.ts';
+import { ParkingLive } from './features/parking/live.ts';
+import { parkingRoutes } from './features/parking/routes.ts';
+import { ParkingService } from './features/parking/service.ts';
 import { RebootService } from './features/phone-actions/reboot.ts';
 import { phoneActionsRoutes } from './features/phone-actions/routes.ts';
 import { ScanService } from './features/phone-actions/scan.ts';
@@ -292,6 +295,7 @@ export async function buildApp({
   await app.register(queueRoutes(new QueuesService(database.db)));
   await app.register(conferenceRoutes(new ConferencesService(database.db), new ConferenceLive(() => pbx.ami)));
   await app.register(ringGroupRoutes(new RingGroupsService(database.db)));
+  await app.register(parkingRoutes(database.db, new ParkingService(database.db), new ParkingLive(() => pbx.ami)));
   await app.register(timeRoutes(new TimeConditionsService(database.db, pbx.ami)));
   await app.register(
     cqrRoutes(

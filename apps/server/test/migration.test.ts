@@ -273,6 +273,7 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       'Conference 701 migrated',
       'Ring group 600 - Sales migrated (ringall, 4 members, outside numbers press 1 to accept)',
       'Ring group 601 - Support migrated (memoryhunt, 2 members)',
+      'Parking lot 70 Default Lot migrated',
     ]);
     expect(groups.json().warnings).toEqual([
       'Conference 700 Weekly meeting: options wc have no counterpart here and were not kept',
@@ -281,6 +282,18 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       'Ring group 600 - Sales: caller name prefix SALES: is not kept',
       'Ring group 601 - Support: strategy memoryhunt-prim became memoryhunt',
       'Ring group 601 - Support: the Alert-Info ring tone is not kept',
+      'Parking lot 70 Default Lot: the caller name prefix is not kept',
+    ]);
+    // The parking lot keeps its numbers and time; a call nobody picks up goes to the ring group migrated before it.
+    expect((await get('/api/parking')).json()).toEqual([
+      expect.objectContaining({
+        extension: '70',
+        name: 'Default Lot',
+        first_slot: '71',
+        slots: 8,
+        timeout: 60,
+        timeout_dest: 'ext-group,600,1',
+      }),
     ]);
     expect((await get('/api/migration/migrationstatus')).json()).toBe('groups');
     const groupsAgain = await post('/api/migration/groups');

@@ -21,6 +21,7 @@ export * from './gateways.ts';
 export * from './limits.ts';
 export * from './migration.ts';
 export * from './networks.ts';
+export * from './parking.ts';
 export * from './pbx.ts';
 export * from './phone-actions.ts';
 export * from './phonebook.ts';

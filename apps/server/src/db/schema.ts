@@ -631,6 +631,19 @@ export interface ConferencesTable {
   record: number;
 }
 
+/** A parking lot (issue 42 item 2, migration 0039): res_parking.conf lot park-<id>; app-parking,<extension>,1. */
+export interface ParkingLotsTable {
+  id: Generated<number>;
+  extension: string;
+  name: string;
+  first_slot: string;
+  slots: number;
+  timeout: number;
+  /** null: back to whoever parked the call. */
+  timeout_dest: string | null;
+  music_class: Generated<string>;
+}
+
 export interface QueueMembersTable {
   queue_id: number;
   user_id: number;
@@ -775,6 +788,7 @@ export interface Database {
   queue_log: QueueLogTable;
   queue_log_spool: QueueLogSpoolTable;
   conferences: ConferencesTable;
+  parking_lots: ParkingLotsTable;
 }
 
 /** One event of Asterisk's queue log (pbx/queue-log.ts, migration 0036). */

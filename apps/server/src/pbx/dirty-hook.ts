@@ -8,6 +8,8 @@ const NOT_CONFIGURATION = [
   /^\/api\/timeconditions\/\d+\/override\b/,
   // Muting or kicking someone in a conference room acts on the call, over AMI.
   /^\/api\/conferences\/\d+\/participants\b/,
+  // Parked calls and picking one up are calls, over AMI.
+  /^\/api\/parking\/calls\b/,
   /^\/api\/user\/presence\b/,
   /^\/api\/phones\/reconfigure\b/,
   // Reads and previews of the bulk editor sent as POST (a selection too long for a path): they write nothing.

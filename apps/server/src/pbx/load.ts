@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { CallRecordingSettings } from '@centralino/contract';
+import { type CallRecordingSettings, parkingSlots } from '@centralino/contract';
 import type { Kysely, Selectable } from 'kysely';
 import type { PbxPorts } from '../config.ts';
 import type { Database, TrunksTable } from '../db/schema.ts';
@@ -13,6 +13,7 @@ import type {
   PbxInboundRoute,
   PbxModel,
   PbxOutboundRoute,
+  PbxParkingLot,
   PbxProfile,
   PbxSettings,
   PbxTrunk,
@@ -324,7 +325,21 @@ export async function loadPbxModel(
     numberedRingGroups,
     ...flows,
     conferences: await loadConferences(kept, db),
+    parkingLots: await loadParkingLots(kept, db),
   };
+}
+
+async function loadParkingLots(kept: ModelRows, db: Kysely<Database>): Promise<PbxParkingLot[]> {
+  const rows = await kept.rows(db.selectFrom('parking_lots').selectAll().orderBy('extension'));
+  return rows.map((r) => ({
+    id: Number(r.id),
+    number: r.extension,
+    name: r.name,
+    slots: parkingSlots(r.first_slot, Number(r.slots)),
+    timeout: Number(r.timeout),
+    timeoutDestination: r.timeout_dest,
+    musicClass: r.music_class,
+  }));
 }
 
 async function loadConferences(kept: ModelRows, db: Kysely<Database>): Promise<NonNullable<PbxModel['conferences']>> {

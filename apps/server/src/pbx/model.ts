@@ -274,6 +274,19 @@ export interface PbxConference {
   record: boolean;
 }
 
+/** A parking lot (issue 42 item 2): res_parking lot park-<id>, parked at app-parking,<number>,1. */
+export interface PbxParkingLot {
+  id: number;
+  number: string;
+  name: string;
+  /** The slots' numbers, in order. */
+  slots: string[];
+  timeout: number;
+  /** Where a call nobody picked up goes; null: back to whoever parked it. */
+  timeoutDestination: string | null;
+  musicClass: string;
+}
+
 /** A time condition (issue 26): timeconditions,<id>,1; *27<id> sets or clears its override (AstDB TC/<id>). */
 export interface PbxTimeCondition {
   id: number;
@@ -353,6 +366,8 @@ export interface PbxModel {
   cqrs: PbxCqr[];
   /** Conference rooms (issue 42); absent: none. */
   conferences?: PbxConference[];
+  /** Parking lots (issue 42); absent: none. */
+  parkingLots?: PbxParkingLot[];
 }
 
 /** A caller query routing (issue 26): nethcqr,<id>,1 asks the console where to go, else its default. */

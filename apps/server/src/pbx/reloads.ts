@@ -8,6 +8,8 @@ const BY_NAME: Record<string, string[]> = {
   'queues.conf': ['app_queue.so'],
   // Conference rooms (issue 42): `module reload app_confbridge.so`; rooms in progress keep their profiles.
   'confbridge.conf': ['app_confbridge.so'],
+  // Parking lots (issue 42): res_parking rebuilds its lots and their extensions; a lot with calls in it keeps them.
+  'res_parking.conf': ['res_parking.so'],
   'features.conf': ['features'],
   'rtp.conf': ['res_rtp_asterisk.so'],
   'manager.conf': ['manager'],

@@ -339,6 +339,26 @@ export function referenceModel(): PbxModel {
         record: false,
       },
     ],
+    parkingLots: [
+      {
+        id: 1,
+        number: '70',
+        name: 'Reception',
+        slots: ['71', '72', '73', '74', '75', '76', '77', '78'],
+        timeout: 45,
+        timeoutDestination: 'from-did-direct,201,1',
+        musicClass: 'default',
+      },
+      {
+        id: 2,
+        number: '80',
+        name: 'Warehouse (back), $x',
+        slots: ['81', '82'],
+        timeout: 120,
+        timeoutDestination: null,
+        musicClass: 'default',
+      },
+    ],
   };
 }
 

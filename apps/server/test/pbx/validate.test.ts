@@ -334,6 +334,25 @@ function randomModel(seed: number): PbxModel {
       cidNamePrefix: '',
     });
   }
+  // Parking lots (issue 42): back to the parker or to any flow; a route to one.
+  model.parkingLots = Array.from({ length: Math.floor(r() * 3) }, (_, i) => ({
+    id: i + 1,
+    number: String(7201 + i * 10),
+    name: `lot ${pick(['A', 'B;C', '(x), y'])} ${i}`,
+    slots: Array.from({ length: 1 + Math.floor(r() * 8) }, (_, s) => String(7202 + i * 10 + s)),
+    timeout: pick([10, 45]),
+    timeoutDestination: r() < 0.5 ? null : flowDestination(),
+    musicClass: 'default',
+  }));
+  for (const l of model.parkingLots) {
+    model.inboundRoutes.push({
+      did: `08${l.number}`,
+      cid: '',
+      description: l.name,
+      destination: `app-parking,${l.number},1`,
+      cidNamePrefix: '',
+    });
+  }
   return model;
 }
 

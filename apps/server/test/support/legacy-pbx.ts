@@ -173,6 +173,16 @@ CREATE TABLE ivr_details (id int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY, name v
 CREATE TABLE ivr_entries (ivr_id int(11) NOT NULL, selection varchar(10), dest varchar(200), ivr_ret tinyint(1) NOT NULL DEFAULT 0);
 CREATE TABLE meetme (exten varchar(50) NOT NULL PRIMARY KEY, options varchar(15), userpin varchar(50),
   adminpin varchar(50), description varchar(50), joinmsg_id int(11), music varchar(80), users tinyint(4) DEFAULT 0);
+CREATE TABLE parkplus (id bigint NOT NULL AUTO_INCREMENT PRIMARY KEY, defaultlot varchar(10) NOT NULL DEFAULT 'no',
+  type varchar(10) NOT NULL DEFAULT 'public', name varchar(40) NOT NULL DEFAULT '', parkext varchar(40) NOT NULL DEFAULT '',
+  parkpos varchar(40) NOT NULL DEFAULT '', numslots int NOT NULL DEFAULT 4, parkingtime int NOT NULL DEFAULT 45,
+  parkedmusicclass varchar(100) DEFAULT 'default', generatefc varchar(10) NOT NULL DEFAULT 'yes',
+  generatehints varchar(10) NOT NULL DEFAULT 'yes', findslot varchar(10) NOT NULL DEFAULT 'first',
+  parkedplay varchar(10) NOT NULL DEFAULT 'both', parkedcalltransfers varchar(10) NOT NULL DEFAULT 'caller',
+  parkedcallreparking varchar(10) NOT NULL DEFAULT 'caller', alertinfo varchar(254) NOT NULL DEFAULT '',
+  rvolume varchar(2) NOT NULL DEFAULT '', cidpp varchar(100) NOT NULL DEFAULT '', autocidpp varchar(10) NOT NULL DEFAULT 'none',
+  announcement_id int, comebacktoorigin varchar(10) NOT NULL DEFAULT 'yes',
+  dest varchar(100) NOT NULL DEFAULT 'app-blackhole,hangup,1');
 CREATE TABLE queues_config (extension varchar(20) NOT NULL DEFAULT '' PRIMARY KEY, descr varchar(35) NOT NULL DEFAULT '',
   grppre varchar(100) NOT NULL DEFAULT '', alertinfo varchar(254) NOT NULL DEFAULT '', ringing tinyint(1) NOT NULL DEFAULT 0,
   maxwait varchar(8) NOT NULL DEFAULT '', password varchar(20) NOT NULL DEFAULT '', ivr_id varchar(8) NOT NULL DEFAULT '0',
@@ -517,6 +527,12 @@ async function fillPbx(conn: mysql.Connection, count: number) {
         ['701', 'q', '', '', '', 0, '', 0],
       ],
     ],
+  );
+  // A parking lot (FreePBX parkplus): 70, slots 71–78, a call nobody picks up goes to ring group 600; a caller-name
+  // prefix Centralino does not keep.
+  await conn.query(
+    'INSERT INTO parkplus (defaultlot, name, parkext, parkpos, numslots, parkingtime, parkedmusicclass, cidpp, comebacktoorigin, dest) VALUES ?',
+    [[['yes', 'Default Lot', '70', '71', 8, 60, 'default', 'PARK:', 'no', 'ext-group,600,1']]],
   );
   // Queues: numbers outside the users' range; one member per row as FreePBX 11 stores them (999 is nobody's).
   await conn.query(

@@ -60,6 +60,7 @@ const TimeConditionsPage = lazy(() =>
   import('../features/flows/TimeConditionsPage.tsx').then((m) => ({ default: m.TimeConditionsPage })),
 );
 const QueuesPage = lazy(() => import('../features/flows/QueuesPage.tsx').then((m) => ({ default: m.QueuesPage })));
+const ParkingPage = lazy(() => import('../features/parking/ParkingPage.tsx').then((m) => ({ default: m.ParkingPage })));
 const ConferencesPage = lazy(() =>
   import('../features/conferences/ConferencesPage.tsx').then((m) => ({ default: m.ConferencesPage })),
 );
@@ -186,6 +187,7 @@ export const routes = [
       { path: '/flows/daynight', element: screen(<DayNightPage />) },
       { path: '/flows/queues', element: screen(<QueuesPage />) },
       { path: '/flows/conferences', element: screen(<ConferencesPage />) },
+      { path: '/flows/parking', element: screen(<ParkingPage />) },
       { path: '/flows/ringgroups', element: screen(<RingGroupsPage />) },
       { path: '/flows/timegroups', element: screen(<TimeGroupsPage />) },
       { path: '/flows/timeconditions', element: screen(<TimeConditionsPage />) },

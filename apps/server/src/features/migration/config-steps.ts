@@ -10,6 +10,7 @@ import { DestinationCheck, IDS_KEY, kindsAfter } from './destinations.ts';
 import { migrateQueues, migrateTimeConditions, migrateTimeGroups } from './flow-steps.ts';
 import { migrateRingGroups } from './group-steps.ts';
 import { describe, msg, textMessage } from './messages.ts';
+import { migrateParking } from './parking-steps.ts';
 import { addPending, linkPending, type PendingLink } from './pending.ts';
 import { migrateCardTemplates, migrateCtiPhonebook } from './post-steps.ts';
 import { migrateRecordings } from './recording-steps.ts';
@@ -425,6 +426,8 @@ export class ConfigMigration {
       // Conference rooms first (conference-steps.ts): every later step may send calls to them.
       await migrateConferences(trx, this.source, log);
       await migrateRingGroups(trx, this.source, log);
+      // Parking lots last: their timeout destinations may be the rooms and groups just made (parking-steps.ts).
+      await migrateParking(trx, this.source, log);
       return true;
     });
   }

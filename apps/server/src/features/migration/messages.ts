@@ -111,6 +111,24 @@ export const migrationMessages = {
   conference_label: { en: 'Conference {number} {description}', it: 'Conferenza {number} {description}' },
   conference_label_bare: { en: 'Conference {number}', it: 'Conferenza {number}' },
   conferences_none: { en: 'No conferences to migrate', it: 'Nessuna conferenza da migrare' },
+  parking_label: { en: 'Parking lot {number} {name}', it: 'Parcheggio {number} {name}' },
+  parking_none: { en: 'No parking lots to migrate', it: 'Nessun parcheggio da migrare' },
+  parking_slots_changed: {
+    en: '{label}: {old} slots became {new}',
+    it: '{label}: {old} posti diventati {new}',
+  },
+  parking_timeout_changed: {
+    en: '{label}: timeout {old} s became {new} s',
+    it: '{label}: attesa di {old} s diventata {new} s',
+  },
+  parking_not_kept: { en: '{label}: {what} is not kept', it: '{label}: {what} non viene mantenuto' },
+  parking_announcement: { en: 'the announcement to the parker', it: "l'annuncio a chi parcheggia" },
+  parking_alertinfo: { en: 'the Alert-Info ring tone', it: 'la suoneria Alert-Info' },
+  parking_cidpp: { en: 'the caller name prefix', it: 'il prefisso del nome del chiamante' },
+  parking_private: {
+    en: 'the private lot (every phone may use it here)',
+    it: 'il parcheggio privato (qui ogni telefono può usarlo)',
+  },
   conference_options_dropped: {
     en: '{label}: options {options} have no counterpart here and were not kept',
     it: '{label}: le opzioni {options} non hanno un equivalente qui e non sono state mantenute',

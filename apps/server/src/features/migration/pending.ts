@@ -11,7 +11,16 @@ import type { StepLog } from './state.ts';
  * created it — so the report carries no false "destination not migrated".
  */
 export interface PendingLink {
-  table: 'ivrs' | 'ivr_entries' | 'queues' | 'ring_groups' | 'announcements' | 'daynight' | 'cqrs' | 'cqr_entries';
+  table:
+    | 'ivrs'
+    | 'ivr_entries'
+    | 'queues'
+    | 'ring_groups'
+    | 'announcements'
+    | 'daynight'
+    | 'cqrs'
+    | 'cqr_entries'
+    | 'parking_lots';
   /** The row's id (the IVR's for its entries, the CQR's for its entries, the switch's number for day/night). */
   id: number;
   column:
@@ -22,7 +31,8 @@ export interface PendingLink {
     | 'post_dest'
     | 'day_dest'
     | 'night_dest'
-    | 'default_dest';
+    | 'default_dest'
+    | 'timeout_dest';
   /** An IVR entry's key, or a CQR entry's position. */
   selection: string | null;
   old: string;
@@ -90,6 +100,9 @@ async function setDestination(trx: Kysely<Database>, p: PendingLink, dest: strin
       return;
     case 'ring_groups':
       await trx.updateTable('ring_groups').set({ failover_dest: dest }).where('id', '=', p.id).execute();
+      return;
+    case 'parking_lots':
+      await trx.updateTable('parking_lots').set({ timeout_dest: dest }).where('id', '=', p.id).execute();
       return;
     case 'announcements':
       await trx.updateTable('announcements').set({ post_dest: dest }).where('id', '=', p.id).execute();

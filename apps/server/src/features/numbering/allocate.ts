@@ -7,6 +7,7 @@ import {
   freeDeviceNumber,
   mainExtensionCandidates,
   mainExtensionClash,
+  parkingNumberClash,
   queueNumberCandidates,
   queueNumberClash,
   trunkNameCandidates,
@@ -64,6 +65,17 @@ export async function assertRingGroupNumberFree(trx: Trx, n: string, groupId?: n
   await lockNumbering(trx);
   const clash = queueNumberClash(n, await holdersOf(trx, queueNumberCandidates(n)), groupId, 'ringgroup');
   if (clash) throw clashError(n, clash, 'ringgroup');
+}
+
+/**
+ * Refuses (422, naming the holder and the number) a parking lot's number or any of its slots (lotId: the lot being
+ * changed); `numbers` is the lot number then its slots, so the first clash named is the one typed first.
+ */
+export async function assertParkingNumbersFree(trx: Trx, numbers: string[], lotId?: number): Promise<void> {
+  await lockNumbering(trx);
+  const candidates = numbers.flatMap((n) => queueNumberCandidates(n));
+  const clash = parkingNumberClash(numbers, await holdersOf(trx, candidates), lotId);
+  if (clash) throw clashError(numbers.find((n) => n === clash.number) ?? clash.number, clash, 'parking');
 }
 
 export const DEVICE_PREFIXES = [91, 92, 93, 94, 95, 96, 97, 98];

@@ -1,3 +1,4 @@
+import { parkingSlots } from '@centralino/contract';
 import { type Kysely, PostgresAdapter, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
@@ -6,9 +7,10 @@ import type { Database } from '../../db/schema.ts';
  * a device's number (N or 9xN), a gateway FXS port's device number, and a trunk's channel
  * name (which names PJSIP sections, like device numbers do). A gateway port's trunk number is only a
  * prefix dialled through that trunk, never an endpoint or an extension, so it takes no number here. Feature codes are the
- * rules' business (rules.ts). A call queue, a ring group and a conference room hold their numbers like an extension.
+ * rules' business (rules.ts). A call queue, a ring group and a conference room hold their numbers like an extension;
+ * a parking lot holds its number and every one of its slots.
  */
-export type HolderKind = 'user' | 'device' | 'fxs_port' | 'trunk' | 'queue' | 'ringgroup' | 'conference';
+export type HolderKind = 'user' | 'device' | 'fxs_port' | 'trunk' | 'queue' | 'ringgroup' | 'conference' | 'parking';
 
 export interface NumberHolder {
   number: string;
@@ -54,6 +56,7 @@ export async function holdersOf(db: Db, numbers?: string[], kinds?: HolderKind[]
     if (wants('queue')) await queuesHolding(db, part, out);
     if (wants('ringgroup')) await ringGroupsHolding(db, part, out);
     if (wants('conference')) await conferencesHolding(db, part, out);
+    if (wants('parking')) await parkingHolding(db, part, out);
   }
   return out;
 }
@@ -145,6 +148,18 @@ async function ringGroupsHolding(db: Db, part: string[] | undefined, out: Number
   if (part) groups = groups.where('extension', 'in', part);
   for (const g of await groups.execute()) {
     out.push({ number: g.extension, kind: 'ringgroup', userId: null, name: g.name, detail: String(g.id) });
+  }
+}
+
+async function parkingHolding(db: Db, part: string[] | undefined, out: NumberHolder[]): Promise<void> {
+  // A lot's slots are a range, not rows: the lots are few, so each is expanded here and matched in memory.
+  const wanted = part ? new Set(part) : undefined;
+  const lots = await db.selectFrom('parking_lots').select(['id', 'extension', 'name', 'first_slot', 'slots']).execute();
+  for (const l of lots) {
+    for (const number of [l.extension, ...parkingSlots(l.first_slot, Number(l.slots))]) {
+      if (wanted && !wanted.has(number)) continue;
+      out.push({ number, kind: 'parking', userId: null, name: l.name, detail: String(l.id) });
+    }
   }
 }
 

@@ -105,7 +105,7 @@ export function queueNumberClash(
   n: string,
   holders: NumberHolder[],
   queueId?: number,
-  kind: 'queue' | 'ringgroup' | 'conference' = 'queue',
+  kind: 'queue' | 'ringgroup' | 'conference' | 'parking' = 'queue',
 ): Clash | undefined {
   const of = companionOf(n);
   const clash = holders.find(
@@ -114,6 +114,15 @@ export function queueNumberClash(
       (h.number === n || (h.number === of && h.kind === 'user')),
   );
   return clash ? { number: clash.number, holder: clash } : undefined;
+}
+
+/** A parking lot takes its number and each slot as a queue takes its number (lotId: the lot being changed). */
+export function parkingNumberClash(numbers: string[], holders: NumberHolder[], lotId?: number): Clash | undefined {
+  for (const n of numbers) {
+    const clash = queueNumberClash(n, holders, lotId, 'parking');
+    if (clash) return clash;
+  }
+  return undefined;
 }
 
 /** Names the holder of a number in the user's language. */
@@ -136,6 +145,8 @@ export function describeHolder(h: NumberHolder, lang: UiLanguage): string {
       return it ? `gruppo di chiamata ${h.name}` : `ring group ${h.name}`;
     case 'conference':
       return it ? `conferenza ${h.name}` : `conference ${h.name}`;
+    case 'parking':
+      return it ? `parcheggio ${h.name}` : `parking lot ${h.name}`;
   }
 }
 
@@ -143,7 +154,7 @@ export function describeHolder(h: NumberHolder, lang: UiLanguage): string {
 export function clashError(
   wanted: string,
   clash: Clash,
-  taking: 'extension' | 'trunk' | 'queue' | 'ringgroup' | 'conference' = 'extension',
+  taking: 'extension' | 'trunk' | 'queue' | 'ringgroup' | 'conference' | 'parking' = 'extension',
 ): AppError {
   return new AppError(
     422,
@@ -171,6 +182,11 @@ export function clashError(
         return it
           ? `La conferenza non può avere il numero ${wanted}: il numero ${clash.number} è già in uso (${who})`
           : `The conference cannot have number ${wanted}: number ${clash.number} is already in use by ${who}`;
+      }
+      if (taking === 'parking') {
+        return it
+          ? `Il parcheggio non può usare il numero ${wanted}: il numero ${clash.number} è già in uso (${who})`
+          : `The parking lot cannot use number ${wanted}: number ${clash.number} is already in use by ${who}`;
       }
       if (taking === 'trunk') {
         return it

@@ -310,7 +310,14 @@ function renderSubroutines(recordings: boolean): string {
 function deviceContextFor(name: string, features: string[], routes: string[]): string {
   const context = new Context(name);
   for (const feature of features) context.include(feature);
-  context.include('ext-local').include('ext-group').include('ext-queues').include('ext-meetme').include('app-dialvm');
+  context
+    .include('ext-local')
+    .include('ext-group')
+    .include('ext-queues')
+    .include('ext-meetme')
+    // Parking lots and slots (render/parking.ts); a blind transfer to a lot number is looked up here too.
+    .include('ext-parking')
+    .include('app-dialvm');
   for (const route of routes) context.include(route);
   context.include('bad-number');
   return `${context.toString().trimEnd()}\nexten => h,1,Hangup()\n\n`;
@@ -527,6 +534,8 @@ export function renderDialplanRoot(model: PbxModel, userFiles: string[], account
   out += `#include ${RING_GROUPS_FILE}\n\n`;
   // Conference rooms (issue 42, render/conferences.ts).
   out += '#include extensions.conferences.conf\n\n';
+  // Parking lots (issue 42, render/parking.ts).
+  out += '#include extensions.parking.conf\n\n';
   // ext-local must exist even before the first user has an extension.
   out += '[ext-local]\n\n';
   for (const file of userFiles) out += `#include ${file}\n`;

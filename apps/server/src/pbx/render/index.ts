@@ -3,6 +3,7 @@ import { bucketOf, byNumber, HEADER } from './common.ts';
 import { CONFBRIDGE_FILE, CONFERENCE_FILE, renderConfbridgeConf, renderConferencesDialplan } from './conferences.ts';
 import { RING_GROUPS_FILE, renderDialplanRoot, renderUserDialplan } from './dialplan.ts';
 import { FlowsRenderer } from './flows.ts';
+import { PARKING_CONF, PARKING_FILE, renderParkingConf, renderParkingDialplan } from './parking.ts';
 import { renderPjsipRoot, renderTransports, renderTrunks, renderUserAccounts, userAccounts } from './pjsip.ts';
 import { renderQueuesConf } from './queues.ts';
 import { renderRingGroupsFile } from './ring-groups.ts';
@@ -232,6 +233,8 @@ export class ConfigRenderer {
     const recordings = Boolean(model.settings.callRecording);
     files.set(CONFBRIDGE_FILE, renderConfbridgeConf(model.conferences ?? [], recordings));
     files.set(CONFERENCE_FILE, renderConferencesDialplan(model.conferences ?? [], recordings));
+    files.set(PARKING_CONF, renderParkingConf(model.parkingLots ?? []));
+    files.set(PARKING_FILE, renderParkingDialplan(model.parkingLots ?? []));
     yield;
     files.set('voicemail.conf', voicemail.join(''));
     files.set('asterisk.conf', renderAsteriskConf(s));

@@ -129,6 +129,8 @@ export const LOADED_MODULES = [
   // Conference rooms (issue 42): ConfBridge mixes with bridge_softmix; Read() asks for the PIN.
   'app_confbridge.so',
   'bridge_softmix.so',
+  // Call parking (issue 42): Park(), ParkedCall(), the lots' extensions and hints, ParkedCalls over AMI.
+  'res_parking.so',
   'func_db.so',
   'func_callerid.so',
   'func_cdr.so',

@@ -9,6 +9,7 @@ import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { PagedList } from '../../components/PagedList.tsx';
 import { RecordingDiskCard } from '../calls/RecordingSettingsCard.tsx';
 import { CONFERENCES_NOW, ConferencesNowCard } from '../conferences/ConferencesNowCard.tsx';
+import { ParkedCallsCard } from '../parking/ParkedCallsCard.tsx';
 import { PbxSystemCard } from '../pbx/PbxSystemCard.tsx';
 import { dashboardApi } from './dashboardApi.ts';
 import { ExtensionInfoModal } from './ExtensionInfoModal.tsx';
@@ -154,6 +155,7 @@ export function DashboardPage() {
       <PbxSystemCard />
       <RecordingDiskCard />
       <ConferencesNowCard />
+      <ParkedCallsCard />
       <Section id="dashboard-users" title={t('dashboard.users')}>
         <PagedList
           queryKey={USERS}

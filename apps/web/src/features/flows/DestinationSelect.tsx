@@ -18,6 +18,7 @@ const CATEGORY_KEYS: Record<string, string> = {
   'Time conditions': 'timeconditions',
   'Caller query routing': 'cqr',
   Conferences: 'conferences',
+  Parking: 'parking',
   'Ring groups': 'ringgroups',
 };
 

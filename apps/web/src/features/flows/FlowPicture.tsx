@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { conferencesApi } from '../conferences/conferencesApi.ts';
+import { parkingApi } from '../parking/parkingApi.ts';
 import { useDestinationLabel } from './FlowListPage.tsx';
 import { flowsApi } from './flowsApi.ts';
 import { rangeText } from './TimeGroupsPage.tsx';
@@ -31,6 +32,7 @@ export function FlowPicture({ destination }: { destination: string }) {
     cqrs: useQuery({ queryKey: ['cqr'], queryFn: flowsApi.cqrs }),
     ringGroups: useQuery({ queryKey: ['ringgroups'], queryFn: flowsApi.ringGroups }),
     conferences: useQuery({ queryKey: ['conferences'], queryFn: conferencesApi.list }),
+    parking: useQuery({ queryKey: ['parking'], queryFn: parkingApi.list }),
   };
   if (Object.values(q).some((x) => !x.data)) return <Loader aria-label={t('app.loading')} />;
 
@@ -135,6 +137,15 @@ export function FlowPicture({ destination }: { destination: string }) {
             branches: [],
           }
         : { branches: [] };
+    }
+    if (context === 'app-parking') {
+      // Parked: someone may pick it up at a slot, else it goes on when its time is up.
+      const lot = q.parking.data?.find((x) => x.extension === exten);
+      if (!lot) return { branches: [] };
+      const detail = t('parking.picture', { first: lot.first_slot, last: lot.last_slot, seconds: lot.timeout });
+      return lot.timeout_dest === null
+        ? { detail: `${detail}; ${t('parking.pictureBack')}`, branches: [] }
+        : { detail, branches: [{ via: t('parking.pictureTimeout'), destination: lot.timeout_dest }] };
     }
     return { branches: [] };
   };
