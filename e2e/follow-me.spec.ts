@@ -29,7 +29,7 @@ test('follow-me: a colleague then the mobile, edited from the user’s row', asy
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog.getByText('Add at least one number, each once, to switch follow-me on')).toBeVisible();
 
-  await dialog.getByRole('textbox', { name: 'The user’s own phones first (seconds)' }).fill('10');
+  await dialog.getByRole('textbox', { name: "The user's own phones first (seconds)" }).fill('10');
   await dialog.getByRole('button', { name: 'Add a colleague' }).click();
   await dialog.getByRole('combobox', { name: 'Number 1: colleague' }).click();
   // Alice herself is not offered: her phones ring first anyway.
