@@ -1,8 +1,8 @@
 // Call flows at scale (issue 26): 500 IVRs, 200 queues × 50 members, 1,000 time conditions (and 200 announcements),
-// with 200 ring groups × 10 members, 100 conference rooms and 10 parking lots (issue 42), on top of the 10,000-user
-// system of pbx.ts.
+// with 200 ring groups × 10 members, 100 conference rooms, 10 parking lots and follow-me on half the users (issue 42),
+// on top of the 10,000-user system of pbx.ts.
 // Full apply (render + validate + write into an empty directory) in fresh processes and warm; apply after one flow object changes (an IVR, a queue, a
-// time condition, a ring group, a conference room).
+// time condition, a ring group, a conference room, a user's follow-me).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -129,6 +129,23 @@ function flowsModel(): PbxModel {
       cidNamePrefix: '',
     })),
   );
+  // Follow-me (issue 42) on every other user: a colleague, then the mobile with press 1.
+  model.users = model.users.map((u, i) =>
+    i % 2
+      ? u
+      : {
+          ...u,
+          followMe: {
+            preRing: 15,
+            strategy: i % 4 ? 'ringall' : 'hunt',
+            confirmExternal: true,
+            legs: [
+              { kind: 'user', number: ext(i + 1), ringTime: 15 },
+              { kind: 'external', number: `0039347${String(i).padStart(7, '0')}`, ringTime: 25 },
+            ],
+          },
+        },
+  );
   return model;
 }
 
@@ -179,6 +196,7 @@ try {
     'time condition': [],
     'ring group': [],
     conference: [],
+    'follow-me': [],
   };
   const phases: Record<string, (typeof pipeline.lastTimings)[]> = {
     IVR: [],
@@ -186,6 +204,7 @@ try {
     'time condition': [],
     'ring group': [],
     conference: [],
+    'follow-me': [],
   };
   let written: Record<string, string[]> = {};
   for (let round = 0; round < 6; round++) {
@@ -221,6 +240,14 @@ try {
     written = { ...written, conference: await pipeline.run(model) };
     changes.conference?.push(ms(t0));
     phases.conference?.push({ ...pipeline.lastTimings });
+    const at = 2 * (100 + round);
+    const u = model.users[at] as PbxModel['users'][number];
+    const fm = u.followMe as NonNullable<PbxModel['users'][number]['followMe']>;
+    model.users[at] = { ...u, followMe: { ...fm, preRing: fm.preRing + 1 } };
+    t0 = performance.now();
+    written = { ...written, 'follow-me': await pipeline.run(model) };
+    changes['follow-me']?.push(ms(t0));
+    phases['follow-me']?.push({ ...pipeline.lastTimings });
   }
 
   thread.reset();
@@ -235,7 +262,7 @@ try {
   const coldMedian = median(coldFull);
   const coldPhase = (key: 'renderMs' | 'validateMs' | 'writeMs') => Math.round(median(cold.map((r) => r[key])));
   console.log(
-    `Call flows: 500 IVRs, 200 queues × 50 members, 1,000 time conditions, 200 announcements, 200 ring groups × 10 members, 1,000 more inbound routes on 10,000 users; ${first.length} files, extensions.flows*.conf ${(flowsBytes / 1e6).toFixed(2)} MB, queues.conf ${(queuesBytes / 1e6).toFixed(2)} MB`,
+    `Call flows: 500 IVRs, 200 queues × 50 members, 1,000 time conditions, 200 announcements, 200 ring groups × 10 members, 100 conference rooms, follow-me on 5,000 users, 1,000 more inbound routes on 10,000 users; ${first.length} files, extensions.flows*.conf ${(flowsBytes / 1e6).toFixed(2)} MB, queues.conf ${(queuesBytes / 1e6).toFixed(2)} MB`,
   );
   console.log(
     `  full apply in ${COLD_RUNS} fresh processes: median ${coldMedian} ms (${coldFull.join(', ')}) (target < ${FULL_TARGET}): render ${coldPhase('renderMs')}, validate ${coldPhase('validateMs')}, write ${coldPhase('writeMs')}`,

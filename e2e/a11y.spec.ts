@@ -212,6 +212,13 @@ const SCREENS: Screen[] = [
     modals: async (page, t) => {
       await checkModal(page, 'add user', () => button(page, t('extensions.addUser')).click());
       await checkModal(page, 'import', () => button(page, t('extensions.import')).click());
+      // A user's follow-me, opened from the user's row (its name starts the button's label).
+      await checkModal(page, 'follow-me', () =>
+        page
+          .getByRole('button', { name: new RegExp(`^${t('followMe.open')} `) })
+          .first()
+          .click(),
+      );
     },
   },
   // The parent screens of two steps each: their sub-step bar and what each step is for.

@@ -92,6 +92,8 @@ import { streamingRoutes } from './features/streaming/routes.ts';
 import { StreamingService } from './features/streaming/service.ts';
 import { trunksRoutes } from './features/trunks/routes.ts';
 import { TrunksService } from './features/trunks/service.ts';
+import { FollowMeService } from './features/users/follow-me.ts';
+import { followMeRoutes } from './features/users/follow-me-routes.ts';
 import { usersRoutes } from './features/users/routes.ts';
 import { UsersService } from './features/users/service.ts';
 import { WizardRepository } from './features/wizard/repository.ts';
@@ -296,6 +298,7 @@ export async function buildApp({
   await app.register(conferenceRoutes(new ConferencesService(database.db), new ConferenceLive(() => pbx.ami)));
   await app.register(ringGroupRoutes(new RingGroupsService(database.db)));
   await app.register(parkingRoutes(database.db, new ParkingService(database.db), new ParkingLive(() => pbx.ami)));
+  await app.register(followMeRoutes(new FollowMeService(database.db)));
   await app.register(timeRoutes(new TimeConditionsService(database.db, pbx.ami)));
   await app.register(
     cqrRoutes(

@@ -280,6 +280,8 @@ const SNAPSHOT_TABLES: (keyof Database)[] = [
   'time_group_ranges',
   'time_conditions',
   'conferences',
+  'followme',
+  'followme_legs',
   'inbound_routes',
   'phonebook_contacts',
   'card_templates',

@@ -273,6 +273,9 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       'Conference 701 migrated',
       'Ring group 600 - Sales migrated (ringall, 4 members, outside numbers press 1 to accept)',
       'Ring group 601 - Support migrated (memoryhunt, 2 members)',
+      // Follow-me: whether it was on lived in the old AstDB, so it comes in switched off, and says so.
+      'Follow-me of 201 migrated (ringall, 2 numbers, outside numbers press 1 to accept), switched off: the old ' +
+        'system kept whether it was on outside its database; switch it on on the user’s Follow-me',
       'Parking lot 70 Default Lot migrated',
     ]);
     expect(groups.json().warnings).toEqual([
@@ -282,6 +285,9 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       'Ring group 600 - Sales: caller name prefix SALES: is not kept',
       'Ring group 601 - Support: strategy memoryhunt-prim became memoryhunt',
       'Ring group 601 - Support: the Alert-Info ring tone is not kept',
+      'Follow-me of 201: strategy ringallv2-prim became ringall',
+      'Follow-me of 202 not migrated: its list has nothing but the user’s own extension',
+      'Follow-me of 999 not migrated: no user has extension 999',
       'Parking lot 70 Default Lot: the caller name prefix is not kept',
     ]);
     // The parking lot keeps its numbers and time; a call nobody picks up goes to the ring group migrated before it.
@@ -295,6 +301,17 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
         timeout_dest: 'ext-group,600,1',
       }),
     ]);
+    // The list without the own extension, its times, the press-1 leg; switched off.
+    expect((await get('/api/users/mario.rossi/followme')).json()).toEqual({
+      enabled: false,
+      pre_ring: 7,
+      strategy: 'ringall',
+      confirm_external: true,
+      legs: [
+        { type: 'extension', number: '202', ring_time: 20 },
+        { type: 'external', number: '3331234567', ring_time: 20 },
+      ],
+    });
     expect((await get('/api/migration/migrationstatus')).json()).toBe('groups');
     const groupsAgain = await post('/api/migration/groups');
     expect(groupsAgain.json().warnings).toContain('Ring group 600 - Sales already migrated');

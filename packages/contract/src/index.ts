@@ -17,6 +17,7 @@ export * from './devices.ts';
 export * from './directory.ts';
 export * from './errors.ts';
 export * from './flows.ts';
+export * from './followme.ts';
 export * from './gateways.ts';
 export * from './limits.ts';
 export * from './migration.ts';

@@ -667,6 +667,24 @@ export interface RingGroupsTable {
 }
 
 /** One member of a ring group in ring order: a user or an outside number (exactly one of the two is set). */
+/** A user's follow-me (issue 42, migration 0042): after pre_ring seconds of the user's own phones, the list rings. */
+export interface FollowMeTable {
+  user_id: number;
+  enabled: number;
+  pre_ring: number;
+  strategy: 'hunt' | 'ringall';
+  confirm_external: number;
+}
+
+/** One number of a follow-me list: a user (target_user_id) or an outside number (external). */
+export interface FollowMeLegsTable {
+  user_id: number;
+  position: number;
+  target_user_id: number | null;
+  external: string | null;
+  ring_time: number;
+}
+
 export interface RingGroupMembersTable {
   ring_group_id: number;
   position: number;
@@ -774,6 +792,8 @@ export interface Database {
   queue_members: QueueMembersTable;
   ring_groups: RingGroupsTable;
   ring_group_members: RingGroupMembersTable;
+  followme: FollowMeTable;
+  followme_legs: FollowMeLegsTable;
   time_groups: TimeGroupsTable;
   time_group_ranges: TimeGroupRangesTable;
   time_conditions: TimeConditionsTable;

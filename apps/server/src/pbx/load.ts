@@ -7,6 +7,7 @@ import type { Database, TrunksTable } from '../db/schema.ts';
 import { SettingsStore } from '../db/settings-store.ts';
 import { NOTICE_PROMPT, readCallRecordingSettings } from '../features/call-recordings/settings.ts';
 import { VOICEMAIL_STT_SETTING } from '../features/cloud-speech/key.ts';
+import { loadFollowMe } from './load-follow-me.ts';
 import { loadRingGroups } from './load-ring-groups.ts';
 import type {
   PbxDevice,
@@ -236,6 +237,7 @@ export async function loadPbxModel(
     userDevices.set(Number(d.user_id), list);
   }
 
+  const followMe = await loadFollowMe(kept, db);
   const users: PbxUser[] = rows.map((r) => {
     const extension = r.default_extension as string;
     const own = userDevices.get(Number(r.id)) ?? [];
@@ -259,6 +261,7 @@ export async function loadPbxModel(
       pickupGroup: r.pickup_group,
       destinations: { busy: r.busy_dest, noAnswer: r.noanswer_dest, unavailable: r.unavailable_dest },
       recording: r.recording_policy,
+      ...(followMe.has(Number(r.id)) ? { followMe: followMe.get(Number(r.id)) } : {}),
     };
   });
   const extensionOf = new Map(rows.map((r) => [Number(r.id), r.default_extension as string]));

@@ -61,6 +61,22 @@ export interface PbxUser {
   destinations: { busy: Destination | null; noAnswer: Destination | null; unavailable: Destination | null };
   /** Call recording of the user's calls (issue 41); absent: on demand. */
   recording?: RecordingPolicy;
+  /** Follow-me (issue 42): only when switched on with something to ring; absent: none. */
+  followMe?: PbxFollowMe;
+}
+
+/**
+ * After the user's own phones rang `preRing` seconds unanswered (or none is registered), the list rings; nobody
+ * answering ends on the user's no-answer (or unavailable) path as before.
+ */
+export interface PbxFollowMe {
+  preRing: number;
+  /** hunt: one after another, each for its time; ringall: together, for the longest of the times. */
+  strategy: 'hunt' | 'ringall';
+  /** Outside numbers must press 1 before the call is put through. */
+  confirmExternal: boolean;
+  /** Colleagues by main extension, outside numbers as dialled; ringTime in seconds. */
+  legs: { kind: 'user' | 'external'; number: string; ringTime: number }[];
 }
 
 export type TrunkTransport = 'udp' | 'tcp' | 'tls';

@@ -98,7 +98,21 @@ export function referenceModel(): PbxModel {
         destinations: { busy: 'ext-local,vmb201,1', noAnswer: 'from-did-direct,201,1', unavailable: null },
       }),
       // A ring time without voicemail or a destination: the Dial still times out after it.
-      user('1001', { username: 'carol', name: 'Carol', ringTime: 40 }),
+      // Follow-me (issue 42): a colleague, then her mobile, which must press 1.
+      user('1001', {
+        username: 'carol',
+        name: 'Carol',
+        ringTime: 40,
+        followMe: {
+          preRing: 10,
+          strategy: 'hunt',
+          confirmExternal: true,
+          legs: [
+            { kind: 'user', number: '202', ringTime: 15 },
+            { kind: 'external', number: '3331234567', ringTime: 25 },
+          ],
+        },
+      }),
     ],
     trunks: [
       voipTrunk(1, 'Provider1'),

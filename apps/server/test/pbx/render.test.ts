@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseConf } from '../../src/pbx/conf-parser.ts';
-import type { PbxDevice, PbxModel, PbxUser } from '../../src/pbx/model.ts';
+import type { PbxDevice, PbxFollowMe, PbxModel, PbxUser } from '../../src/pbx/model.ts';
 import { renderUserDialplan } from '../../src/pbx/render/dialplan.ts';
 import { ConfigRenderer, renderConfiguration, sameUser } from '../../src/pbx/render/index.ts';
 import { renderVoicemail } from '../../src/pbx/render/voicemail.ts';
@@ -164,6 +164,12 @@ describe('user comparison of the renderer cache', () => {
       groups: ['a'],
       devices: [{ number: '91201', type: 'physical', secret: 's', encrypted: false }],
       recording: 'on_demand',
+      followMe: {
+        preRing: 10,
+        strategy: 'hunt',
+        confirmExternal: false,
+        legs: [{ kind: 'external', number: '3331234567', ringTime: 20 }],
+      },
     });
     expect(sameUser(base, structuredClone(base))).toBe(true);
     const changes: Record<string, (u: PbxUser) => void> = {
@@ -218,6 +224,9 @@ describe('user comparison of the renderer cache', () => {
       recording: (u) => {
         u.recording = 'always';
       },
+      followMe: (u) => {
+        u.followMe = undefined;
+      },
     };
     // A new field of PbxUser must be compared too: this list follows the fields of a user.
     expect(Object.keys(changes).sort()).toEqual(Object.keys(base).sort());
@@ -225,6 +234,27 @@ describe('user comparison of the renderer cache', () => {
       const other = structuredClone(base);
       change(other);
       expect(sameUser(base, other), field).toBe(false);
+    }
+    for (const change of [
+      (f: PbxFollowMe) => {
+        f.preRing = 11;
+      },
+      (f: PbxFollowMe) => {
+        f.strategy = 'ringall';
+      },
+      (f: PbxFollowMe) => {
+        f.confirmExternal = true;
+      },
+      (f: PbxFollowMe) => {
+        (f.legs[0] as PbxFollowMe['legs'][number]).ringTime = 21;
+      },
+      (f: PbxFollowMe) => {
+        f.legs.push({ kind: 'user', number: '202', ringTime: 5 });
+      },
+    ]) {
+      const other = structuredClone(base);
+      change(other.followMe as PbxFollowMe);
+      expect(sameUser(base, other), 'followMe').toBe(false);
     }
     const noBox = structuredClone(base);
     noBox.voicemail = null;

@@ -158,6 +158,10 @@ CREATE TABLE ringgroups (grpnum varchar(20) NOT NULL PRIMARY KEY, strategy varch
   description varchar(35) NOT NULL, alertinfo varchar(255), remotealert_id int(11), needsconf varchar(10),
   toolate_id int(11), ringing varchar(80), cwignore varchar(10), cfignore varchar(10), cpickup varchar(10),
   recording varchar(10) DEFAULT 'dontcare');
+CREATE TABLE findmefollow (grpnum varchar(20) NOT NULL PRIMARY KEY, strategy varchar(50) NOT NULL,
+  grptime smallint NOT NULL, grppre varchar(100), grplist varchar(255) NOT NULL, annmsg_id int(11),
+  postdest varchar(255), dring varchar(255), rvolume varchar(2) NOT NULL DEFAULT '', remotealert_id int(11),
+  needsconf varchar(10), toolate_id int(11), pre_ring smallint NOT NULL DEFAULT 0, ringing varchar(80));
 CREATE TABLE recordings (id int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY, displayname varchar(50),
   filename blob, description varchar(254), fcode tinyint(1) DEFAULT 0, fcode_pass varchar(20));
 CREATE TABLE announcement (announcement_id int NOT NULL AUTO_INCREMENT PRIMARY KEY, description varchar(50),
@@ -483,6 +487,29 @@ async function fillPbx(conn: mysql.Connection, count: number) {
           '',
           '<http://127.0.0.1>;info=ring2',
         ],
+      ],
+    ],
+  );
+  await conn.query(
+    'INSERT INTO findmefollow (grpnum, strategy, grptime, grppre, grplist, postdest, needsconf, pre_ring, ringing) VALUES ?',
+    [
+      [
+        // The own extension first, as FreePBX writes it; a colleague and a mobile that must press 1.
+        [
+          legacyExtension(0),
+          'ringallv2-prim',
+          20,
+          '',
+          `${legacyExtension(0)}-${legacyExtension(1)}-3331234567#`,
+          `ext-local,vmu${legacyExtension(0)},1`,
+          'CHECKED',
+          7,
+          'Ring',
+        ],
+        // Only the own extension: nothing to follow.
+        [legacyExtension(1), 'ringallv2', 20, '', legacyExtension(1), '', '', 0, 'Ring'],
+        // An extension no user has.
+        ['999', 'hunt', 15, '', '999-3339999999#', 'app-blackhole,hangup,1', '', 5, 'Ring'],
       ],
     ],
   );

@@ -8,6 +8,7 @@ import { migrateConferences } from './conference-steps.ts';
 import { migrateCqrs } from './cqr-steps.ts';
 import { DestinationCheck, IDS_KEY, kindsAfter } from './destinations.ts';
 import { migrateQueues, migrateTimeConditions, migrateTimeGroups } from './flow-steps.ts';
+import { migrateFollowMe } from './followme-steps.ts';
 import { migrateRingGroups } from './group-steps.ts';
 import { describe, msg, textMessage } from './messages.ts';
 import { migrateParking } from './parking-steps.ts';
@@ -426,6 +427,8 @@ export class ConfigMigration {
       // Conference rooms first (conference-steps.ts): every later step may send calls to them.
       await migrateConferences(trx, this.source, log);
       await migrateRingGroups(trx, this.source, log);
+      // The users' follow-me lists (followme-steps.ts): their users are in since the users step.
+      await migrateFollowMe(trx, this.source, log);
       // Parking lots last: their timeout destinations may be the rooms and groups just made (parking-steps.ts).
       await migrateParking(trx, this.source, log);
       return true;

@@ -84,6 +84,34 @@ export const migrationMessages = {
     en: '{label} migrated ({strategy}, {members} members{confirm})',
     it: '{label} migrato ({strategy}, {members} membri{confirm})',
   },
+  followme_label: { en: 'Follow-me of {ext}', it: 'Seguimi di {ext}' },
+  followme_none: { en: 'No follow-me lists to migrate', it: 'Nessun seguimi da migrare' },
+  followme_no_user: {
+    en: '{label} not migrated: no user has extension {ext}',
+    it: "{label} non migrato: nessun utente ha l'interno {ext}",
+  },
+  followme_exists: {
+    en: '{label} not migrated: the user has a follow-me already',
+    it: "{label} non migrato: l'utente ha già un seguimi",
+  },
+  followme_empty: {
+    en: '{label} not migrated: its list has nothing but the user’s own extension',
+    it: "{label} non migrato: l'elenco contiene solo l'interno dell'utente",
+  },
+  followme_migrated: {
+    en: '{label} migrated ({strategy}, {legs} numbers{confirm}), switched off: the old system kept whether it was on outside its database; switch it on on the user’s Follow-me',
+    it: "{label} migrato ({strategy}, {legs} numeri{confirm}), spento: il vecchio sistema teneva l'attivazione fuori dal suo database; attivalo dal Seguimi dell'utente",
+  },
+  followme_postdest: {
+    en: '{label}: unanswered calls now take the user’s no-answer path, not {destination}',
+    it: "{label}: le chiamate senza risposta seguono ora la destinazione di mancata risposta dell'utente, non {destination}",
+  },
+  followme_time_changed: {
+    en: '{label}: {what} {old} s became {new} s',
+    it: '{label}: {what} di {old} s è diventato {new} s',
+  },
+  followme_pre_ring: { en: 'the own phones’ ring time', it: 'il tempo di squillo dei telefoni propri' },
+  followme_list_time: { en: 'the list’s ring time', it: "il tempo di squillo dell'elenco" },
   ring_group_not_kept: { en: '{label}: {what} is not kept', it: '{label}: non si mantiene {what}' },
   ring_group_announcement: { en: 'the announcement played to callers', it: "l'annuncio riprodotto ai chiamanti" },
   ring_group_alertinfo: { en: 'the Alert-Info ring tone', it: 'la suoneria Alert-Info' },

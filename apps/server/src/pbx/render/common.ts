@@ -71,3 +71,15 @@ export function bucketOf(extension: string): string {
 export function byNumber(a: string, b: string): number {
   return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
+
+/**
+ * How a ring group's member or a follow-me number is dialled, as a Local channel so each leg runs the dialplan a
+ * direct call would: a user through from-ringgroup (ext-local: call forward, DND as busy, all the user's phones, but
+ * not the user's own voicemail or follow-me), an outside number through from-ringgroup-out (the outbound routes, as a
+ * forward to an outside number is dialled), or through from-ringgroup-confirm when the outside party must press 1
+ * first (render/ring-groups.ts writes the three contexts).
+ */
+export function legChannel(leg: { kind: 'user' | 'external'; number: string }, confirm: boolean): string {
+  if (leg.kind === 'user') return `Local/${leg.number}@from-ringgroup`;
+  return `Local/${leg.number}@${confirm ? 'from-ringgroup-confirm' : 'from-ringgroup-out'}`;
+}

@@ -4,6 +4,7 @@ import { FEATURE_CODES as FC } from '../feature-codes.ts';
 import { allTrunks, type Destination, type PbxModel, type PbxProfile, type PbxUser } from '../model.ts';
 import { callRecordingGlobals, recordStep, renderCallRecordingDialplan } from './call-recording.ts';
 import { HEADER, noteText, value } from './common.ts';
+import { followMeLines } from './follow-me.ts';
 import { renderPhoneRecording } from './phone-recording.ts';
 import { userAccounts } from './pjsip.ts';
 
@@ -557,7 +558,15 @@ export function renderUserDialplan(user: PbxUser): string {
   // A ring time of its own always bounds the ringing. 0 (none set) rings until the caller hangs up, unless an
   // unanswered call has somewhere to go (voicemail, a no-answer destination): then the system default applies.
   const goesOn = user.voicemail || Object.values(user.destinations).some((d) => d !== null);
-  const timeout = user.ringTime > 0 ? String(user.ringTime) : goesOn ? '${RINGTIMER_DEFAULT}' : '';
+  const fm = user.followMe;
+  // With follow-me, the user's own phones ring alone for its first time, then the list takes over.
+  const timeout = fm
+    ? String(fm.preRing)
+    : user.ringTime > 0
+      ? String(user.ringTime)
+      : goesOn
+        ? '${RINGTIMER_DEFAULT}'
+        : '';
   const out: string[] = [];
   out.push(`exten => ${m},hint,${accounts.map((a) => `PJSIP/${a}`).join('&')}&Custom:DND${m},CustomPresence:${m}\n`);
   const cw = user.callWaiting ? 'ENABLED' : 'DISABLED';
@@ -567,12 +576,14 @@ export function renderUserDialplan(user: PbxUser): string {
   // Rung by a queue (from-queue): the queue moves on; the user's busy / no-answer destinations are not for it.
   out.push(' same => n(result),ExecIf($["${QUEUECALL}" = "yes"]?Hangup())\n');
   out.push(' same => n,GotoIf($["${DIALRESULT}" = "BUSY"]?busy)\n');
+  if (fm) out.push(' same => n,GotoIf($["${DIALRESULT}" = "NOANSWER" | "${DIALRESULT}" = "CHANUNAVAIL"]?followme)\n');
   out.push(' same => n,GotoIf($["${DIALRESULT}" = "NOANSWER"]?noanswer)\n');
   out.push(' same => n,GotoIf($["${DIALRESULT}" = "CHANUNAVAIL"]?unavail)\n');
   out.push(' same => n,Hangup()\n');
   out.push(` same => n(busy),${failover(user, 'busy')}\n`);
   out.push(` same => n(noanswer),${failover(user, 'noAnswer')}\n`);
   out.push(` same => n(unavail),${failover(user, 'unavailable')}\n`);
+  if (fm) for (const line of followMeLines(fm)) out.push(` same => n${line.startsWith('(') ? '' : ','}${line}\n`);
   for (const account of accounts.slice(1)) {
     out.push(`exten => ${account},hint,PJSIP/${account}&Custom:DND${account},CustomPresence:${account}\n`);
     out.push(`exten => ${account},1,Gosub(sub-dial-user,s,1(${account},${account},${timeout},${m},${cw}${rec}))\n`);

@@ -1,4 +1,4 @@
-import type { PbxDevice, PbxModel, PbxUser } from '../model.ts';
+import type { PbxDevice, PbxFollowMe, PbxModel, PbxUser } from '../model.ts';
 import { bucketOf, byNumber, HEADER } from './common.ts';
 import { CONFBRIDGE_FILE, CONFERENCE_FILE, renderConfbridgeConf, renderConferencesDialplan } from './conferences.ts';
 import { RING_GROUPS_FILE, renderDialplanRoot, renderUserDialplan } from './dialplan.ts';
@@ -67,6 +67,7 @@ export function sameUser(a: PbxUser, b: PbxUser): boolean {
     a.destinations.busy !== b.destinations.busy ||
     a.destinations.noAnswer !== b.destinations.noAnswer ||
     a.destinations.unavailable !== b.destinations.unavailable ||
+    !sameFollowMe(a.followMe, b.followMe) ||
     a.groups.length !== b.groups.length ||
     a.devices.length !== b.devices.length
   ) {
@@ -78,6 +79,24 @@ export function sameUser(a: PbxUser, b: PbxUser): boolean {
     const y = b.devices[i] as PbxDevice;
     if (x.number !== y.number || x.type !== y.type || x.secret !== y.secret || x.encrypted !== y.encrypted)
       return false;
+  }
+  return true;
+}
+
+function sameFollowMe(a: PbxFollowMe | undefined, b: PbxFollowMe | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  if (
+    a.preRing !== b.preRing ||
+    a.strategy !== b.strategy ||
+    a.confirmExternal !== b.confirmExternal ||
+    a.legs.length !== b.legs.length
+  )
+    return false;
+  for (let i = 0; i < a.legs.length; i++) {
+    const x = a.legs[i] as PbxFollowMe['legs'][number];
+    const y = b.legs[i] as PbxFollowMe['legs'][number];
+    if (x.kind !== y.kind || x.number !== y.number || x.ringTime !== y.ringTime) return false;
   }
   return true;
 }

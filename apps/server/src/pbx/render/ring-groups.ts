@@ -2,26 +2,15 @@
 
 import type { PbxModel, PbxNumberedRingGroup } from '../model.ts';
 import { recordStep } from './call-recording.ts';
-import { HEADER, noteText } from './common.ts';
+import { HEADER, legChannel, noteText } from './common.ts';
 import { Context, gotoDestination, RING_GROUPS_CONTEXT } from './dialplan.ts';
 
 /** What an outside member hears on answering when the group asks to confirm: "Press 1" (core sounds en and it). */
 export const CONFIRM_PROMPT = 'vm-press&digits/1';
 
-/**
- * How one member is dialled, as a Local channel so each leg runs the dialplan a direct call would: a user through
- * from-ringgroup (ext-local: call forward, DND as busy, all the user's phones), an outside number through
- * from-ringgroup-out (the outbound routes, as a forward to an outside number is dialled), or through
- * from-ringgroup-confirm when the outside party must press 1 first.
- */
-function channel(member: PbxNumberedRingGroup['members'][number], confirm: boolean): string {
-  if (member.kind === 'user') return `Local/${member.number}@from-ringgroup`;
-  return `Local/${member.number}@${confirm ? 'from-ringgroup-confirm' : 'from-ringgroup-out'}`;
-}
-
 /** `recordings`: call recording is set up (issue 41), so the group's policy is asked before anyone rings. */
 export function renderRingGroup(group: PbxNumberedRingGroup, recordings = false): string[] {
-  const legs = group.members.map((m) => channel(m, group.confirmExternal));
+  const legs = group.members.map((m) => legChannel(m, group.confirmExternal));
   const t = group.ringTime;
   const lines: string[] = [
     `NoOp(Ring group ${noteText(group.name)})`,

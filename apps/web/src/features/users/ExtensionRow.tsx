@@ -1,11 +1,12 @@
 import { EXTENSION_PATTERN, NO_EXTENSION, type User } from '@centralino/contract';
-import { ActionIcon, Badge, Code, Group, Paper, Stack, Text, TextInput, Tooltip } from '@mantine/core';
-import { IconCheck, IconEye, IconEyeOff, IconPencil, IconX } from '@tabler/icons-react';
+import { ActionIcon, Badge, Button, Code, Group, Paper, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { IconCheck, IconEye, IconEyeOff, IconPencil, IconRoute, IconX } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { CredentialButton, WriteButton } from '../../components/WriteControls.tsx';
+import { FollowMeModal } from './FollowMeModal.tsx';
 import { usersApi } from './usersApi.ts';
 
 /**
@@ -71,6 +72,7 @@ export function ExtensionRow({
   const [editing, setEditing] = useState(!configured);
   const [value, setValue] = useState(configured ? user.default_extension : '');
   const [problem, setProblem] = useState<string | null>(null);
+  const [following, setFollowing] = useState(false);
 
   const save = useMutation({
     mutationFn: (extension: string) => usersApi.setMainExtension({ username: user.username, extension }),
@@ -168,9 +170,24 @@ export function ExtensionRow({
             <WriteButton variant="default" leftSection={<IconPencil size={16} />} onClick={() => setEditing(true)}>
               {t('extensions.modify')}
             </WriteButton>
+            <Button
+              variant="default"
+              leftSection={<IconRoute size={16} />}
+              aria-label={t('followMe.openFor', { name: user.displayname })}
+              onClick={() => setFollowing(true)}
+            >
+              {t('followMe.open')}
+            </Button>
           </Group>
         )}
       </Group>
+      {following && (
+        <FollowMeModal
+          username={user.username}
+          extension={user.default_extension}
+          onClose={() => setFollowing(false)}
+        />
+      )}
     </Paper>
   );
 }

@@ -5,6 +5,8 @@ import {
   csvImportStatusSchema,
   csvPreviewSchema,
   type DirectoryMode,
+  type FollowMeWrite,
+  followMeSchema,
   type LdapSettings,
   ldapSettingsSchema,
   ldapTestResultSchema,
@@ -70,6 +72,10 @@ export const usersApi = {
   syncing: () => apiRequest('GET', '/api/users/sync', { schema: z.boolean() }),
   count: () => apiRequest('GET', '/api/users/count', { schema: z.number() }),
   create: (body: NewUser) => apiRequest('POST', '/api/users', { body, schema: createdUserSchema }),
+  followMe: (username: string) =>
+    apiRequest('GET', `/api/users/${encodeURIComponent(username)}/followme`, { schema: followMeSchema }),
+  setFollowMe: (username: string, body: FollowMeWrite) =>
+    apiRequest('PUT', `/api/users/${encodeURIComponent(username)}/followme`, { body, schema: followMeSchema }),
   setMainExtension: (body: MainExtensionRequest) =>
     apiRequest('POST', '/api/mainextensions', { body, schema: z.unknown() }),
   limits: () => apiRequest('GET', '/api/mainextensions/userlimits', { schema: userLimitsSchema }),
