@@ -68,6 +68,8 @@ import { healthRoutes } from './features/health/routes.ts';
 import { legacyReadsRoutes } from './features/legacy-reads/routes.ts';
 import { migrationRoutes } from './features/migration/routes.ts';
 import { MigrationService } from './features/migration/service.ts';
+import { musicRoutes } from './features/music/routes.ts';
+import { MusicService } from './features/music/service.ts';
 import { paramUrlsRoutes } from './features/paramurls/routes.ts';
 import { ParamUrlsService } from './features/paramurls/service.ts';
 import { RebootService } from './features/phone-actions/reboot.ts';
@@ -291,6 +293,8 @@ export async function buildApp({
   await app.register(phoneRecordingRoutes(recordings, pbx.voicemailSttToken, phoneRecordingDir(config.pbx.soundsDir)));
   await app.register(queueRoutes(new QueuesService(database.db)));
   await app.register(conferenceRoutes(new ConferencesService(database.db), new ConferenceLive(() => pbx.ami)));
+  const music = new MusicService(database.db, { dir: config.pbx.soundsDir, gid: config.pbx.runAs.gid });
+  await app.register(musicRoutes(music));
   await app.register(ringGroupRoutes(new RingGroupsService(database.db)));
   await app.register(timeRoutes(new TimeConditionsService(database.db, pbx.ami)));
   await app.register(
@@ -302,6 +306,7 @@ export async function buildApp({
   // Recordings uploaded through another process, or before the sounds directory was moved, are written out.
   app.addHook('onReady', async () => {
     recordings.syncFiles().catch((error) => app.log.error({ err: error }, 'could not write the recordings'));
+    music.syncFiles().catch((error) => app.log.error({ err: error }, 'could not write the music on hold files'));
   });
   const gateways = new GatewaysService(database.db, {
     tftpPort: config.tftpPort,
@@ -433,6 +438,7 @@ export async function buildApp({
       pbx.applier.markDirty();
       phonebookLdap.changed();
       await recordings.writeAll();
+      await music.syncFiles(true);
     },
   });
   await app.register(backupRoutes(backups));

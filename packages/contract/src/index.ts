@@ -20,6 +20,7 @@ export * from './flows.ts';
 export * from './gateways.ts';
 export * from './limits.ts';
 export * from './migration.ts';
+export * from './music.ts';
 export * from './networks.ts';
 export * from './pbx.ts';
 export * from './phone-actions.ts';

@@ -12,6 +12,7 @@ import type {
   PbxDevice,
   PbxInboundRoute,
   PbxModel,
+  PbxMusicClass,
   PbxOutboundRoute,
   PbxProfile,
   PbxSettings,
@@ -112,6 +113,7 @@ function toTrunk(row: Selectable<TrunksTable>): PbxTrunk {
     expiration: num(s.expiration, 300),
     retryInterval: num(s.retry_interval, 60),
     qualifyFrequency: num(s.qualify_frequency, 60),
+    music: row.music,
   };
 }
 
@@ -324,7 +326,21 @@ export async function loadPbxModel(
     numberedRingGroups,
     ...flows,
     conferences: await loadConferences(kept, db),
+    musicClasses: await loadMusicClasses(kept, db, engine.soundsDir),
   };
+}
+
+async function loadMusicClasses(kept: ModelRows, db: Kysely<Database>, soundsDir: string): Promise<PbxMusicClass[]> {
+  const [classes, files] = await Promise.all([
+    kept.rows(db.selectFrom('music_classes').select(['id', 'name', 'play_order']).orderBy('name')),
+    kept.rows(db.selectFrom('music_files').select(['class_id', 'name']).orderBy('name')),
+  ]);
+  return classes.map((c) => ({
+    name: c.name,
+    order: c.play_order === 'random' ? 'random' : 'alpha',
+    dir: musicClassDir(soundsDir, c.name),
+    files: files.filter((f) => Number(f.class_id) === Number(c.id)).map((f) => f.name),
+  }));
 }
 
 async function loadConferences(kept: ModelRows, db: Kysely<Database>): Promise<NonNullable<PbxModel['conferences']>> {
@@ -336,6 +352,7 @@ async function loadConferences(kept: ModelRows, db: Kysely<Database>): Promise<N
     adminPin: r.admin_pin,
     maxMembers: Number(r.max_members),
     musicWhenAlone: Number(r.music_when_alone) === 1,
+    musicClass: r.music_class,
     announceJoinLeave: Number(r.announce_join_leave) === 1,
     record: Number(r.record) === 1,
   }));
@@ -353,6 +370,11 @@ function noticeSound(settings: CallRecordingSettings, soundsDir: string): string
 
 export function recordingSoundPath(soundsDir: string, id: number): string {
   return path.join(soundsDir, `recording-${id}`);
+}
+
+/** The folder of an uploaded music on hold class (musiconhold.conf `directory`), beside the recordings. */
+export function musicClassDir(soundsDir: string, name: string): string {
+  return path.join(soundsDir, 'moh', name);
 }
 
 async function loadFlows(
@@ -492,6 +514,7 @@ async function loadRoutes(
       destination: r.destination,
       cidNamePrefix: '',
       recording: r.recording_policy,
+      music: r.music,
     })),
   };
 }

@@ -105,6 +105,8 @@ export interface PbxTrunk {
   expiration: number;
   retryInterval: number;
   qualifyFrequency: number;
+  /** Music class of its calls on hold (issue 42); absent: the default. */
+  music?: string;
 }
 
 export type GatewayPortKind = 'isdn' | 'pri' | 'fxo';
@@ -156,6 +158,8 @@ export interface PbxInboundRoute {
   cidNamePrefix: string;
   /** Call recording of the calls it takes in (issue 41); absent: on demand. */
   recording?: RecordingPolicy;
+  /** Music class callers hear instead of ringing (issue 42); absent or null: ringing. */
+  music?: string | null;
 }
 
 /** Ring group (here: one per CTI group, rung by its members' main extensions). */
@@ -246,7 +250,7 @@ export interface PbxQueue {
   /** Seconds a caller waits before the failover destination; 0: no limit. */
   maxWait: number;
   failover: Destination;
-  /** 'default' music on hold, or 'ringing'. */
+  /** 'ringing', 'default' or a music class's name. */
   music: string;
   announcePosition: boolean;
   /** Static members: main extension and name. */
@@ -267,6 +271,8 @@ export interface PbxConference {
   /** 0: no limit. */
   maxMembers: number;
   musicWhenAlone: boolean;
+  /** The class played while alone (issue 42 item 6); absent: the default. */
+  musicClass?: string;
   announceJoinLeave: boolean;
   /** Recorded into the call recordings folder (only when that folder exists). */
   record: boolean;
@@ -351,6 +357,18 @@ export interface PbxModel {
   cqrs: PbxCqr[];
   /** Conference rooms (issue 42); absent: none. */
   conferences?: PbxConference[];
+  /** Uploaded music on hold classes (issue 42 item 6); absent: only the distribution's default. */
+  musicClasses?: PbxMusicClass[];
+}
+
+/** A musiconhold.conf class of uploaded files: mode files, its own folder. */
+export interface PbxMusicClass {
+  name: string;
+  order: 'alpha' | 'random';
+  /** Absolute folder the console writes the class's files into. */
+  dir: string;
+  /** File names in it, without extension, alphabetically. */
+  files: string[];
 }
 
 /** A caller query routing (issue 26): nethcqr,<id>,1 asks the console where to go, else its default. */
