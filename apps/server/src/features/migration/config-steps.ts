@@ -10,6 +10,7 @@ import { DestinationCheck, IDS_KEY, kindsAfter } from './destinations.ts';
 import { migrateQueues, migrateTimeConditions, migrateTimeGroups } from './flow-steps.ts';
 import { migrateRingGroups } from './group-steps.ts';
 import { describe, msg, textMessage } from './messages.ts';
+import { migrateMusicClasses } from './music-steps.ts';
 import { addPending, linkPending, type PendingLink } from './pending.ts';
 import { migrateCardTemplates, migrateCtiPhonebook } from './post-steps.ts';
 import { migrateRecordings } from './recording-steps.ts';
@@ -422,7 +423,9 @@ export class ConfigMigration {
   /** Ring groups, each with its number (group-steps.ts). */
   ringGroups(): Promise<StepAnswer> {
     return this.run('migrateGroups', 'groups', async (trx, log) => {
-      // Conference rooms first (conference-steps.ts): every later step may send calls to them.
+      // Music classes (music-steps.ts), then conference rooms (conference-steps.ts): rooms and queues play the
+      // classes, and every later step may send calls to the rooms.
+      await migrateMusicClasses(trx, this.source, log);
       await migrateConferences(trx, this.source, log);
       await migrateRingGroups(trx, this.source, log);
       return true;
