@@ -33,6 +33,7 @@ export const ROUTED_PATHS = [
   '/flows/daynight',
   '/flows/queues',
   '/flows/conferences',
+  '/flows/music',
   '/flows/ringgroups',
   '/flows/timegroups',
   '/flows/timeconditions',

@@ -60,6 +60,7 @@ const TimeConditionsPage = lazy(() =>
   import('../features/flows/TimeConditionsPage.tsx').then((m) => ({ default: m.TimeConditionsPage })),
 );
 const QueuesPage = lazy(() => import('../features/flows/QueuesPage.tsx').then((m) => ({ default: m.QueuesPage })));
+const MusicPage = lazy(() => import('../features/music/MusicPage.tsx').then((m) => ({ default: m.MusicPage })));
 const ConferencesPage = lazy(() =>
   import('../features/conferences/ConferencesPage.tsx').then((m) => ({ default: m.ConferencesPage })),
 );
@@ -186,6 +187,7 @@ export const routes = [
       { path: '/flows/daynight', element: screen(<DayNightPage />) },
       { path: '/flows/queues', element: screen(<QueuesPage />) },
       { path: '/flows/conferences', element: screen(<ConferencesPage />) },
+      { path: '/flows/music', element: screen(<MusicPage />) },
       { path: '/flows/ringgroups', element: screen(<RingGroupsPage />) },
       { path: '/flows/timegroups', element: screen(<TimeGroupsPage />) },
       { path: '/flows/timeconditions', element: screen(<TimeConditionsPage />) },
