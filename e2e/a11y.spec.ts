@@ -415,6 +415,7 @@ const SCREENS: Screen[] = [
       await checkModal(page, 'new conference', () => button(page, t('conferences.create')).click());
     },
   },
+  { path: '/flows/music' },
   {
     path: '/flows/timegroups',
     modals: async (page, t) => {
