@@ -422,6 +422,7 @@ const SCREENS: Screen[] = [
       await checkModal(page, 'new conference', () => button(page, t('conferences.create')).click());
     },
   },
+  { path: '/flows/music' },
   {
     path: '/flows/parking',
     modals: async (page, t) => {

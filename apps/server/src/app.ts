@@ -68,6 +68,8 @@ import { healthRoutes } from './features/health/routes.ts';
 import { legacyReadsRoutes } from './features/legacy-reads/routes.ts';
 import { migrationRoutes } from './features/migration/routes.ts';
 import { MigrationService } from './features/migration/service.ts';
+import { musicRoutes } from './features/music/routes.ts';
+import { MusicService } from './features/music/service.ts';
 import { paramUrlsRoutes } from './features/paramurls/routes.ts';
 import { ParamUrlsService } from './features/paramurls/service.ts';
 import { ParkingLive } from './features/parking/live.ts';
@@ -296,6 +298,8 @@ export async function buildApp({
   await app.register(phoneRecordingRoutes(recordings, pbx.voicemailSttToken, phoneRecordingDir(config.pbx.soundsDir)));
   await app.register(queueRoutes(new QueuesService(database.db)));
   await app.register(conferenceRoutes(new ConferencesService(database.db), new ConferenceLive(() => pbx.ami)));
+  const music = new MusicService(database.db, { dir: config.pbx.soundsDir, gid: config.pbx.runAs.gid });
+  await app.register(musicRoutes(music));
   await app.register(ringGroupRoutes(new RingGroupsService(database.db)));
   await app.register(parkingRoutes(database.db, new ParkingService(database.db), new ParkingLive(() => pbx.ami)));
   await app.register(followMeRoutes(new FollowMeService(database.db)));
@@ -309,6 +313,7 @@ export async function buildApp({
   // Recordings uploaded through another process, or before the sounds directory was moved, are written out.
   app.addHook('onReady', async () => {
     recordings.syncFiles().catch((error) => app.log.error({ err: error }, 'could not write the recordings'));
+    music.syncFiles().catch((error) => app.log.error({ err: error }, 'could not write the music on hold files'));
   });
   const gateways = new GatewaysService(database.db, {
     tftpPort: config.tftpPort,
@@ -440,6 +445,7 @@ export async function buildApp({
       pbx.applier.markDirty();
       phonebookLdap.changed();
       await recordings.writeAll();
+      await music.syncFiles(true);
     },
   });
   await app.register(backupRoutes(backups));

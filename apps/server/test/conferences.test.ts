@@ -41,6 +41,7 @@ describe.each(DB_KINDS)('conference rooms API (%s)', (kind) => {
         has_admin_pin: true,
         max_members: 10,
         music_when_alone: true,
+        music_class: 'default',
         announce_join_leave: false,
         record: true,
         destination: 'ext-meetme,600,1',

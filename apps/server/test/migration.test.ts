@@ -267,8 +267,11 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     // Ring groups: each became a ring group with its number, strategy, time, members and failover, said per group.
     const groups = await post('/api/migration/groups');
     expect(groups.statusCode, groups.body).toBe(200);
-    // Conference rooms come first in this step: every later step may send calls to them.
+    // Music classes and conference rooms come first in this step: rooms and queues play the classes, every later
+    // step may send calls to the rooms.
     expect(groups.json().infos).toEqual([
+      'Music class hold-tunes migrated',
+      'Music class jazz migrated',
       'Conference 700 Weekly meeting migrated',
       'Conference 701 migrated',
       'Ring group 600 - Sales migrated (ringall, 4 members, outside numbers press 1 to accept)',
@@ -279,6 +282,10 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
       'Parking lot 70 Default Lot migrated',
     ]);
     expect(groups.json().warnings).toEqual([
+      'Music class Hold Tunes is named hold-tunes here (lower-case letters, digits, - and _)',
+      'Music class hold-tunes: its files were not copied (the old music folder is not reachable from here): upload them on the Music on hold page; until then it plays the default music',
+      'Music class jazz: its files were not copied (the old music folder is not reachable from here): upload them on the Music on hold page; until then it plays the default music',
+      'Music class radio played a program (custom), not files: it was not migrated, what used it plays the default',
       'Conference 700 Weekly meeting: options wc have no counterpart here and were not kept',
       'Conference 700 Weekly meeting: member limit 120 lowered to 100',
       'Ring group 600 - Sales: member 999 not migrated, no user has that extension',
@@ -316,6 +323,13 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
     const groupsAgain = await post('/api/migration/groups');
     expect(groupsAgain.json().warnings).toContain('Ring group 600 - Sales already migrated');
     expect(groupsAgain.json().warnings).toContain('Conference 700 Weekly meeting already migrated');
+    expect(groupsAgain.json().warnings).toContain('Music class jazz already migrated');
+    // The classes are named, with their play order; their files are to be uploaded (the report says so).
+    expect(
+      ((await get('/api/music')).json() as { name: string; play_order: string; files: unknown[] }[]).map(
+        (c) => `${c.name} ${c.play_order} ${c.files.length}`,
+      ),
+    ).toEqual(['default alpha 0', 'hold-tunes alpha 0', 'jazz random 0']);
     // Numbers, names, PINs (never shown), the member limit and the options Centralino has.
     expect((await get('/api/conferences')).json()).toEqual([
       expect.objectContaining({
@@ -325,6 +339,7 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
         has_admin_pin: true,
         max_members: 100,
         music_when_alone: true,
+        music_class: 'jazz',
         announce_join_leave: true,
         record: true,
       }),
@@ -413,7 +428,8 @@ describe.each(DB_KINDS)('migration from the older system (%s)', (kind) => {
         ring_time: 20,
         max_wait: 300,
         failover_dest: `ext-local,vmu${legacyExtension(0)},1`,
-        music: 'default',
+        // The class migrated in the groups step keeps playing.
+        music: 'jazz',
         announce_position: true,
       }),
       expect.objectContaining({

@@ -101,6 +101,7 @@ describe.each(DB_KINDS)('VoIP trunks API (%s)', (kind) => {
         gateway_id: null,
         server: 'sip.vivavox.it',
         port: 5060,
+        music: 'default',
       },
     ]);
     expect(list.body).not.toContain('s3cr3t');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { musicChoiceSchema } from './music.ts';
 import { noControlChars, registerItalianMessages } from './text.ts';
 
 /**
@@ -44,6 +45,8 @@ export const conferenceWriteSchema = z
     max_members: z.number().int().min(0, MAX_MESSAGE).max(CONFERENCE_MAX_MEMBERS, MAX_MESSAGE).default(0),
     /** Music on hold while a caller is alone in the room. */
     music_when_alone: z.boolean().default(true),
+    /** The music class played while alone (the server checks it exists). */
+    music_class: musicChoiceSchema.default('default'),
     /** Callers are announced when they join and leave (else the room is quiet: no join/leave sounds). */
     announce_join_leave: z.boolean().default(false),
     /** The whole conference is recorded into the call recordings folder. */
@@ -65,6 +68,7 @@ export const conferenceSchema = z
     has_admin_pin: z.boolean(),
     max_members: z.number().int(),
     music_when_alone: z.boolean(),
+    music_class: z.string(),
     announce_join_leave: z.boolean(),
     record: z.boolean(),
     destination: z.string(),

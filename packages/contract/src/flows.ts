@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { recordingPolicySchema } from './call-recordings.ts';
+import { musicChoiceSchema } from './music.ts';
 import { noControlChars, registerItalianMessages } from './text.ts';
 
 /**
@@ -171,7 +172,7 @@ export const dayNightDestination = (ext: number) => `app-daynight,${ext},1`;
 
 /** How a queue rings its members (Asterisk queues.conf strategy). */
 export const QUEUE_STRATEGIES = ['ringall', 'rrmemory', 'leastrecent', 'fewestcalls', 'random'] as const;
-/** What a waiting caller hears: the default music on hold, or ringing. */
+/** What a waiting caller hears: the default music on hold, or ringing (or a music class, music.ts). */
 export const QUEUE_MUSIC = ['default', 'ringing'] as const;
 /** Feature codes followed by the queue number: log in or out of it as an agent, pause or resume (contract §5.3). */
 export const QUEUE_LOGIN_FEATURE_CODE = '*45';
@@ -209,7 +210,8 @@ export const queueWriteSchema = z
     /** Longest wait in the queue, in seconds, before the failover destination; 0 waits without limit. */
     max_wait: z.number().int().min(0, 'From 0 to 86400 seconds').max(86_400, 'From 0 to 86400 seconds').default(0),
     failover_dest: flowDestinationSchema,
-    music: z.enum(QUEUE_MUSIC).default('default'),
+    /** 'ringing', 'default' or a music class's name (the server checks the class exists). */
+    music: z.union([z.enum(QUEUE_MUSIC), musicChoiceSchema]).default('default'),
     /** Tell waiting callers their position in the queue. */
     announce_position: z.boolean().default(false),
     /** Call recording of the calls it takes (see call-recordings.ts for which policy decides). */

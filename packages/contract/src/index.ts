@@ -21,6 +21,7 @@ export * from './followme.ts';
 export * from './gateways.ts';
 export * from './limits.ts';
 export * from './migration.ts';
+export * from './music.ts';
 export * from './networks.ts';
 export * from './parking.ts';
 export * from './pbx.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { recordingPolicySchema } from './call-recordings.ts';
+import { musicChoiceSchema } from './music.ts';
 import { noControlChars } from './text.ts';
 
 // ---- Dial patterns ----
@@ -247,6 +248,8 @@ export const inboundRouteSchema = z
     destination: z.string(),
     /** Call recording of the calls it takes in (see call-recordings.ts for which policy decides). */
     recording: recordingPolicySchema,
+    /** Music class callers hear instead of ringing while the call waits for an answer; null: ringing. */
+    music: z.string().nullable(),
   })
   .meta({ id: 'InboundRoute' });
 export type InboundRoute = z.infer<typeof inboundRouteSchema>;
@@ -282,6 +285,8 @@ export const inboundWriteSchema = z
     description: z.string().trim().max(255).check(noControlChars),
     destination: z.string().min(1, 'Choose a destination').max(128).check(noControlChars),
     recording: recordingPolicySchema.default('on_demand'),
+    /** A music class played instead of ringing (the server checks it exists); null or left out: ringing. */
+    music: musicChoiceSchema.nullable().default(null),
   })
   .meta({ id: 'InboundWrite' });
 export type InboundWrite = z.input<typeof inboundWriteSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { musicChoiceSchema } from './music.ts';
 import { secret } from './secret.ts';
 import { noControlChars } from './text.ts';
 
@@ -358,6 +359,8 @@ export const voipTrunkCreateSchema = z
     forceCodec: z.boolean(),
     /** Try the route's next trunk whatever this one answered (busy, number unknown, ...); off by default. */
     continue: z.boolean().optional(),
+    /** Music class of the trunk's calls on hold (the server checks it exists); left out: `default`. */
+    music: musicChoiceSchema.optional(),
   })
   .meta({ id: 'VoipTrunkCreate' });
 export type VoipTrunkCreate = z.infer<typeof voipTrunkCreateSchema>;
@@ -371,6 +374,7 @@ export const voipTrunkPatchSchema = z
     codecs: codecs.optional(),
     forceCodec: z.boolean().optional(),
     continue: z.boolean().optional(),
+    music: musicChoiceSchema.optional(),
   })
   .meta({ id: 'VoipTrunkPatch' });
 export type VoipTrunkPatch = z.infer<typeof voipTrunkPatchSchema>;
@@ -393,6 +397,8 @@ export const trunkSchema = z
     /** Provider server and port from the template (VoIP), null for gateway ports. */
     server: z.string().nullable(),
     port: z.number().int().nullable(),
+    /** Music class its calls hear on hold. */
+    music: z.string(),
   })
   .meta({ id: 'Trunk' });
 export type Trunk = z.infer<typeof trunkSchema>;

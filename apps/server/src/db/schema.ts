@@ -190,6 +190,8 @@ export interface TrunksTable {
   port: string | null;
   created_at: number;
   updated_at: number;
+  /** Migration 0041: the music class of its calls on hold. */
+  music: Generated<string>;
 }
 
 export interface OutboundRoutesTable {
@@ -227,6 +229,8 @@ export interface InboundRoutesTable {
   destination: string;
   /** Migration 0035: `always`, `never` or `on_demand` (`*1`); see docs/architecture.md, Call recordings. */
   recording_policy: Generated<'always' | 'never' | 'on_demand'>;
+  /** Migration 0041: the music class callers hear instead of ringing; null: ringing. */
+  music: Generated<string | null>;
 }
 
 export interface GatewaysTable {
@@ -629,6 +633,27 @@ export interface ConferencesTable {
   music_when_alone: number;
   announce_join_leave: number;
   record: number;
+  /** Migration 0041: the music class played while alone. */
+  music_class: Generated<string>;
+}
+
+/** A music on hold class of uploaded audio (issue 42, migration 0041); `default` has no row. */
+export interface MusicClassesTable {
+  id: Generated<number>;
+  name: string;
+  play_order: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface MusicFilesTable {
+  id: Generated<number>;
+  class_id: number;
+  name: string;
+  /** 8 kHz mono 16-bit WAV, as recordings. */
+  audio: Buffer;
+  duration_ms: number;
+  created_at: number;
 }
 
 /** A parking lot (issue 42 item 2, migration 0039): res_parking.conf lot park-<id>; app-parking,<extension>,1. */
@@ -809,6 +834,8 @@ export interface Database {
   queue_log_spool: QueueLogSpoolTable;
   conferences: ConferencesTable;
   parking_lots: ParkingLotsTable;
+  music_classes: MusicClassesTable;
+  music_files: MusicFilesTable;
 }
 
 /** One event of Asterisk's queue log (pbx/queue-log.ts, migration 0036). */

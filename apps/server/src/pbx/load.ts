@@ -13,6 +13,7 @@ import type {
   PbxDevice,
   PbxInboundRoute,
   PbxModel,
+  PbxMusicClass,
   PbxOutboundRoute,
   PbxParkingLot,
   PbxProfile,
@@ -114,6 +115,7 @@ function toTrunk(row: Selectable<TrunksTable>): PbxTrunk {
     expiration: num(s.expiration, 300),
     retryInterval: num(s.retry_interval, 60),
     qualifyFrequency: num(s.qualify_frequency, 60),
+    music: row.music,
   };
 }
 
@@ -329,6 +331,7 @@ export async function loadPbxModel(
     ...flows,
     conferences: await loadConferences(kept, db),
     parkingLots: await loadParkingLots(kept, db),
+    musicClasses: await loadMusicClasses(kept, db, engine.soundsDir),
   };
 }
 
@@ -345,6 +348,19 @@ async function loadParkingLots(kept: ModelRows, db: Kysely<Database>): Promise<P
   }));
 }
 
+async function loadMusicClasses(kept: ModelRows, db: Kysely<Database>, soundsDir: string): Promise<PbxMusicClass[]> {
+  const [classes, files] = await Promise.all([
+    kept.rows(db.selectFrom('music_classes').select(['id', 'name', 'play_order']).orderBy('name')),
+    kept.rows(db.selectFrom('music_files').select(['class_id', 'name']).orderBy('name')),
+  ]);
+  return classes.map((c) => ({
+    name: c.name,
+    order: c.play_order === 'random' ? 'random' : 'alpha',
+    dir: musicClassDir(soundsDir, c.name),
+    files: files.filter((f) => Number(f.class_id) === Number(c.id)).map((f) => f.name),
+  }));
+}
+
 async function loadConferences(kept: ModelRows, db: Kysely<Database>): Promise<NonNullable<PbxModel['conferences']>> {
   const rows = await kept.rows(db.selectFrom('conferences').selectAll().orderBy('extension'));
   return rows.map((r) => ({
@@ -354,6 +370,7 @@ async function loadConferences(kept: ModelRows, db: Kysely<Database>): Promise<N
     adminPin: r.admin_pin,
     maxMembers: Number(r.max_members),
     musicWhenAlone: Number(r.music_when_alone) === 1,
+    musicClass: r.music_class,
     announceJoinLeave: Number(r.announce_join_leave) === 1,
     record: Number(r.record) === 1,
   }));
@@ -371,6 +388,11 @@ function noticeSound(settings: CallRecordingSettings, soundsDir: string): string
 
 export function recordingSoundPath(soundsDir: string, id: number): string {
   return path.join(soundsDir, `recording-${id}`);
+}
+
+/** The folder of an uploaded music on hold class (musiconhold.conf `directory`), beside the recordings. */
+export function musicClassDir(soundsDir: string, name: string): string {
+  return path.join(soundsDir, 'moh', name);
 }
 
 async function loadFlows(
@@ -510,6 +532,7 @@ async function loadRoutes(
       destination: r.destination,
       cidNamePrefix: '',
       recording: r.recording_policy,
+      music: r.music,
     })),
   };
 }

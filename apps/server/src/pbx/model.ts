@@ -121,6 +121,8 @@ export interface PbxTrunk {
   expiration: number;
   retryInterval: number;
   qualifyFrequency: number;
+  /** Music class of its calls on hold (issue 42); absent: the default. */
+  music?: string;
 }
 
 export type GatewayPortKind = 'isdn' | 'pri' | 'fxo';
@@ -172,6 +174,8 @@ export interface PbxInboundRoute {
   cidNamePrefix: string;
   /** Call recording of the calls it takes in (issue 41); absent: on demand. */
   recording?: RecordingPolicy;
+  /** Music class callers hear instead of ringing (issue 42); absent or null: ringing. */
+  music?: string | null;
 }
 
 /** Ring group (here: one per CTI group, rung by its members' main extensions). */
@@ -264,7 +268,7 @@ export interface PbxQueue {
   /** Seconds a caller waits before the failover destination; 0: no limit. */
   maxWait: number;
   failover: Destination;
-  /** 'default' music on hold, or 'ringing'. */
+  /** 'ringing', 'default' or a music class's name. */
   music: string;
   announcePosition: boolean;
   /** Static members: main extension and name. */
@@ -285,6 +289,8 @@ export interface PbxConference {
   /** 0: no limit. */
   maxMembers: number;
   musicWhenAlone: boolean;
+  /** The class played while alone (issue 42 item 6); absent: the default. */
+  musicClass?: string;
   announceJoinLeave: boolean;
   /** Recorded into the call recordings folder (only when that folder exists). */
   record: boolean;
@@ -384,6 +390,18 @@ export interface PbxModel {
   conferences?: PbxConference[];
   /** Parking lots (issue 42); absent: none. */
   parkingLots?: PbxParkingLot[];
+  /** Uploaded music on hold classes (issue 42 item 6); absent: only the distribution's default. */
+  musicClasses?: PbxMusicClass[];
+}
+
+/** A musiconhold.conf class of uploaded files: mode files, its own folder. */
+export interface PbxMusicClass {
+  name: string;
+  order: 'alpha' | 'random';
+  /** Absolute folder the console writes the class's files into. */
+  dir: string;
+  /** File names in it, without extension, alphabetically. */
+  files: string[];
 }
 
 /** A caller query routing (issue 26): nethcqr,<id>,1 asks the console where to go, else its default. */

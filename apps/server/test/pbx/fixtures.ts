@@ -122,6 +122,7 @@ export function referenceModel(): PbxModel {
         maxChannels: 4,
         transport: 'tls',
         mediaEncryption: 'sdes',
+        music: 'sales',
       }),
     ],
     gateways: [
@@ -185,6 +186,7 @@ export function referenceModel(): PbxModel {
         cid: '3331234567',
         description: 'VIP',
         destination: 'from-did-direct,201,1',
+        music: 'sales',
         cidNamePrefix: 'VIP:',
       },
       { did: '', cid: '', description: 'Any', destination: 'ext-local,vmu201,1', cidNamePrefix: '' },
@@ -302,7 +304,7 @@ export function referenceModel(): PbxModel {
         ringTime: 15,
         maxWait: 120,
         failover: 'ext-local,vmu201,1',
-        music: 'default',
+        music: 'sales',
         announcePosition: true,
         members: [{ extension: '201', name: 'Alice Rossi' }],
         agents: ['202'],
@@ -349,6 +351,7 @@ export function referenceModel(): PbxModel {
         adminPin: '4321',
         maxMembers: 0,
         musicWhenAlone: true,
+        musicClass: 'sales',
         announceJoinLeave: false,
         record: false,
       },
@@ -372,6 +375,10 @@ export function referenceModel(): PbxModel {
         timeoutDestination: null,
         musicClass: 'default',
       },
+    ],
+    musicClasses: [
+      { name: 'empty', order: 'alpha', dir: '/var/lib/centralino/sounds/moh/empty', files: [] },
+      { name: 'sales', order: 'random', dir: '/var/lib/centralino/sounds/moh/sales', files: ['jingle', 'theme-2'] },
     ],
   };
 }

@@ -187,6 +187,8 @@ CREATE TABLE parkplus (id bigint NOT NULL AUTO_INCREMENT PRIMARY KEY, defaultlot
   rvolume varchar(2) NOT NULL DEFAULT '', cidpp varchar(100) NOT NULL DEFAULT '', autocidpp varchar(10) NOT NULL DEFAULT 'none',
   announcement_id int, comebacktoorigin varchar(10) NOT NULL DEFAULT 'yes',
   dest varchar(100) NOT NULL DEFAULT 'app-blackhole,hangup,1');
+CREATE TABLE music (id int(11) NOT NULL AUTO_INCREMENT PRIMARY KEY, category varchar(190) UNIQUE, type varchar(100),
+  random tinyint(1), application varchar(255), format varchar(10));
 CREATE TABLE queues_config (extension varchar(20) NOT NULL DEFAULT '' PRIMARY KEY, descr varchar(35) NOT NULL DEFAULT '',
   grppre varchar(100) NOT NULL DEFAULT '', alertinfo varchar(254) NOT NULL DEFAULT '', ringing tinyint(1) NOT NULL DEFAULT 0,
   maxwait varchar(8) NOT NULL DEFAULT '', password varchar(20) NOT NULL DEFAULT '', ivr_id varchar(8) NOT NULL DEFAULT '0',
@@ -544,13 +546,23 @@ async function fillPbx(conn: mysql.Connection, count: number) {
       [1, '9', 'custom-ctx,s,1', 0],
     ],
   ]);
+  // Music on hold categories: the default, a shuffled one the first queue and room play, one whose name needs
+  // changing, and a program (custom) Centralino does not run. Their files stayed on the old machine.
+  await conn.query('INSERT INTO music (category, type, random, application, format) VALUES ?', [
+    [
+      ['default', 'files', 0, '', ''],
+      ['jazz', 'files', 1, '', ''],
+      ['Hold Tunes', 'files', 0, '', ''],
+      ['radio', 'custom', 0, '/usr/bin/mpg123 -q -s http://radio.example/stream', 'slin'],
+    ],
+  ]);
   // Conference rooms: one with PINs, music, announcements, recording and options Centralino lacks (w, c), a member
   // limit above Centralino's; one bare and quiet. 600 is a ring group, so ext-meetme,600,1 names no room.
   await conn.query(
     'INSERT INTO meetme (exten, options, userpin, adminpin, description, joinmsg_id, music, users) VALUES ?',
     [
       [
-        ['700', 'MIrwc', '1234', '9999', 'Weekly meeting', 0, 'default', 120],
+        ['700', 'MIrwc', '1234', '9999', 'Weekly meeting', 0, 'jazz', 120],
         ['701', 'q', '', '', '', 0, '', 0],
       ],
     ],
@@ -575,7 +587,7 @@ async function fillPbx(conn: mysql.Connection, count: number) {
     [
       ['801', 'strategy', 'rrmemory', 0],
       ['801', 'timeout', '20', 0],
-      ['801', 'music', 'default', 0],
+      ['801', 'music', 'jazz', 0],
       ['801', 'announce-position', 'yes', 0],
       ['801', 'member', `Local/${legacyExtension(3)}@from-queue/n,0`, 0],
       ['801', 'member', `Local/${legacyExtension(4)}@from-queue/n,0`, 1],

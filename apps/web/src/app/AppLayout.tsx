@@ -40,6 +40,7 @@ import {
   IconLink,
   IconLogout,
   IconMicrophone,
+  IconMusic,
   IconParking,
   IconPhoneCall,
   IconPhoneCalling,
@@ -137,6 +138,7 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
         {item('/flows/queues', t('nav.queues'), <IconHeadset size={18} />)}
         {item('/flows/conferences', t('nav.conferences'), <IconUsersGroup size={18} />)}
         {item('/flows/parking', t('nav.parking'), <IconParking size={18} />)}
+        {item('/flows/music', t('nav.music'), <IconMusic size={18} />)}
         {item('/flows/ringgroups', t('nav.ringGroups'), <IconPhoneCalling size={18} />)}
         {item('/flows/timegroups', t('nav.timeGroups'), <IconCalendarTime size={18} />)}
         {item('/flows/timeconditions', t('nav.timeConditions'), <IconClockHour4 size={18} />)}

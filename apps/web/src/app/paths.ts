@@ -34,6 +34,7 @@ export const ROUTED_PATHS = [
   '/flows/queues',
   '/flows/conferences',
   '/flows/parking',
+  '/flows/music',
   '/flows/ringgroups',
   '/flows/timegroups',
   '/flows/timeconditions',

@@ -61,6 +61,7 @@ const TimeConditionsPage = lazy(() =>
 );
 const QueuesPage = lazy(() => import('../features/flows/QueuesPage.tsx').then((m) => ({ default: m.QueuesPage })));
 const ParkingPage = lazy(() => import('../features/parking/ParkingPage.tsx').then((m) => ({ default: m.ParkingPage })));
+const MusicPage = lazy(() => import('../features/music/MusicPage.tsx').then((m) => ({ default: m.MusicPage })));
 const ConferencesPage = lazy(() =>
   import('../features/conferences/ConferencesPage.tsx').then((m) => ({ default: m.ConferencesPage })),
 );
@@ -188,6 +189,7 @@ export const routes = [
       { path: '/flows/queues', element: screen(<QueuesPage />) },
       { path: '/flows/conferences', element: screen(<ConferencesPage />) },
       { path: '/flows/parking', element: screen(<ParkingPage />) },
+      { path: '/flows/music', element: screen(<MusicPage />) },
       { path: '/flows/ringgroups', element: screen(<RingGroupsPage />) },
       { path: '/flows/timegroups', element: screen(<TimeGroupsPage />) },
       { path: '/flows/timeconditions', element: screen(<TimeConditionsPage />) },

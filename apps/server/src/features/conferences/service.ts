@@ -11,6 +11,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { describeReferences, referencesTo } from '../destinations/catalogue.ts';
 import { inUse, namedWrite } from '../flows/service.ts';
+import { assertMusicClass } from '../music/uses.ts';
 import { assertConferenceNumberFree } from '../numbering/allocate.ts';
 
 type Db = Kysely<Database>;
@@ -36,6 +37,7 @@ export class ConferencesService {
       has_admin_pin: r.admin_pin !== null,
       max_members: Number(r.max_members),
       music_when_alone: Number(r.music_when_alone) === 1,
+      music_class: r.music_class,
       announce_join_leave: Number(r.announce_join_leave) === 1,
       record: Number(r.record) === 1,
       destination: conferenceDestination(r.extension),
@@ -71,6 +73,7 @@ export class ConferencesService {
       );
     }
     await assertConferenceNumberFree(trx, v.extension, id ?? undefined);
+    await assertMusicClass(trx, v.music_class, 'music_class');
     const row = {
       extension: v.extension,
       name: v.name,
@@ -78,6 +81,7 @@ export class ConferencesService {
       admin_pin: adminPin,
       max_members: v.max_members,
       music_when_alone: v.music_when_alone ? 1 : 0,
+      music_class: v.music_class,
       announce_join_leave: v.announce_join_leave ? 1 : 0,
       record: v.record ? 1 : 0,
     };

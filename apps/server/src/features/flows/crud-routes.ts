@@ -1,3 +1,4 @@
+import { pickUiLanguage, type UiLanguage } from '@centralino/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
@@ -33,14 +34,17 @@ export function crudRoutes<W extends z.ZodType>(
     write: W;
     summaries: { list: string; create: string; update: string; remove: string };
     ops: {
-      list: () => Promise<unknown>;
+      /** `lang`: the caller's Accept-Language, for lists that name things in words (who uses an object). */
+      list: (lang: UiLanguage) => Promise<unknown>;
       create: (body: z.infer<W>) => Promise<number>;
       update: (id: number, body: z.infer<W>) => Promise<void>;
       remove: (id: number) => Promise<void>;
     };
   },
 ): void {
-  app.get(path, { schema: { tags, summary: summaries.list, response: { 200: list, ...errors } } }, () => ops.list());
+  app.get(path, { schema: { tags, summary: summaries.list, response: { 200: list, ...errors } } }, (request) =>
+    ops.list(pickUiLanguage(request.headers['accept-language'])),
+  );
   app.post(
     path,
     { schema: { tags, summary: summaries.create, body: write, response: { 200: created, ...errors } } },

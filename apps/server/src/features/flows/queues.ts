@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { describeReferences, referencesTo } from '../destinations/catalogue.ts';
+import { assertMusicClass } from '../music/uses.ts';
 import { assertQueueNumberFree } from '../numbering/allocate.ts';
 import { checkFlowWrite, inUse, namedWrite } from './service.ts';
 
@@ -79,6 +80,7 @@ export class QueuesService {
       await this.userIds(trx, v.agents, 'agents'),
     ];
     await assertQueueNumberFree(trx, v.extension, id ?? undefined);
+    await assertMusicClass(trx, v.music, 'music', true);
     const row = {
       extension: v.extension,
       name: v.name,

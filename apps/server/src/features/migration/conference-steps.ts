@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { ConferencesService } from '../conferences/service.ts';
 import { describe, msg, schemaRefusal } from './messages.ts';
+import { migratedClass } from './music-steps.ts';
 import type { LegacySource } from './source.ts';
 import type { StepLog } from './state.ts';
 
@@ -61,7 +62,14 @@ export async function migrateConferences(trx: Trx, source: LegacySource, log: St
     }
     if (Number(room.joinmsg_id ?? 0) > 0) log.warnings.push(msg('conference_joinmsg_dropped', { label }));
     const music = (room.music ?? '').trim();
-    if (options.includes('M') && music !== '' && music !== 'default' && music !== 'inherit') {
+    const musicClass = (await migratedClass(trx, music)) ?? 'default';
+    if (
+      options.includes('M') &&
+      musicClass === 'default' &&
+      music !== '' &&
+      music !== 'default' &&
+      music !== 'inherit'
+    ) {
       log.warnings.push(msg('music_missing', { label, music }));
     }
     const body = conferenceWriteSchema.safeParse({
@@ -71,6 +79,7 @@ export async function migrateConferences(trx: Trx, source: LegacySource, log: St
       admin_pin: (room.adminpin ?? '').trim(),
       max_members: maxMembers,
       music_when_alone: options.includes('M'),
+      music_class: musicClass,
       announce_join_leave: !options.includes('q') && (options.includes('I') || options.includes('i')),
       record: options.includes('r'),
     });

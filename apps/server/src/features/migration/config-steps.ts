@@ -11,6 +11,7 @@ import { migrateQueues, migrateTimeConditions, migrateTimeGroups } from './flow-
 import { migrateFollowMe } from './followme-steps.ts';
 import { migrateRingGroups } from './group-steps.ts';
 import { describe, msg, textMessage } from './messages.ts';
+import { migrateMusicClasses } from './music-steps.ts';
 import { migrateParking } from './parking-steps.ts';
 import { addPending, linkPending, type PendingLink } from './pending.ts';
 import { migrateCardTemplates, migrateCtiPhonebook } from './post-steps.ts';
@@ -424,7 +425,9 @@ export class ConfigMigration {
   /** Ring groups, each with its number (group-steps.ts). */
   ringGroups(): Promise<StepAnswer> {
     return this.run('migrateGroups', 'groups', async (trx, log) => {
-      // Conference rooms first (conference-steps.ts): every later step may send calls to them.
+      // Music classes (music-steps.ts), then conference rooms (conference-steps.ts): rooms and queues play the
+      // classes, and every later step may send calls to the rooms.
+      await migrateMusicClasses(trx, this.source, log);
       await migrateConferences(trx, this.source, log);
       await migrateRingGroups(trx, this.source, log);
       // The users' follow-me lists (followme-steps.ts): their users are in since the users step.

@@ -12,6 +12,7 @@ import { QueuesService } from '../flows/queues.ts';
 import { TimeConditionsService } from '../flows/time-conditions.ts';
 import { DestinationCheck, IDS_KEY, kindsAfter } from './destinations.ts';
 import { describe, msg, schemaRefusal } from './messages.ts';
+import { migratedClass } from './music-steps.ts';
 import { addPending, linkPending, type PendingLink } from './pending.ts';
 import type { LegacySource } from './source.ts';
 import type { StepLog } from './state.ts';
@@ -101,8 +102,10 @@ export async function migrateQueues(trx: Trx, source: LegacySource, log: StepLog
     if ((q.grppre ?? '').trim()) log.warnings.push(msg('prefix_dropped', { label, prefix: q.grppre.trim() }));
     const maxWait = Math.min(86_400, Math.max(0, Number.parseInt(q.maxwait ?? '', 10) || 0));
     const moh = (one('music') ?? 'default').trim();
-    const music: QueueWrite['music'] = Number(q.ringing) === 1 ? 'ringing' : 'default';
-    if (music === 'default' && moh !== '' && moh !== 'default' && moh !== 'inherit') {
+    // A class migrated in the groups step (music-steps.ts) keeps playing; one that was not, the default.
+    const kept = await migratedClass(trx, moh);
+    const music: QueueWrite['music'] = Number(q.ringing) === 1 ? 'ringing' : (kept ?? 'default');
+    if (kept === null && music === 'default') {
       log.warnings.push(msg('music_missing', { label, music: moh }));
     }
     let waiting: string | null = null;

@@ -157,6 +157,19 @@ export const migrationMessages = {
     en: 'the private lot (every phone may use it here)',
     it: 'il parcheggio privato (qui ogni telefono può usarlo)',
   },
+  music_class_label: { en: 'Music class {name}', it: 'Classe musicale {name}' },
+  music_class_renamed: {
+    en: 'Music class {old} is named {name} here (lower-case letters, digits, - and _)',
+    it: 'La classe musicale {old} qui si chiama {name} (lettere minuscole, cifre, - e _)',
+  },
+  music_class_not_files: {
+    en: 'Music class {name} played a program ({type}), not files: it was not migrated, what used it plays the default',
+    it: 'La classe musicale {name} suonava un programma ({type}), non file: non è stata migrata, chi la usava suona la predefinita',
+  },
+  music_files_not_copied: {
+    en: 'Music class {name}: its files were not copied (the old music folder is not reachable from here): upload them on the Music on hold page; until then it plays the default music',
+    it: 'Classe musicale {name}: i suoi file non sono stati copiati (la vecchia cartella della musica non è raggiungibile da qui): caricali nella pagina Musica di attesa; fino ad allora suona la musica predefinita',
+  },
   conference_options_dropped: {
     en: '{label}: options {options} have no counterpart here and were not kept',
     it: '{label}: le opzioni {options} non hanno un equivalente qui e non sono state mantenute',

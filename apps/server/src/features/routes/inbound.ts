@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { destinationList } from '../destinations/catalogue.ts';
+import { assertMusicClass } from '../music/uses.ts';
 import { isUniqueViolation } from '../users/service.ts';
 
 export {
@@ -49,6 +50,7 @@ export class InboundRoutesService {
         description: r.description,
         destination: r.destination,
         recording: r.recording_policy,
+        music: r.music,
       })),
     };
   }
@@ -69,6 +71,7 @@ export class InboundRoutesService {
 
   async create(route: InboundWrite): Promise<void> {
     await this.assertDestination(route.destination);
+    await assertMusicClass(this.db, route.music, 'music');
     try {
       await this.db
         .insertInto('inbound_routes')
@@ -78,6 +81,7 @@ export class InboundRoutesService {
           description: route.description,
           destination: route.destination,
           recording_policy: route.recording ?? 'on_demand',
+          music: route.music ?? null,
         })
         .execute();
     } catch (error) {
@@ -89,6 +93,7 @@ export class InboundRoutesService {
 
   async update(old: { extension: string; cidnum: string }, route: InboundWrite): Promise<void> {
     await this.assertDestination(route.destination);
+    await assertMusicClass(this.db, route.music, 'music');
     try {
       const result = await this.db
         .updateTable('inbound_routes')
@@ -98,6 +103,7 @@ export class InboundRoutesService {
           description: route.description,
           destination: route.destination,
           recording_policy: route.recording ?? 'on_demand',
+          music: route.music ?? null,
         })
         .where('did', '=', old.extension)
         .where('cid', '=', old.cidnum)

@@ -2,6 +2,7 @@ import { type Trunk, type VoipTrunkCreate, type VoipTrunkPatch, voipProviders } 
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, TrunksTable } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { assertMusicClass } from '../music/uses.ts';
 import { assertTrunkNameFree } from '../numbering/allocate.ts';
 import { isUniqueViolation } from '../users/service.ts';
 import { buildTrunkSettings, trunkCodecs } from './settings.ts';
@@ -25,6 +26,7 @@ function toTrunk(row: TrunkRow): Trunk {
     gateway_id: row.gateway_id === null ? null : Number(row.gateway_id),
     server: settings.sip_server || null,
     port: Number.isInteger(port) && port > 0 ? port : null,
+    music: row.music,
   };
 }
 
@@ -65,6 +67,7 @@ export class TrunksService {
     try {
       const id = await this.db.transaction().execute(async (trx) => {
         await assertTrunkNameFree(trx, request.name);
+        await assertMusicClass(trx, request.music, 'music');
         const row = await trx
           .insertInto('trunks')
           .values({
@@ -80,6 +83,7 @@ export class TrunksService {
             gateway_id: null,
             port_type: null,
             port: null,
+            music: request.music ?? 'default',
             created_at: now,
             updated_at: now,
           })
@@ -111,6 +115,7 @@ export class TrunksService {
   /** Changes account, number and codecs; an empty or missing password keeps the stored one. */
   async patch(id: number, patch: VoipTrunkPatch): Promise<void> {
     const row = await this.voipTrunk(id);
+    await assertMusicClass(this.db, patch.music, 'music');
     const provider = voipProviders.find((p) => p.provider === row.provider);
     const settings = JSON.parse(row.settings) as Record<string, string>;
     const username = patch.username ?? row.username ?? '';
@@ -133,6 +138,7 @@ export class TrunksService {
         codecs,
         force_codec: forceCodec ? 1 : 0,
         settings: JSON.stringify(settings),
+        ...(patch.music !== undefined ? { music: patch.music } : {}),
         updated_at: Date.now(),
       })
       .where('id', '=', id)

@@ -50,7 +50,7 @@ export function renderConfbridgeConf(rooms: readonly PbxConference[], recordings
       if (admin) user.push(['admin', 'yes'], ['marked', 'yes']);
       user.push(
         ['music_on_hold_when_empty', room.musicWhenAlone ? 'yes' : 'no'],
-        ['music_on_hold_class', 'default'],
+        ['music_on_hold_class', room.musicClass ?? 'default'],
         ['announce_join_leave', room.announceJoinLeave ? 'yes' : 'no'],
         // Without announcements the room is quiet: no enter/leave sounds either.
         ['quiet', room.announceJoinLeave ? 'no' : 'yes'],

@@ -8,6 +8,9 @@ import { followMeLines } from './follow-me.ts';
 import { renderPhoneRecording } from './phone-recording.ts';
 import { userAccounts } from './pjsip.ts';
 
+/** Dial's options on every internal call but the ringing ('r', or 'm(class)' where a route plays music instead). */
+const DIAL_FEATURES = 'HhTt';
+
 /**
  * Dialplan of contract asterisk §5.4. Static parts (subroutines, feature codes, routes) live in
  * extensions.conf; each bucket of users has its own file with its part of ext-local.
@@ -292,7 +295,8 @@ function renderSubroutines(recordings: boolean): string {
     // Dial, the trunk sent no response at all (its INVITE timed out here, which Asterisk also calls cause
     // 18 "no answer"): try the next trunk instead of stopping (docs/differences.md).
     'Set(CAUSEKEYS=${LEN(${HANGUPCAUSE_KEYS()})})',
-    `Dial(\${OUT_\${ARG1}}/\${OUTPREFIX_\${ARG1}}\${ARG2}\${OUT_\${ARG1}_SUFFIX},\${TRUNK_RING_TIMER},\${TRUNK_OPTIONS}${recordings ? '${REC_DIALOPT}' : ''})`,
+    // b(): the trunk's channel gets the trunk's music class, which its far end hears when our side holds.
+    `Dial(\${OUT_\${ARG1}}/\${OUTPREFIX_\${ARG1}}\${ARG2}\${OUT_\${ARG1}_SUFFIX},\${TRUNK_RING_TIMER},\${TRUNK_OPTIONS}b(sub-trunk-moh^s^1(\${ARG1}))${recordings ? '${REC_DIALOPT}' : ''})`,
     'GotoIf($["${DIALSTATUS}" = "ANSWER"]?answered)',
     // "Continue if busy" (contract `continue=on`): every failed call tries the next trunk, busy too.
     'GotoIf($["${OUTCONTINUE_${ARG1}}" = "yes"]?next)',
@@ -305,7 +309,11 @@ function renderSubroutines(recordings: boolean): string {
     '(stop),Congestion(20)',
     '(answered),Hangup()',
   );
-  return [setAll, dialAccounts, dialUser, dialTrunk].join('');
+  const trunkMoh = new Context(
+    'sub-trunk-moh',
+    "ARG1 trunk id; runs on the trunk's new channel before it is dialled",
+  ).ext('s', 'Set(CHANNEL(musicclass)=${OUTMOH_${ARG1}})', 'Return()');
+  return [setAll, dialAccounts, dialUser, dialTrunk, trunkMoh].join('');
 }
 
 function deviceContextFor(name: string, features: string[], routes: string[]): string {
@@ -392,6 +400,11 @@ function renderInbound(model: PbxModel): string {
     if (route.cidNamePrefix) lines.push(`Set(CALLERID(name)=${route.cidNamePrefix}\${CALLERID(name)})`);
     lines.push('UserEvent(CallIn,value: ${FROM_DID})');
     if (model.settings.callRecording) lines.push(...recordStep(route.recording, 'in'));
+    if (route.music) {
+      // The route's class for this caller's every hold and queue (the channel's class wins, preferchannelclass), and
+      // music instead of ringing while phones ring: every Dial of the call, Local legs too, reads DIAL_OPTIONS.
+      lines.push(`Set(CHANNEL(musicclass)=${route.music})`, `Set(__DIAL_OPTIONS=${DIAL_FEATURES}m(${route.music}))`);
+    }
     lines.push(gotoDestination(route.destination));
     return lines;
   };
@@ -492,7 +505,7 @@ export function renderGlobals(model: PbxModel): string {
   const lines: string[] = [
     `RINGTIMER_DEFAULT=${model.settings.ringTimerDefault}`,
     'TRUNK_RING_TIMER=300',
-    'DIAL_OPTIONS=HhTtr',
+    `DIAL_OPTIONS=${DIAL_FEATURES}r`,
     'TRUNK_OPTIONS=T',
     'VMCONTEXT=default',
   ];
@@ -506,6 +519,7 @@ export function renderGlobals(model: PbxModel): string {
       `OUTMAXCHANS_${id}=${trunk.maxChannels ?? ''}`,
       `OUTDISABLE_${id}=${trunk.disabled ? 'on' : 'off'}`,
       `OUTCONTINUE_${id}=${trunk.continueOnFailure ? 'yes' : 'no'}`,
+      `OUTMOH_${id}=${trunk.music ?? 'default'}`,
     );
   }
   if (model.settings.callRecording) lines.push(...callRecordingGlobals(model.settings.callRecording));

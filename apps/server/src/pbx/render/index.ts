@@ -264,7 +264,7 @@ export class ConfigRenderer {
     files.set('rtp.conf', renderRtp(s));
     files.set('features.conf', renderFeatures(Boolean(s.callRecording)));
     files.set('pjsip_notify.conf', renderPjsipNotify());
-    files.set('musiconhold.conf', renderMusicOnHold());
+    files.set('musiconhold.conf', renderMusicOnHold(model.musicClasses ?? []));
     files.set('indications.conf', renderIndications(s));
     files.set('http.conf', renderHttp(s));
     for (const [name, text] of renderDefaults()) files.set(name, text);

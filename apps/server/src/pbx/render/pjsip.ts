@@ -318,6 +318,8 @@ export function renderTrunk(trunk: PbxTrunk, settings: PbxSettings): string {
   if (trunk.authentication === 'outbound') endpoint.push(['outbound_auth', t]);
   if (trunk.authentication === 'inbound') endpoint.push(['auth', t]);
   if (trunk.fromDomain) endpoint.push(['from_domain', trunk.fromDomain]);
+  // The class the far end's hold asks for: what our side hears when the provider's caller holds.
+  if (trunk.music && trunk.music !== 'default') endpoint.push(['moh_suggest', trunk.music]);
   if (trunk.registration !== 'receive') {
     if (trunk.fromUser) endpoint.push(['from_user', trunk.fromUser]);
     if (trunk.username) endpoint.push(['contact_user', trunk.username]);

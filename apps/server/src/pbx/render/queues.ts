@@ -38,7 +38,8 @@ export function renderQueuesConf(queues: readonly PbxQueue[]): string {
       ['joinempty', 'yes'],
       ['leavewhenempty', 'no'],
       ['ringinuse', 'no'],
-      ['musicclass', 'default'],
+      // Ringing ('r' in the dialplan) needs no class; the default stands in.
+      ['musicclass', q.music === 'ringing' ? 'default' : q.music],
       ['announce-position', q.announcePosition ? 'yes' : 'no'],
       ['announce-frequency', q.announcePosition ? 30 : 0],
     ];

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { callRecordSpoolFile, SPOOL_FIELDS } from '../call-records.ts';
-import type { PbxSettings } from '../model.ts';
+import type { PbxMusicClass, PbxSettings } from '../model.ts';
 import { queueLogSpoolFile } from '../queue-log.ts';
 import { RECORD_FEATURE } from './call-recording.ts';
 import { type Entry, HEADER, section } from './common.ts';
@@ -247,14 +247,30 @@ export function renderPjsipNotify(): string {
   return `${HEADER}[generic-reload]\nEvent => check-sync\\;reboot=false\nContent-Length => 0\n\n[generic-reboot]\nEvent => check-sync\\;reboot=true\nContent-Length => 0\n`;
 }
 
-export function renderMusicOnHold(): string {
-  return (
+/**
+ * musiconhold.conf: `default` plays the distribution's music (the data folder's `moh`, linked to Debian's
+ * asterisk-moh-opsound-* by the managed PBX), each uploaded class its own folder. A class's files are listed in a
+ * comment so an upload or a deletion changes the file and reloads res_musiconhold, which reads a folder only then.
+ * An empty class is left out: Asterisk would refuse it, and whatever chose it then plays the default.
+ */
+export function renderMusicOnHold(classes: readonly PbxMusicClass[] = []): string {
+  let out =
     HEADER +
     section('default', [
       ['mode', 'files'],
       ['directory', 'moh'],
-    ])
-  );
+    ]);
+  for (const c of classes) {
+    if (c.files.length === 0) continue;
+    out += `; ${c.files.length} file${c.files.length === 1 ? '' : 's'}: ${c.files.join(', ')}
+`;
+    out += section(c.name, [
+      ['mode', 'files'],
+      ['directory', c.dir],
+      ['sort', c.order],
+    ]);
+  }
+  return out;
 }
 
 /** Tone definitions of the zones the PBX languages use (values of Asterisk's sample indications.conf). */

@@ -4,7 +4,19 @@ import {
   type ConferenceWrite,
   conferenceWriteSchema,
 } from '@centralino/contract';
-import { Alert, Button, Checkbox, Group, Loader, Modal, NumberInput, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  Loader,
+  Modal,
+  NumberInput,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { IconUsers } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -13,6 +25,7 @@ import { z } from 'zod';
 import { ApiError } from '../../api/client.ts';
 import { FlowFormModal, useFlowForm } from '../flows/FlowFormModal.tsx';
 import { FlowListPage } from '../flows/FlowListPage.tsx';
+import { useMusicChoices } from '../music/MusicPage.tsx';
 import { conferencesApi } from './conferencesApi.ts';
 import { ParticipantsTable } from './ParticipantsTable.tsx';
 
@@ -24,6 +37,7 @@ interface Draft {
   admin_pin: string;
   max_members: number;
   music_when_alone: boolean;
+  music_class: string;
   announce_join_leave: boolean;
   record: boolean;
   clear_user_pin: boolean;
@@ -40,6 +54,7 @@ function bodyOf(d: Draft, existing: boolean): ConferenceWrite {
     admin_pin: pin(d.admin_pin, d.clear_admin_pin),
     max_members: d.max_members,
     music_when_alone: d.music_when_alone,
+    music_class: d.music_class,
     announce_join_leave: d.announce_join_leave,
     record: d.record,
   };
@@ -56,6 +71,7 @@ function ConferenceModal({
 }) {
   const { t } = useTranslation();
   const existing = room !== null;
+  const music = useMusicChoices();
   const { form, set, issue, serverFields, modal } = useFlowForm<Draft, ConferenceWrite>({
     initial: {
       extension: room?.extension ?? '',
@@ -64,6 +80,7 @@ function ConferenceModal({
       admin_pin: '',
       max_members: room?.max_members ?? 0,
       music_when_alone: room?.music_when_alone ?? true,
+      music_class: room?.music_class ?? 'default',
       announce_join_leave: room?.announce_join_leave ?? false,
       record: room?.record ?? false,
       clear_user_pin: false,
@@ -159,6 +176,15 @@ function ConferenceModal({
         label={t('conferences.music')}
         checked={form.music_when_alone}
         onChange={(e) => set({ music_when_alone: e.currentTarget.checked })}
+      />
+      <Select
+        label={t('conferences.musicClass')}
+        data={music}
+        value={form.music_class}
+        disabled={!form.music_when_alone}
+        onChange={(v) => set({ music_class: v ?? 'default' })}
+        allowDeselect={false}
+        comboboxProps={{ withinPortal: true }}
       />
       <Checkbox
         label={t('conferences.announce')}

@@ -1,5 +1,4 @@
 import {
-  QUEUE_MUSIC,
   QUEUE_STRATEGIES,
   type Queue,
   type QueueWrite,
@@ -11,6 +10,7 @@ import {
 import { Checkbox, Group, MultiSelect, NumberInput, Select, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { useMusicChoices } from '../music/MusicPage.tsx';
 import { DestinationSelect } from './DestinationSelect.tsx';
 import { FlowFormModal, useFlowForm } from './FlowFormModal.tsx';
 import { FlowListPage, useDestinationLabel } from './FlowListPage.tsx';
@@ -40,6 +40,7 @@ function useUserOptions() {
 function QueueModal({ queue, onClose, onSaved }: { queue: Queue | null; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation();
   const users = useUserOptions();
+  const music = useMusicChoices();
   const { form, set, issue, serverFields, modal } = useFlowForm({
     initial: queue ?? EMPTY,
     schema: queueWriteSchema,
@@ -128,7 +129,11 @@ function QueueModal({ queue, onClose, onSaved }: { queue: Queue | null; onClose:
       />
       <Select
         label={t('flows.queues.music')}
-        data={QUEUE_MUSIC.map((m) => ({ value: m, label: t(`flows.queues.musics.${m}`) }))}
+        data={[
+          ...music.map((m) => (m.value === 'default' ? { ...m, label: t('flows.queues.musics.default') } : m)),
+          { value: 'ringing', label: t('flows.queues.musics.ringing') },
+        ]}
+        data-testid="queue-music"
         value={form.music ?? 'default'}
         onChange={(v) => set({ music: (v ?? 'default') as QueueWrite['music'] })}
         allowDeselect={false}

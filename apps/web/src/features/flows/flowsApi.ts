@@ -30,7 +30,7 @@ import i18n from '../../i18n/index.ts';
 const created = z.object({ id: z.number() });
 
 /** Headers of a signed-in request made without apiRequest (uploads, audio). */
-function authHeaders(): Record<string, string> {
+export function authHeaders(): Record<string, string> {
   const headers: Record<string, string> = { 'Accept-Language': i18n.language || 'en' };
   const credentials = readCredentials();
   if (credentials) {
@@ -40,7 +40,7 @@ function authHeaders(): Record<string, string> {
   return headers;
 }
 
-async function failure(res: Response): Promise<ApiError> {
+export async function failure(res: Response): Promise<ApiError> {
   const json = await res.json().catch(() => undefined);
   const parsed = errorBodySchema.safeParse(json);
   const body: ErrorBody = parsed.success

@@ -19,6 +19,7 @@ import { ListView } from '../../components/ListView.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { WriteButton } from '../../components/WriteControls.tsx';
 import { FlowPictureModal } from '../flows/FlowPicture.tsx';
+import { useMusicChoices } from '../music/MusicPage.tsx';
 import { StepScreen } from '../wizard/StepScreen.tsx';
 import { routesApi } from './routesApi.ts';
 
@@ -56,6 +57,7 @@ function RouteEditor({
     route ?? { extension: '', cidnum: '', description: '', destination: '', recording: 'on_demand' },
   );
   const [touched, setTouched] = useState(false);
+  const music = useMusicChoices();
   const parsed = inboundWriteSchema.safeParse(form);
   const fieldError = (field: keyof InboundWrite) => {
     if (!touched || parsed.success) return undefined;
@@ -132,6 +134,14 @@ function RouteEditor({
             data={recordingPolicies.map((p) => ({ value: p, label: t(`callRecording.policies.${p}`) }))}
             value={form.recording ?? 'on_demand'}
             onChange={(v) => set({ recording: (v ?? 'on_demand') as RecordingPolicy })}
+            allowDeselect={false}
+          />
+          <Select
+            label={t('inbound.music')}
+            description={t('inbound.musicHelp')}
+            data={[{ value: '', label: t('inbound.ringing') }, ...music]}
+            value={form.music ?? ''}
+            onChange={(v) => set({ music: v ? v : null })}
             allowDeselect={false}
           />
           {save.error && (
