@@ -58,7 +58,7 @@ describe('call recordings in the dialplan', () => {
     expect(dialplan).toContain('GotoIf($["${QUEUECALL}" = "yes"]?recorded)');
     // The notice to the called party on a call a user makes: Dial's A().
     expect(dialplan).toContain('${DIAL_OPTIONS}${REC_DIALOPT}');
-    expect(dialplan).toContain('${TRUNK_OPTIONS}${REC_DIALOPT}');
+    expect(dialplan).toContain('${TRUNK_OPTIONS}b(sub-trunk-moh^s^1(${ARG1}))${REC_DIALOPT}');
     // *1 toggles the console's own recording while no policy decided.
     expect(dialplan).toContain('[app-record-toggle]');
     expect(dialplan).toContain('StopMixMonitor(${REC_MIXID})');
