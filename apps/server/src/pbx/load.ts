@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { CallRecordingSettings } from '@centralino/contract';
+import { CALL_CLASSES, type CallClass, type CallRecordingSettings } from '@centralino/contract';
 import type { Kysely, Selectable } from 'kysely';
 import type { PbxPorts } from '../config.ts';
 import type { Database, TrunksTable } from '../db/schema.ts';
 import { SettingsStore } from '../db/settings-store.ts';
+import { readCallClasses } from '../features/blocking/service.ts';
 import { NOTICE_PROMPT, readCallRecordingSettings } from '../features/call-recordings/settings.ts';
 import { VOICEMAIL_STT_SETTING } from '../features/cloud-speech/key.ts';
 import { loadRingGroups } from './load-ring-groups.ts';
@@ -156,6 +157,7 @@ export async function loadPbxModel(
             'users.call_group',
             'users.pickup_group',
             'users.recording_policy',
+            'users.call_permission',
             'users.busy_dest',
             'users.noanswer_dest',
             'users.unavailable_dest',
@@ -258,6 +260,7 @@ export async function loadPbxModel(
       pickupGroup: r.pickup_group,
       destinations: { busy: r.busy_dest, noAnswer: r.noanswer_dest, unavailable: r.unavailable_dest },
       recording: r.recording_policy,
+      callPermission: callPermissionOf(r.call_permission),
     };
   });
   const extensionOf = new Map(rows.map((r) => [Number(r.id), r.default_extension as string]));
@@ -324,7 +327,40 @@ export async function loadPbxModel(
     numberedRingGroups,
     ...flows,
     conferences: await loadConferences(kept, db),
+    blockedCallers: await loadBlockedCallers(kept, db, engine.soundsDir),
+    callClasses: await readCallClasses(store),
   };
+}
+
+/** A user's stored permission ('' internal only, else classes joined by ','); null: every class. */
+function callPermissionOf(stored: string | null): CallClass[] | null {
+  if (stored === null) return null;
+  const wanted = new Set(stored.split(','));
+  return CALL_CLASSES.filter((c) => wanted.has(c));
+}
+
+async function loadBlockedCallers(
+  kept: ModelRows,
+  db: Kysely<Database>,
+  soundsDir: string,
+): Promise<NonNullable<PbxModel['blockedCallers']>> {
+  const [rows, links] = await Promise.all([
+    kept.rows(db.selectFrom('blocked_callers').selectAll().orderBy('id')),
+    kept.rows(db.selectFrom('blocked_caller_routes').selectAll().orderBy('blocked_id').orderBy('route_id')),
+  ]);
+  return rows.map((r) => ({
+    id: Number(r.id),
+    match: r.match,
+    number: r.number,
+    description: r.description,
+    response: r.response,
+    sound: r.recording_id === null ? null : recordingSoundPath(soundsDir, Number(r.recording_id)),
+    destination: r.destination,
+    routes:
+      Number(r.all_routes) === 1
+        ? null
+        : links.filter((l) => Number(l.blocked_id) === Number(r.id)).map((l) => Number(l.route_id)),
+  }));
 }
 
 async function loadConferences(kept: ModelRows, db: Kysely<Database>): Promise<NonNullable<PbxModel['conferences']>> {
@@ -486,6 +522,7 @@ async function loadRoutes(
       failover: null,
     })),
     inboundRoutes: inbound.map((r) => ({
+      id: Number(r.id),
       did: r.did,
       cid: r.cid,
       description: r.description,

@@ -96,6 +96,8 @@ export function referenceModel(): PbxModel {
         callGroup: '1,3-4',
         pickupGroup: '1',
         destinations: { busy: 'ext-local,vmb201,1', noAnswer: 'from-did-direct,201,1', unavailable: null },
+        // Outbound calls limited to Italian fixed and mobile numbers (render/blocking.ts).
+        callPermission: ['national', 'mobile'],
       }),
       // A ring time without voicemail or a destination: the Dial still times out after it.
       user('1001', { username: 'carol', name: 'Carol', ringTime: 40 }),
@@ -160,6 +162,7 @@ export function referenceModel(): PbxModel {
     ],
     inboundRoutes: [
       {
+        id: 1,
         did: '0612345100',
         cid: '',
         description: 'Main number',
@@ -167,13 +170,14 @@ export function referenceModel(): PbxModel {
         cidNamePrefix: '',
       },
       {
+        id: 2,
         did: '0612345101',
         cid: '3331234567',
         description: 'VIP',
         destination: 'from-did-direct,201,1',
         cidNamePrefix: 'VIP:',
       },
-      { did: '', cid: '', description: 'Any', destination: 'ext-local,vmu201,1', cidNamePrefix: '' },
+      { id: 3, did: '', cid: '', description: 'Any', destination: 'ext-local,vmu201,1', cidNamePrefix: '' },
     ],
     ringGroups: [{ key: 'cti-group-1', name: 'sales', members: ['201', '202'], ringTime: 20 }],
     numberedRingGroups: [
@@ -337,6 +341,48 @@ export function referenceModel(): PbxModel {
         musicWhenAlone: true,
         announceJoinLeave: false,
         record: false,
+      },
+    ],
+    blockedCallers: [
+      {
+        id: 1,
+        match: 'number',
+        number: '0298765432',
+        description: 'Telemarketing ${SHELL(id)}',
+        response: 'busy',
+        sound: null,
+        destination: null,
+        routes: null,
+      },
+      {
+        id: 2,
+        match: 'prefix',
+        number: '+4470',
+        description: '',
+        response: 'recording',
+        sound: '/var/lib/centralino/sounds/recording-2',
+        destination: null,
+        routes: null,
+      },
+      {
+        id: 3,
+        match: 'anonymous',
+        number: '',
+        description: 'Withheld numbers',
+        response: 'not_available',
+        sound: null,
+        destination: null,
+        routes: [1],
+      },
+      {
+        id: 4,
+        match: 'prefix',
+        number: '0544',
+        description: 'Old customers',
+        response: 'destination',
+        sound: null,
+        destination: 'app-blackhole,zapateller,1',
+        routes: [1, 2],
       },
     ],
   };

@@ -4,6 +4,7 @@ import { MODEL_TABLES } from '../../src/db/migrations/0031_table_versions.ts';
 import { rowChanges } from '../../src/db/migrations/0032_row_changes.ts';
 import { RING_GROUP_TABLES } from '../../src/db/migrations/0037_ring_groups.ts';
 import { CONFERENCE_MODEL_TABLES } from '../../src/db/migrations/0038_conferences.ts';
+import { BLOCKING_MODEL_TABLES } from '../../src/db/migrations/0040_blocking.ts';
 import type { Database } from '../../src/db/schema.ts';
 import { extensionColumns, searchKey } from '../../src/features/users/repository.ts';
 import { loadPbxModel } from '../../src/pbx/load.ts';
@@ -73,7 +74,7 @@ describe.each(DB_KINDS)('what the PBX configuration was read from, kept between 
     const db = t.database.db;
     const counters = await db.selectFrom('table_versions').select('name').orderBy('name').execute();
     expect(counters.map((c) => c.name)).toEqual(
-      [...MODEL_TABLES, ...RING_GROUP_TABLES, ...CONFERENCE_MODEL_TABLES].sort(),
+      [...MODEL_TABLES, ...RING_GROUP_TABLES, ...CONFERENCE_MODEL_TABLES, ...BLOCKING_MODEL_TABLES].sort(),
     );
   });
 

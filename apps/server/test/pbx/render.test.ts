@@ -150,7 +150,7 @@ describe('Asterisk configuration renderer', () => {
     const dialplan = renderConfiguration(model).get('extensions.conf') ?? '';
     expect(dialplan).toContain('exten => _00390ZXXX.,1,Set(ROUTEID=1)');
     expect(dialplan).toContain(
-      ' same => n,Set(DIAL_NUMBER=${EXTEN:4})\n same => n,Gosub(sub-dial-trunk,s,1(1,${DIAL_NUMBER}))\n same => n,Gosub(sub-dial-trunk,s,1(3,${DIAL_NUMBER}))',
+      ' same => n,Set(DIAL_NUMBER=${EXTEN:4})\n same => n,Gosub(sub-call-permission,s,1(${DIAL_NUMBER}))\n same => n,Gosub(sub-dial-trunk,s,1(1,${DIAL_NUMBER}))\n same => n,Gosub(sub-dial-trunk,s,1(3,${DIAL_NUMBER}))',
     );
     expect(dialplan).toContain('OUTPREFIX_9=55\n');
     expect(dialplan).toContain('OUT_3_SUFFIX=@Patton_a1b2c3_fxo_0\n');
@@ -164,6 +164,7 @@ describe('user comparison of the renderer cache', () => {
       groups: ['a'],
       devices: [{ number: '91201', type: 'physical', secret: 's', encrypted: false }],
       recording: 'on_demand',
+      callPermission: null,
     });
     expect(sameUser(base, structuredClone(base))).toBe(true);
     const changes: Record<string, (u: PbxUser) => void> = {
@@ -217,6 +218,9 @@ describe('user comparison of the renderer cache', () => {
       },
       recording: (u) => {
         u.recording = 'always';
+      },
+      callPermission: (u) => {
+        u.callPermission = ['mobile'];
       },
     };
     // A new field of PbxUser must be compared too: this list follows the fields of a user.

@@ -36,6 +36,7 @@ import { callRecordings } from './0035_call_recordings.ts';
 import { callReports } from './0036_call_reports.ts';
 import { ringGroups } from './0037_ring_groups.ts';
 import { conferences } from './0038_conferences.ts';
+import { blocking } from './0040_blocking.ts';
 
 /** Ordered by name; add new migrations at the end and never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -76,4 +77,5 @@ export const migrations: Record<string, Migration> = {
   '0036_call_reports': callReports,
   '0037_ring_groups': ringGroups,
   '0038_conferences': conferences,
+  '0040_blocking': blocking,
 };
