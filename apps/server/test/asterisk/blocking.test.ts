@@ -114,7 +114,7 @@ describe.skipIf(skipReason !== '')(
     beforeAll(async () => {
       lab = await startAsteriskLab({ providers: [PROVIDER] });
       // The lab's Asterisk has no prompts of its own: the distribution's, as the managed PBX links them.
-      fs.symlinkSync(DISTRIBUTION_SOUNDS, path.join(lab.dirs.astdata, 'sounds'));
+      fs.symlinkSync(DISTRIBUTION_SOUNDS, path.join(lab.dirs.root, 'astdata', 'sounds'));
       provider = startProvider(lab, PROVIDER, 'provider-answer.xml');
       await seedLocalUsers(lab, [
         ['alice', '201', 'Alice Rossi'],

@@ -163,7 +163,8 @@ export interface Reference {
     | 'queue'
     | 'timecondition'
     | 'cqr'
-    | 'ringgroup';
+    | 'ringgroup'
+    | 'blocked';
   /** The route's DID and description, or the user's name and number. */
   label: string;
   userId?: number;
@@ -182,6 +183,7 @@ const KIND_TEXT: Record<UiLanguage, Record<Reference['kind'], string>> = {
     timecondition: 'time condition',
     cqr: 'caller query routing',
     ringgroup: 'unanswered calls of ring group',
+    blocked: 'blocked caller',
   },
   it: {
     route: 'rotta in entrata',
@@ -195,6 +197,7 @@ const KIND_TEXT: Record<UiLanguage, Record<Reference['kind'], string>> = {
     timecondition: 'condizione oraria',
     cqr: 'instradamento per chiamante',
     ringgroup: 'chiamate senza risposta del gruppo di chiamata',
+    blocked: 'chiamante bloccato',
   },
 };
 export function describeReferences(refs: Reference[], lang: UiLanguage): string {
@@ -253,62 +256,69 @@ export function routeLabel(r: { did: string; cid: string; description: string })
 
 /** Announcements, IVRs, day/night switches, queues and ring groups that send calls to any of these destinations, by name. */
 export async function flowReferencesTo(db: Kysely<Database>, destinations: string[]): Promise<Reference[]> {
-  const [announcements, ivrs, entries, dayNight, queues, conditions, cqrs, cqrEntries, ringGroups] = await Promise.all([
-    db
-      .selectFrom('announcements')
-      .select(['description'])
-      .where('post_dest', 'in', destinations)
-      .orderBy('description')
-      .execute(),
-    db
-      .selectFrom('ivrs')
-      .select(['name'])
-      .where((eb) =>
-        eb.or([eb('invalid_destination', 'in', destinations), eb('timeout_destination', 'in', destinations)]),
-      )
-      .orderBy('name')
-      .execute(),
-    db
-      .selectFrom('ivr_entries')
-      .innerJoin('ivrs', 'ivrs.id', 'ivr_entries.ivr_id')
-      .select(['ivrs.name', 'ivr_entries.selection'])
-      .where('ivr_entries.dest', 'in', destinations)
-      .orderBy('ivrs.name')
-      .orderBy('ivr_entries.selection')
-      .execute(),
-    db
-      .selectFrom('daynight')
-      .select(['name'])
-      .where((eb) => eb.or([eb('day_dest', 'in', destinations), eb('night_dest', 'in', destinations)]))
-      .orderBy('ext')
-      .execute(),
-    db
-      .selectFrom('queues')
-      .select(['extension', 'name'])
-      .where('failover_dest', 'in', destinations)
-      .orderBy('extension')
-      .execute(),
-    db
-      .selectFrom('time_conditions')
-      .select(['name'])
-      .where((eb) => eb.or([eb('true_dest', 'in', destinations), eb('false_dest', 'in', destinations)]))
-      .orderBy('name')
-      .execute(),
-    db.selectFrom('cqrs').select(['name']).where('default_dest', 'in', destinations).orderBy('name').execute(),
-    db
-      .selectFrom('cqr_entries')
-      .innerJoin('cqrs', 'cqrs.id', 'cqr_entries.cqr_id')
-      .select(['cqrs.name'])
-      .where('cqr_entries.dest', 'in', destinations)
-      .orderBy('cqrs.name')
-      .execute(),
-    db
-      .selectFrom('ring_groups')
-      .select(['extension', 'name'])
-      .where('failover_dest', 'in', destinations)
-      .orderBy('extension')
-      .execute(),
-  ]);
+  const [announcements, ivrs, entries, dayNight, queues, conditions, cqrs, cqrEntries, ringGroups, blocked] =
+    await Promise.all([
+      db
+        .selectFrom('announcements')
+        .select(['description'])
+        .where('post_dest', 'in', destinations)
+        .orderBy('description')
+        .execute(),
+      db
+        .selectFrom('ivrs')
+        .select(['name'])
+        .where((eb) =>
+          eb.or([eb('invalid_destination', 'in', destinations), eb('timeout_destination', 'in', destinations)]),
+        )
+        .orderBy('name')
+        .execute(),
+      db
+        .selectFrom('ivr_entries')
+        .innerJoin('ivrs', 'ivrs.id', 'ivr_entries.ivr_id')
+        .select(['ivrs.name', 'ivr_entries.selection'])
+        .where('ivr_entries.dest', 'in', destinations)
+        .orderBy('ivrs.name')
+        .orderBy('ivr_entries.selection')
+        .execute(),
+      db
+        .selectFrom('daynight')
+        .select(['name'])
+        .where((eb) => eb.or([eb('day_dest', 'in', destinations), eb('night_dest', 'in', destinations)]))
+        .orderBy('ext')
+        .execute(),
+      db
+        .selectFrom('queues')
+        .select(['extension', 'name'])
+        .where('failover_dest', 'in', destinations)
+        .orderBy('extension')
+        .execute(),
+      db
+        .selectFrom('time_conditions')
+        .select(['name'])
+        .where((eb) => eb.or([eb('true_dest', 'in', destinations), eb('false_dest', 'in', destinations)]))
+        .orderBy('name')
+        .execute(),
+      db.selectFrom('cqrs').select(['name']).where('default_dest', 'in', destinations).orderBy('name').execute(),
+      db
+        .selectFrom('cqr_entries')
+        .innerJoin('cqrs', 'cqrs.id', 'cqr_entries.cqr_id')
+        .select(['cqrs.name'])
+        .where('cqr_entries.dest', 'in', destinations)
+        .orderBy('cqrs.name')
+        .execute(),
+      db
+        .selectFrom('ring_groups')
+        .select(['extension', 'name'])
+        .where('failover_dest', 'in', destinations)
+        .orderBy('extension')
+        .execute(),
+      db
+        .selectFrom('blocked_callers')
+        .select(['match', 'number'])
+        .where('destination', 'in', destinations)
+        .orderBy('number')
+        .execute(),
+    ]);
   const refs: Reference[] = announcements.map((a) => ({ kind: 'announcement', label: a.description }));
   const seen = new Set<string>();
   for (const i of ivrs) {
@@ -330,5 +340,6 @@ export async function flowReferencesTo(db: Kysely<Database>, destinations: strin
     refs.push({ kind: 'cqr', label: c.name });
   }
   for (const g of ringGroups) refs.push({ kind: 'ringgroup', label: `${g.extension} ${g.name}` });
+  for (const b of blocked) refs.push({ kind: 'blocked', label: b.match === 'anonymous' ? 'anonymous' : b.number });
   return refs;
 }
