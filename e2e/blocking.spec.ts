@@ -63,7 +63,7 @@ test('blocking: callers blocked in the modal, class prefixes edited, a user limi
   const edit = page.getByRole('dialog', { name: /^Edit 1 user/ });
   await edit.getByRole('button', { name: 'Unlock Outbound calls to change it' }).click();
   await edit.getByRole('radio', { name: 'Only these classes' }).check();
-  await edit.getByRole('checkbox', { name: 'National' }).check();
+  await edit.getByRole('checkbox', { name: 'National', exact: true }).check();
   await dialogCheck(page);
   await edit.getByRole('button', { name: /^Apply to/ }).click();
   await expect(edit).toBeHidden();
