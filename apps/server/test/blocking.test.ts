@@ -1,3 +1,5 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${NAME} is how the Asterisk dialplan reads variables.
+
 import type { BlockedCaller, BulkSettings, CallClassPrefixes } from '@centralino/contract';
 import { describe, expect, it } from 'vitest';
 import { loadPbxModel } from '../src/pbx/load.ts';

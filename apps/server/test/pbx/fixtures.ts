@@ -348,6 +348,8 @@ export function referenceModel(): PbxModel {
         id: 1,
         match: 'number',
         number: '0298765432',
+        // A name that would run a command inside NoOp() if '$' reached the dialplan.
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the dialplan syntax is the point.
         description: 'Telemarketing ${SHELL(id)}',
         response: 'busy',
         sound: null,
