@@ -417,6 +417,12 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    path: '/routes/blocking',
+    modals: async (page, t) => {
+      await checkModal(page, 'block a caller', () => button(page, t('blocking.create')).click());
+    },
+  },
+  {
     path: '/flows/conferences',
     modals: async (page, t) => {
       await checkModal(page, 'new conference', () => button(page, t('conferences.create')).click());

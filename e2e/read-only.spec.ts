@@ -23,6 +23,7 @@ const SCREENS = [
   '/trunks/voip',
   '/routes/inbound',
   '/routes/outbound',
+  '/routes/blocking',
   '/devices',
   '/devices/inventory',
   '/devices/models',

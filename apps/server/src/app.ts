@@ -19,6 +19,8 @@ import { AuthService } from './features/auth/service.ts';
 import { cleanUpInterruptedWork } from './features/backup/leftovers.ts';
 import { backupRoutes } from './features/backup/routes.ts';
 import { BackupService } from './features/backup/service.ts';
+import { blockingRoutes } from './features/blocking/routes.ts';
+import { BlockingService } from './features/blocking/service.ts';
 import { bulkRoutes } from './features/bulk/routes.ts';
 import { BulkService } from './features/bulk/service.ts';
 import { bulkPhonesRoutes } from './features/bulk-phones/routes.ts';
@@ -297,6 +299,7 @@ export async function buildApp({
   await app.register(flowsRoutes(recordings, new FlowsService(database.db, pbx.ami)));
   await app.register(phoneRecordingRoutes(recordings, pbx.voicemailSttToken, phoneRecordingDir(config.pbx.soundsDir)));
   await app.register(queueRoutes(new QueuesService(database.db)));
+  await app.register(blockingRoutes(new BlockingService(database.db)));
   await app.register(conferenceRoutes(new ConferencesService(database.db), new ConferenceLive(() => pbx.ami)));
   const music = new MusicService(database.db, { dir: config.pbx.soundsDir, gid: config.pbx.runAs.gid });
   await app.register(musicRoutes(music));

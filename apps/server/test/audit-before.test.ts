@@ -50,6 +50,7 @@ describe.each(DB_KINDS)('audit log: before and checks (%s)', (kind) => {
     const removed = await write('POST', '/api/inboundroutes/delete', { extension: route.extension, cid: '' });
     expect(removed.changes).toEqual({
       before: {
+        id: expect.any(Number),
         extension: route.extension,
         cidnum: '',
         description: 'Front desk',

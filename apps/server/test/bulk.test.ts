@@ -81,6 +81,7 @@ describe.each(DB_KINDS)('bulk extensions (%s)', (kind) => {
       notreachabledest: '',
       outboundcid: '',
       recording: 'on_demand',
+      callpermission: 'profile',
     });
     expect((await call('GET', '/api/bulk/201,202')).json().displayname).toBeNull();
     expectError(await call('GET', '/api/bulk/202,999'), 404, 'not_found');
@@ -193,6 +194,7 @@ describe.each(DB_KINDS)('bulk extensions (%s)', (kind) => {
       notreachabledest: 'app-blackhole,busy,1',
       outboundcid: null, // 072140502 and 072140503
       recording: 'always',
+      callpermission: 'profile',
     });
     const list = (await call('GET', '/api/users/false?search=room')).json();
     expect(list.map((u: { profile: string; displayname: string }) => u.profile)).toEqual([

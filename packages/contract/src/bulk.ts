@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { callPermissionValueSchema } from './blocking.ts';
 import { recordingPolicySchema } from './call-recordings.ts';
 import { noControlChars, registerItalianMessages } from './text.ts';
 import { extensionNumberSchema } from './users.ts';
@@ -105,6 +106,8 @@ export const bulkSettingsSchema = z
     outboundcid: z.string().nullable(),
     /** Call recording of the user's calls. */
     recording: recordingPolicySchema.nullable(),
+    /** Outbound call permission: 'profile' (the CTI profile's), else the allowed classes joined by ',' ('' internal only). */
+    callpermission: z.string().nullable(),
   })
   .meta({ id: 'BulkSettings' });
 export type BulkSettings = z.infer<typeof bulkSettingsSchema>;
@@ -145,6 +148,7 @@ export const bulkEditSchema = z
       .union([z.literal(''), z.coerce.number().int(digitsOnly).min(0, digitsOnly).max(10)])
       .nullish(),
     recording: recordingPolicySchema.nullish(),
+    callpermission: callPermissionValueSchema.nullish(),
     context: z.unknown().optional(),
     outboundcid: z.unknown().optional(),
   })

@@ -2,6 +2,7 @@ export * from './accounts.ts';
 export * from './apps.ts';
 export * from './auth.ts';
 export * from './backup.ts';
+export * from './blocking.ts';
 export * from './bulk.ts';
 export * from './bulk-phones.ts';
 export * from './call-recordings.ts';

@@ -240,6 +240,8 @@ export type InboundDestination = z.infer<typeof inboundDestinationSchema>;
 
 export const inboundRouteSchema = z
   .object({
+    /** Row id (Centralino's): what a blocked caller's list of routes names (blocking.ts). */
+    id: z.number().int(),
     /** DID: '' for any, digits, or an Asterisk pattern starting with _. */
     extension: z.string(),
     /** Caller id filter, '' for any. */

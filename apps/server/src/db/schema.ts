@@ -81,6 +81,8 @@ export interface UsersTable {
   id: Generated<number>;
   /** Migration 0035: `always`, `never` or `on_demand` (`*1`); see docs/architecture.md, Call recordings. */
   recording_policy: Generated<'always' | 'never' | 'on_demand'>;
+  /** Migration 0040: null = the CTI profile's (every class); else allowed outbound classes joined by ',' ('' internal). */
+  call_permission: Generated<string | null>;
   username: string;
   displayname: string;
   fname: string | null;
@@ -669,6 +671,25 @@ export interface ParkingLotsTable {
   music_class: Generated<string>;
 }
 
+/** A blocked caller (issue 42 item 7, migration 0040). */
+export interface BlockedCallersTable {
+  id: Generated<number>;
+  match: 'number' | 'prefix' | 'anonymous';
+  /** '' for anonymous callers. */
+  number: string;
+  description: Generated<string>;
+  response: 'busy' | 'not_available' | 'recording' | 'destination';
+  recording_id: number | null;
+  destination: string | null;
+  /** 1: every inbound route; 0: those in blocked_caller_routes. */
+  all_routes: Generated<number>;
+}
+
+export interface BlockedCallerRoutesTable {
+  blocked_id: number;
+  route_id: number;
+}
+
 export interface QueueMembersTable {
   queue_id: number;
   user_id: number;
@@ -836,6 +857,8 @@ export interface Database {
   parking_lots: ParkingLotsTable;
   music_classes: MusicClassesTable;
   music_files: MusicFilesTable;
+  blocked_callers: BlockedCallersTable;
+  blocked_caller_routes: BlockedCallerRoutesTable;
 }
 
 /** One event of Asterisk's queue log (pbx/queue-log.ts, migration 0036). */

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { type CallRecordingSettings, parkingSlots } from '@centralino/contract';
+import { CALL_CLASSES, type CallClass, type CallRecordingSettings, parkingSlots } from '@centralino/contract';
 import type { Kysely, Selectable } from 'kysely';
 import type { PbxPorts } from '../config.ts';
 import type { Database, TrunksTable } from '../db/schema.ts';
 import { SettingsStore } from '../db/settings-store.ts';
+import { readCallClasses } from '../features/blocking/service.ts';
 import { NOTICE_PROMPT, readCallRecordingSettings } from '../features/call-recordings/settings.ts';
 import { VOICEMAIL_STT_SETTING } from '../features/cloud-speech/key.ts';
 import { loadFollowMe } from './load-follow-me.ts';
@@ -160,6 +161,7 @@ export async function loadPbxModel(
             'users.call_group',
             'users.pickup_group',
             'users.recording_policy',
+            'users.call_permission',
             'users.busy_dest',
             'users.noanswer_dest',
             'users.unavailable_dest',
@@ -264,6 +266,7 @@ export async function loadPbxModel(
       destinations: { busy: r.busy_dest, noAnswer: r.noanswer_dest, unavailable: r.unavailable_dest },
       recording: r.recording_policy,
       ...(followMe.has(Number(r.id)) ? { followMe: followMe.get(Number(r.id)) } : {}),
+      callPermission: callPermissionOf(r.call_permission),
     };
   });
   const extensionOf = new Map(rows.map((r) => [Number(r.id), r.default_extension as string]));
@@ -332,6 +335,8 @@ export async function loadPbxModel(
     conferences: await loadConferences(kept, db),
     parkingLots: await loadParkingLots(kept, db),
     musicClasses: await loadMusicClasses(kept, db, engine.soundsDir),
+    blockedCallers: await loadBlockedCallers(kept, db, engine.soundsDir),
+    callClasses: await readCallClasses(store),
   };
 }
 
@@ -358,6 +363,37 @@ async function loadMusicClasses(kept: ModelRows, db: Kysely<Database>, soundsDir
     order: c.play_order === 'random' ? 'random' : 'alpha',
     dir: musicClassDir(soundsDir, c.name),
     files: files.filter((f) => Number(f.class_id) === Number(c.id)).map((f) => f.name),
+  }));
+}
+
+/** A user's stored permission ('' internal only, else classes joined by ','); null: every class. */
+function callPermissionOf(stored: string | null): CallClass[] | null {
+  if (stored === null) return null;
+  const wanted = new Set(stored.split(','));
+  return CALL_CLASSES.filter((c) => wanted.has(c));
+}
+
+async function loadBlockedCallers(
+  kept: ModelRows,
+  db: Kysely<Database>,
+  soundsDir: string,
+): Promise<NonNullable<PbxModel['blockedCallers']>> {
+  const [rows, links] = await Promise.all([
+    kept.rows(db.selectFrom('blocked_callers').selectAll().orderBy('id')),
+    kept.rows(db.selectFrom('blocked_caller_routes').selectAll().orderBy('blocked_id').orderBy('route_id')),
+  ]);
+  return rows.map((r) => ({
+    id: Number(r.id),
+    match: r.match,
+    number: r.number,
+    description: r.description,
+    response: r.response,
+    sound: r.recording_id === null ? null : recordingSoundPath(soundsDir, Number(r.recording_id)),
+    destination: r.destination,
+    routes:
+      Number(r.all_routes) === 1
+        ? null
+        : links.filter((l) => Number(l.blocked_id) === Number(r.id)).map((l) => Number(l.route_id)),
   }));
 }
 
@@ -526,6 +562,7 @@ async function loadRoutes(
       failover: null,
     })),
     inboundRoutes: inbound.map((r) => ({
+      id: Number(r.id),
       did: r.did,
       cid: r.cid,
       description: r.description,

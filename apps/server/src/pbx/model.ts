@@ -1,4 +1,4 @@
-import type { RecordingPolicy } from '@centralino/contract';
+import type { CallClass, CallClassPrefixes, RecordingPolicy } from '@centralino/contract';
 import type { PhoneRecordingSettings } from './phone-recording.ts';
 import type { CallRecordingRender } from './render/call-recording.ts';
 /**
@@ -61,6 +61,8 @@ export interface PbxUser {
   destinations: { busy: Destination | null; noAnswer: Destination | null; unavailable: Destination | null };
   /** Call recording of the user's calls (issue 41); absent: on demand. */
   recording?: RecordingPolicy;
+  /** Outbound classes the user may call (issue 42 item 7); absent or null: every class. Emergency numbers always. */
+  callPermission?: CallClass[] | null;
   /** Follow-me (issue 42): only when switched on with something to ring; absent: none. */
   followMe?: PbxFollowMe;
 }
@@ -164,6 +166,8 @@ export interface PbxOutboundRoute {
 }
 
 export interface PbxInboundRoute {
+  /** Row id: blocked callers may be scoped to it (issue 42 item 7); absent in older fixtures. */
+  id?: number;
   /** DID, '' = any. */
   did: string;
   /** Caller ID, '' = any. */
@@ -392,6 +396,10 @@ export interface PbxModel {
   parkingLots?: PbxParkingLot[];
   /** Uploaded music on hold classes (issue 42 item 6); absent: only the distribution's default. */
   musicClasses?: PbxMusicClass[];
+  /** Blocked callers (issue 42 item 7); absent: none. */
+  blockedCallers?: PbxBlockedCaller[];
+  /** Prefixes of the outbound call classes; absent: the Italian defaults (contract blocking.ts). */
+  callClasses?: CallClassPrefixes;
 }
 
 /** A musiconhold.conf class of uploaded files: mode files, its own folder. */
@@ -402,6 +410,20 @@ export interface PbxMusicClass {
   dir: string;
   /** File names in it, without extension, alphabetically. */
   files: string[];
+}
+
+/** A blocked caller: turned away on the inbound routes before anything else runs. */
+export interface PbxBlockedCaller {
+  id: number;
+  match: 'number' | 'prefix' | 'anonymous';
+  number: string;
+  description: string;
+  response: 'busy' | 'not_available' | 'recording' | 'destination';
+  /** The recording's sound (response 'recording'); null: gone, "not in service" is played instead. */
+  sound: string | null;
+  destination: Destination | null;
+  /** Inbound route ids; null: every route. */
+  routes: number[] | null;
 }
 
 /** A caller query routing (issue 26): nethcqr,<id>,1 asks the console where to go, else its default. */

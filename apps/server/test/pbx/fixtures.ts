@@ -96,6 +96,8 @@ export function referenceModel(): PbxModel {
         callGroup: '1,3-4',
         pickupGroup: '1',
         destinations: { busy: 'ext-local,vmb201,1', noAnswer: 'from-did-direct,201,1', unavailable: null },
+        // Outbound calls limited to Italian fixed and mobile numbers (render/blocking.ts).
+        callPermission: ['national', 'mobile'],
       }),
       // A ring time without voicemail or a destination: the Dial still times out after it.
       // Follow-me (issue 42): a colleague, then her mobile, which must press 1.
@@ -175,6 +177,7 @@ export function referenceModel(): PbxModel {
     ],
     inboundRoutes: [
       {
+        id: 1,
         did: '0612345100',
         cid: '',
         description: 'Main number',
@@ -182,6 +185,7 @@ export function referenceModel(): PbxModel {
         cidNamePrefix: '',
       },
       {
+        id: 2,
         did: '0612345101',
         cid: '3331234567',
         description: 'VIP',
@@ -189,7 +193,7 @@ export function referenceModel(): PbxModel {
         music: 'sales',
         cidNamePrefix: 'VIP:',
       },
-      { did: '', cid: '', description: 'Any', destination: 'ext-local,vmu201,1', cidNamePrefix: '' },
+      { id: 3, did: '', cid: '', description: 'Any', destination: 'ext-local,vmu201,1', cidNamePrefix: '' },
     ],
     ringGroups: [{ key: 'cti-group-1', name: 'sales', members: ['201', '202'], ringTime: 20 }],
     numberedRingGroups: [
@@ -379,6 +383,50 @@ export function referenceModel(): PbxModel {
     musicClasses: [
       { name: 'empty', order: 'alpha', dir: '/var/lib/centralino/sounds/moh/empty', files: [] },
       { name: 'sales', order: 'random', dir: '/var/lib/centralino/sounds/moh/sales', files: ['jingle', 'theme-2'] },
+    ],
+    blockedCallers: [
+      {
+        id: 1,
+        match: 'number',
+        number: '0298765432',
+        // A name that would run a command inside NoOp() if '$' reached the dialplan.
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the dialplan syntax is the point.
+        description: 'Telemarketing ${SHELL(id)}',
+        response: 'busy',
+        sound: null,
+        destination: null,
+        routes: null,
+      },
+      {
+        id: 2,
+        match: 'prefix',
+        number: '+4470',
+        description: '',
+        response: 'recording',
+        sound: '/var/lib/centralino/sounds/recording-2',
+        destination: null,
+        routes: null,
+      },
+      {
+        id: 3,
+        match: 'anonymous',
+        number: '',
+        description: 'Withheld numbers',
+        response: 'not_available',
+        sound: null,
+        destination: null,
+        routes: [1],
+      },
+      {
+        id: 4,
+        match: 'prefix',
+        number: '0544',
+        description: 'Old customers',
+        response: 'destination',
+        sound: null,
+        destination: 'app-blackhole,zapateller,1',
+        routes: [1, 2],
+      },
     ],
   };
 }

@@ -5,6 +5,7 @@ import { rowChanges } from '../../src/db/migrations/0032_row_changes.ts';
 import { RING_GROUP_TABLES } from '../../src/db/migrations/0037_ring_groups.ts';
 import { CONFERENCE_MODEL_TABLES } from '../../src/db/migrations/0038_conferences.ts';
 import { PARKING_MODEL_TABLES } from '../../src/db/migrations/0039_parking.ts';
+import { BLOCKING_MODEL_TABLES } from '../../src/db/migrations/0040_blocking.ts';
 import { MUSIC_MODEL_TABLES } from '../../src/db/migrations/0041_music_on_hold.ts';
 import { FOLLOWME_MODEL_TABLES } from '../../src/db/migrations/0042_followme.ts';
 import type { Database } from '../../src/db/schema.ts';
@@ -83,6 +84,7 @@ describe.each(DB_KINDS)('what the PBX configuration was read from, kept between 
         ...PARKING_MODEL_TABLES,
         ...MUSIC_MODEL_TABLES,
         ...FOLLOWME_MODEL_TABLES,
+        ...BLOCKING_MODEL_TABLES,
       ].sort(),
     );
   });

@@ -150,7 +150,7 @@ describe('Asterisk configuration renderer', () => {
     const dialplan = renderConfiguration(model).get('extensions.conf') ?? '';
     expect(dialplan).toContain('exten => _00390ZXXX.,1,Set(ROUTEID=1)');
     expect(dialplan).toContain(
-      ' same => n,Set(DIAL_NUMBER=${EXTEN:4})\n same => n,Gosub(sub-dial-trunk,s,1(1,${DIAL_NUMBER}))\n same => n,Gosub(sub-dial-trunk,s,1(3,${DIAL_NUMBER}))',
+      ' same => n,Set(DIAL_NUMBER=${EXTEN:4})\n same => n,Gosub(sub-call-permission,s,1(${DIAL_NUMBER}))\n same => n,Gosub(sub-dial-trunk,s,1(1,${DIAL_NUMBER}))\n same => n,Gosub(sub-dial-trunk,s,1(3,${DIAL_NUMBER}))',
     );
     expect(dialplan).toContain('OUTPREFIX_9=55\n');
     expect(dialplan).toContain('OUT_3_SUFFIX=@Patton_a1b2c3_fxo_0\n');
@@ -170,6 +170,7 @@ describe('user comparison of the renderer cache', () => {
         confirmExternal: false,
         legs: [{ kind: 'external', number: '3331234567', ringTime: 20 }],
       },
+      callPermission: null,
     });
     expect(sameUser(base, structuredClone(base))).toBe(true);
     const changes: Record<string, (u: PbxUser) => void> = {
@@ -226,6 +227,9 @@ describe('user comparison of the renderer cache', () => {
       },
       followMe: (u) => {
         u.followMe = undefined;
+      },
+      callPermission: (u) => {
+        u.callPermission = ['mobile'];
       },
     };
     // A new field of PbxUser must be compared too: this list follows the fields of a user.

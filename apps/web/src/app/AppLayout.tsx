@@ -21,6 +21,7 @@ import {
   IconArchive,
   IconArrowBarToDown,
   IconArrowBarUp,
+  IconBan,
   IconCalendarTime,
   IconChartBar,
   IconClockHour4,
@@ -125,6 +126,7 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
       {item('/trunks/voip', t('nav.voip'), <IconCloudComputing size={18} />)}
       {item('/routes/inbound', t('nav.inbound'), <IconArrowBarToDown size={18} />)}
       {item('/routes/outbound', t('nav.outbound'), <IconArrowBarUp size={18} />)}
+      {item('/routes/blocking', t('nav.blocking'), <IconBan size={18} />)}
       <NavLink
         label={t('nav.callFlows')}
         leftSection={<IconSitemap size={18} />}

@@ -10,6 +10,7 @@ export const ROUTED_PATHS = [
   '/routes',
   '/routes/inbound',
   '/routes/outbound',
+  '/routes/blocking',
   '/devices',
   '/devices/inventory',
   '/devices/models',

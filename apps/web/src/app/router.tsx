@@ -68,6 +68,9 @@ const ConferencesPage = lazy(() =>
 const RingGroupsPage = lazy(() =>
   import('../features/flows/RingGroupsPage.tsx').then((m) => ({ default: m.RingGroupsPage })),
 );
+const BlockedCallersPage = lazy(() =>
+  import('../features/blocking/BlockedCallersPage.tsx').then((m) => ({ default: m.BlockedCallersPage })),
+);
 const BulkExtensionsPage = lazy(() =>
   import('../features/bulk-extensions/BulkExtensionsPage.tsx').then((m) => ({ default: m.BulkExtensionsPage })),
 );
@@ -165,6 +168,7 @@ export const routes = [
       { path: '/routes', element: screen(<SubStepsPage group="routes" />) },
       { path: '/routes/inbound', element: screen(<InboundRoutesPage />) },
       { path: '/routes/outbound', element: screen(<OutboundRoutesPage />) },
+      { path: '/routes/blocking', element: screen(<BlockedCallersPage />) },
       { path: '/devices', element: screen(<DevicesPage />) },
       { path: '/devices/inventory', element: screen(<InventoryPage />) },
       { path: '/devices/models', element: screen(<ModelsPage />) },

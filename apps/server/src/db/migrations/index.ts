@@ -37,6 +37,7 @@ import { callReports } from './0036_call_reports.ts';
 import { ringGroups } from './0037_ring_groups.ts';
 import { conferences } from './0038_conferences.ts';
 import { parking } from './0039_parking.ts';
+import { blocking } from './0040_blocking.ts';
 import { musicOnHold } from './0041_music_on_hold.ts';
 import { followMe } from './0042_followme.ts';
 import { ringGroupRecording } from './0043_ring_group_recording.ts';
@@ -81,6 +82,7 @@ export const migrations: Record<string, Migration> = {
   '0037_ring_groups': ringGroups,
   '0038_conferences': conferences,
   '0039_parking': parking,
+  '0040_blocking': blocking,
   '0041_music_on_hold': musicOnHold,
   '0042_followme': followMe,
   '0043_ring_group_recording': ringGroupRecording,

@@ -1,11 +1,13 @@
-import type {
-  BulkEditParsed,
-  BulkPreview,
-  BulkSelectQuery,
-  BulkSettings,
-  Destinations,
-  RecordingPolicy,
-  UiLanguage,
+import {
+  type BulkEditParsed,
+  type BulkPreview,
+  type BulkSelectQuery,
+  type BulkSettings,
+  CALL_PERMISSION_INHERIT,
+  type Destinations,
+  normaliseCallPermission,
+  type RecordingPolicy,
+  type UiLanguage,
 } from '@centralino/contract';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -33,6 +35,7 @@ interface Row {
   unavailable_dest: string | null;
   outboundcid: string | null;
   recording_policy: RecordingPolicy;
+  call_permission: string | null;
 }
 
 /** The user columns each field of the editor stands for, and the value a user would get. */
@@ -47,7 +50,8 @@ type Field =
   | 'busydest'
   | 'notreachabledest'
   | 'outboundcid'
-  | 'recording';
+  | 'recording'
+  | 'callpermission';
 type Update = Partial<{
   displayname: string;
   search_key: string;
@@ -61,6 +65,7 @@ type Update = Partial<{
   unavailable_dest: string | null;
   outboundcid: string | null;
   recording_policy: RecordingPolicy;
+  call_permission: string | null;
 }>;
 
 /** Fields that change the SIP accounts themselves (endpoint or dialplan of every device), not the user alone. */
@@ -113,6 +118,7 @@ export class BulkService {
           'unavailable_dest',
           'outboundcid',
           'recording_policy',
+          'call_permission',
         ])
         .where('default_extension', 'in', wanted.slice(i, i + CHUNK))
         .execute();
@@ -160,6 +166,7 @@ export class BulkService {
       notreachabledest: pick((r) => r.unavailable_dest ?? ''),
       outboundcid: pick((r) => r.outboundcid ?? ''),
       recording: pick((r) => r.recording_policy),
+      callpermission: pick((r) => r.call_permission ?? CALL_PERMISSION_INHERIT),
     };
   }
 
@@ -189,6 +196,10 @@ export class BulkService {
       set('notreachabledest', 'unavailable_dest', edit.notreachabledest || null, row.unavailable_dest);
     }
     if (edit.recording != null) set('recording', 'recording_policy', edit.recording, row.recording_policy);
+    if (edit.callpermission != null) {
+      const value = normaliseCallPermission(edit.callpermission);
+      set('callpermission', 'call_permission', value === CALL_PERMISSION_INHERIT ? null : value, row.call_permission);
+    }
     if (edit.outboundcid_fixed != null) {
       const digits =
         edit.outboundcid_variable === '' || edit.outboundcid_variable == null ? 0 : edit.outboundcid_variable;

@@ -173,7 +173,8 @@ export interface Reference {
     | 'timecondition'
     | 'cqr'
     | 'ringgroup'
-    | 'parking';
+    | 'parking'
+    | 'blocked';
   /** The route's DID and description, or the user's name and number. */
   label: string;
   userId?: number;
@@ -193,6 +194,7 @@ const KIND_TEXT: Record<UiLanguage, Record<Reference['kind'], string>> = {
     cqr: 'caller query routing',
     ringgroup: 'unanswered calls of ring group',
     parking: 'calls nobody picked up in parking lot',
+    blocked: 'blocked caller',
   },
   it: {
     route: 'rotta in entrata',
@@ -207,6 +209,7 @@ const KIND_TEXT: Record<UiLanguage, Record<Reference['kind'], string>> = {
     cqr: 'instradamento per chiamante',
     ringgroup: 'chiamate senza risposta del gruppo di chiamata',
     parking: 'chiamate non riprese del parcheggio',
+    blocked: 'chiamante bloccato',
   },
 };
 export function describeReferences(refs: Reference[], lang: UiLanguage): string {
@@ -265,7 +268,7 @@ export function routeLabel(r: { did: string; cid: string; description: string })
 
 /** Announcements, IVRs, day/night switches, queues and ring groups that send calls to any of these destinations, by name. */
 export async function flowReferencesTo(db: Kysely<Database>, destinations: string[]): Promise<Reference[]> {
-  const [announcements, ivrs, entries, dayNight, queues, conditions, cqrs, cqrEntries, ringGroups, lots] =
+  const [announcements, ivrs, entries, dayNight, queues, conditions, cqrs, cqrEntries, ringGroups, lots, blocked] =
     await Promise.all([
       db
         .selectFrom('announcements')
@@ -327,6 +330,12 @@ export async function flowReferencesTo(db: Kysely<Database>, destinations: strin
         .where('timeout_dest', 'in', destinations)
         .orderBy('extension')
         .execute(),
+      db
+        .selectFrom('blocked_callers')
+        .select(['match', 'number'])
+        .where('destination', 'in', destinations)
+        .orderBy('number')
+        .execute(),
     ]);
   const refs: Reference[] = announcements.map((a) => ({ kind: 'announcement', label: a.description }));
   const seen = new Set<string>();
@@ -350,5 +359,6 @@ export async function flowReferencesTo(db: Kysely<Database>, destinations: strin
   }
   for (const g of ringGroups) refs.push({ kind: 'ringgroup', label: `${g.extension} ${g.name}` });
   for (const l of lots) refs.push({ kind: 'parking', label: `${l.extension} ${l.name}` });
+  for (const b of blocked) refs.push({ kind: 'blocked', label: b.match === 'anonymous' ? 'anonymous' : b.number });
   return refs;
 }

@@ -45,6 +45,7 @@ export class InboundRoutesService {
     return {
       destinations,
       routes: rows.map((r) => ({
+        id: Number(r.id),
         extension: r.did,
         cidnum: r.cid,
         description: r.description,

@@ -2,6 +2,7 @@
 
 import { FEATURE_CODES as FC } from '../feature-codes.ts';
 import { allTrunks, type Destination, type PbxModel, type PbxProfile, type PbxUser } from '../model.ts';
+import { BLOCKING_FILE, blockCheck, blocklistContextOf, permissionsInUse, renderCallPermission } from './blocking.ts';
 import { callRecordingGlobals, recordStep, renderCallRecordingDialplan } from './call-recording.ts';
 import { HEADER, noteText, value } from './common.ts';
 import { followMeLines } from './follow-me.ts';
@@ -354,9 +355,11 @@ export function patternName(pattern: string): string {
 }
 
 function renderOutbound(model: PbxModel): string {
+  const checked = permissionsInUse(model);
   const all = new Context('outbound-allroutes');
   for (const route of model.outboundRoutes) all.include(`outrt-${route.id}`);
   let out = all.toString();
+  if (checked) out += renderCallPermission(model.callClasses);
   for (const route of model.outboundRoutes) {
     const context = new Context(`outrt-${route.id}`, route.name);
     const seen = new Set<string>();
@@ -377,6 +380,8 @@ function renderOutbound(model: PbxModel): string {
         `Set(ROUTECID=${route.outcid})`,
         `Set(ROUTECIDOVERRIDE=${route.outcidOverride || route.emergency ? 'yes' : 'no'})`,
         `Set(DIAL_NUMBER=${number})`,
+        // The caller's outbound permission (issue 42 item 7), before anything is dialled or recorded.
+        ...(checked ? ['Gosub(sub-call-permission,s,1(${DIAL_NUMBER}))'] : []),
         // The calling user's recording policy (REC_OWN, on their endpoint).
         ...(model.settings.callRecording ? ['Gosub(sub-record,s,1(${REC_OWN},out))'] : []),
         ...route.trunkIds.map((id) => `Gosub(sub-dial-trunk,s,1(${id},\${DIAL_NUMBER}))`),
@@ -392,7 +397,10 @@ function renderInbound(model: PbxModel): string {
   const first = new Context('ext-did-0001', 'DID and caller ID, or neither');
   const second = new Context('ext-did-0002', 'DID only, or caller ID only');
   const body = (route: PbxModel['inboundRoutes'][number]) => {
+    // Blocked callers first (issue 42 item 7): nothing after this line hears of them.
+    const blocklist = blocklistContextOf(model, route.id);
     const lines = [
+      ...(blocklist ? blockCheck(blocklist) : []),
       'Set(__DIRECTION=INBOUND)',
       'Set(CDR(did)=${FROM_DID})',
       'ExecIf($["${CALLERID(name)}" = ""]?Set(CALLERID(name)=${CALLERID(num)}))',
@@ -551,6 +559,8 @@ export function renderDialplanRoot(model: PbxModel, userFiles: string[], account
   out += '#include extensions.conferences.conf\n\n';
   // Parking lots (issue 42, render/parking.ts).
   out += '#include extensions.parking.conf\n\n';
+  // Blocked callers (issue 42 item 7, render/blocking.ts).
+  out += `#include ${BLOCKING_FILE}\n\n`;
   // ext-local must exist even before the first user has an extension.
   out += '[ext-local]\n\n';
   for (const file of userFiles) out += `#include ${file}\n`;

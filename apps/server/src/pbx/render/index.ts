@@ -1,4 +1,5 @@
 import type { PbxDevice, PbxFollowMe, PbxModel, PbxUser } from '../model.ts';
+import { BLOCKING_FILE, renderBlockingDialplan } from './blocking.ts';
 import { bucketOf, byNumber, HEADER } from './common.ts';
 import { CONFBRIDGE_FILE, CONFERENCE_FILE, renderConfbridgeConf, renderConferencesDialplan } from './conferences.ts';
 import { RING_GROUPS_FILE, renderDialplanRoot, renderUserDialplan } from './dialplan.ts';
@@ -60,6 +61,7 @@ export function sameUser(a: PbxUser, b: PbxUser): boolean {
     a.ringTime !== b.ringTime ||
     a.callWaiting !== b.callWaiting ||
     a.recording !== b.recording ||
+    (a.callPermission ?? null)?.join(',') !== (b.callPermission ?? null)?.join(',') ||
     a.callGroup !== b.callGroup ||
     a.pickupGroup !== b.pickupGroup ||
     (a.voicemail === null) !== (b.voicemail === null) ||
@@ -254,6 +256,7 @@ export class ConfigRenderer {
     files.set(CONFERENCE_FILE, renderConferencesDialplan(model.conferences ?? [], recordings));
     files.set(PARKING_CONF, renderParkingConf(model.parkingLots ?? []));
     files.set(PARKING_FILE, renderParkingDialplan(model.parkingLots ?? []));
+    files.set(BLOCKING_FILE, renderBlockingDialplan(model));
     yield;
     files.set('voicemail.conf', voicemail.join(''));
     files.set('asterisk.conf', renderAsteriskConf(s));

@@ -1,5 +1,6 @@
 import { splitCallGroups } from '@centralino/contract';
 import { allTrunks, type PbxDevice, type PbxModel, type PbxSettings, type PbxTrunk, type PbxUser } from '../model.ts';
+import { permissionVars } from './blocking.ts';
 import { displayName, type Entry, entriesParts, HEADER, section, sectionParts, value } from './common.ts';
 
 /** Transport section names; endpoints name them, the validator checks they exist. */
@@ -194,6 +195,8 @@ function userShared(user: PbxUser, accounts: PbxDevice[]): UserShared {
   if (user.outboundcid) endpoint.push(['set_var', `USEROUTCID=${user.outboundcid}`]);
   // The user's recording policy for the calls they make (render/call-recording.ts); on demand needs no variable.
   if (user.recording && user.recording !== 'on_demand') endpoint.push(['set_var', `REC_OWN=${user.recording}`]);
+  // Outbound call permission (render/blocking.ts): only a restricted user's endpoints carry it.
+  for (const v of permissionVars(user)) endpoint.push(['set_var', v]);
   if (mailbox) {
     endpoint.push(['mailboxes', mailbox], ['mwi_subscribe_replaces_unsolicited', 'yes'], ['aggregate_mwi', 'yes']);
   }

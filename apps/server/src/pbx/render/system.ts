@@ -142,6 +142,8 @@ export const LOADED_MODULES = [
   'func_groupcount.so',
   'func_logic.so',
   'func_strings.so',
+  // DIALPLAN_EXISTS(): an inbound route asks whether the caller is blocked (render/blocking.ts).
+  'func_dialplan.so',
   // RAND(): a random ring group's new order for each call (render/ring-groups.ts)
   'func_rand.so',
   // TIMEOUT(digit) / TIMEOUT(response) of IVR menus

@@ -2,6 +2,7 @@ import {
   type BulkEdit,
   type BulkSettings,
   bulkEditSchema,
+  CALL_PERMISSION_INHERIT,
   type Destinations,
   type RecordingPolicy,
   RING_TIME_MAX,
@@ -32,6 +33,7 @@ import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { notifySuccess } from '../../components/notify.ts';
+import { CallPermissionField } from '../blocking/CallPermissionField.tsx';
 import { ctiApi } from '../cti/ctiApi.ts';
 import { bulkApi } from './bulkApi.ts';
 
@@ -46,7 +48,8 @@ type FieldName =
   | 'busydest'
   | 'noanswerdest'
   | 'notreachabledest'
-  | 'recording';
+  | 'recording'
+  | 'callpermission';
 const DESTINATION_FIELDS = ['busydest', 'noanswerdest', 'notreachabledest'] as const;
 
 interface Form {
@@ -63,6 +66,8 @@ interface Form {
   noanswerdest: string;
   notreachabledest: string;
   recording: RecordingPolicy;
+  /** 'profile', or the allowed outbound classes joined by ',' ('' internal calls only). */
+  callpermission: string;
 }
 
 /** What the form starts from: the common values, or the defaults where the users differ (spec §4). */
@@ -81,6 +86,7 @@ function initialForm(settings: BulkSettings, standardProfile: string): Form {
     noanswerdest: settings.noanswerdest ?? '',
     notreachabledest: settings.notreachabledest ?? '',
     recording: settings.recording ?? 'on_demand',
+    callpermission: settings.callpermission ?? CALL_PERMISSION_INHERIT,
   };
 }
 
@@ -99,6 +105,7 @@ function editOf(form: Form, unlocked: Set<FieldName>): BulkEdit {
   }
   for (const f of DESTINATION_FIELDS) if (unlocked.has(f)) edit[f] = form[f];
   if (unlocked.has('recording')) edit.recording = form.recording;
+  if (unlocked.has('callpermission')) edit.callpermission = form.callpermission;
   return edit;
 }
 
@@ -325,6 +332,7 @@ function EditForm({
     noanswerdest: t('bulkExt.fields.noanswerdest'),
     notreachabledest: t('bulkExt.fields.notreachabledest'),
     recording: t('callRecording.policy'),
+    callpermission: t('blocking.permission.label'),
   };
   const field = (name: FieldName, child: ReactNode) => (
     <LockedField name={name} label={labels[name]} unlocked={unlocked.has(name)} onToggle={toggle}>
@@ -384,6 +392,17 @@ function EditForm({
           onChange={(v) => set('recording', (v ?? 'on_demand') as RecordingPolicy)}
           allowDeselect={false}
           error={serverError('recording')}
+        />,
+      )}
+      {field(
+        'callpermission',
+        <CallPermissionField
+          label={labels.callpermission}
+          disabled={locked('callpermission')}
+          mixed={locked('callpermission') && mixed('callpermission')}
+          value={locked('callpermission') ? (settings.callpermission ?? '') : form.callpermission}
+          onChange={(v) => set('callpermission', v)}
+          error={serverError('callpermission')}
         />,
       )}
       {field(
