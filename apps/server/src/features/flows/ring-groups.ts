@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { assertRingGroupNumberFree } from '../numbering/allocate.ts';
+import { memberUserIds } from '../users/member-users.ts';
 import { checkFlowWrite, namedWrite, refuseWhileUsed } from './service.ts';
 
 type Db = Kysely<Database>;
@@ -63,32 +64,8 @@ export class RingGroupsService {
   }
 
   /** The user id of each extension member; an extension no user has is refused (422) on its field. */
-  private async userIds(trx: Db, members: RingGroupMember[]): Promise<Map<string, number>> {
-    const extensions = members.filter((m) => m.type === 'extension').map((m) => m.number);
-    if (extensions.length === 0) return new Map();
-    const rows = await trx
-      .selectFrom('users')
-      .select(['id', 'default_extension'])
-      .where('default_extension', 'in', extensions)
-      .execute();
-    const byExtension = new Map(rows.map((r) => [r.default_extension as string, Number(r.id)]));
-    const index = members.findIndex((m) => m.type === 'extension' && !byExtension.has(m.number));
-    if (index >= 0) {
-      const missing = members[index]?.number ?? '';
-      throw new AppError(
-        422,
-        'user_not_found',
-        (lang) =>
-          lang === 'it'
-            ? `Nessun utente ha l'interno ${missing}: scegli un utente esistente o scrivi un numero esterno.`
-            : `No user has extension ${missing}: choose an existing user or enter an outside number.`,
-        (lang) => ({
-          [`members.${index}.number`]:
-            lang === 'it' ? `Nessun utente ha l'interno ${missing}` : `No user has extension ${missing}`,
-        }),
-      );
-    }
-    return byExtension;
+  private userIds(trx: Db, members: RingGroupMember[]): Promise<Map<string, number>> {
+    return memberUserIds(trx, members, 'members');
   }
 
   private async write(trx: Db, id: number | null, input: RingGroupWrite): Promise<number> {

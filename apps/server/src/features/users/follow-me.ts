@@ -2,6 +2,7 @@ import { FOLLOWME_OFF, type FollowMe, type FollowMeWrite, followMeSchema } from 
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { memberUserIds } from './member-users.ts';
 
 type Db = Kysely<Database>;
 
@@ -68,31 +69,7 @@ export class FollowMeService {
         }),
       );
     }
-    const extensions = legs.filter((l) => l.type === 'extension').map((l) => l.number);
-    if (extensions.length === 0) return new Map();
-    const rows = await trx
-      .selectFrom('users')
-      .select(['id', 'default_extension'])
-      .where('default_extension', 'in', extensions)
-      .execute();
-    const byExtension = new Map(rows.map((r) => [r.default_extension as string, Number(r.id)]));
-    const index = legs.findIndex((l) => l.type === 'extension' && !byExtension.has(l.number));
-    if (index >= 0) {
-      const missing = legs[index]?.number ?? '';
-      throw new AppError(
-        422,
-        'user_not_found',
-        (lang) =>
-          lang === 'it'
-            ? `Nessun utente ha l'interno ${missing}: scegli un utente esistente o scrivi un numero esterno.`
-            : `No user has extension ${missing}: choose an existing user or enter an outside number.`,
-        (lang) => ({
-          [`legs.${index}.number`]:
-            lang === 'it' ? `Nessun utente ha l'interno ${missing}` : `No user has extension ${missing}`,
-        }),
-      );
-    }
-    return byExtension;
+    return memberUserIds(trx, legs, 'legs');
   }
 
   async set(username: string, input: FollowMeWrite): Promise<FollowMe> {
