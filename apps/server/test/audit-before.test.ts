@@ -56,6 +56,8 @@ describe.each(DB_KINDS)('audit log: before and checks (%s)', (kind) => {
         description: 'Front desk',
         destination: 'app-blackhole,hangup,1',
         recording: 'on_demand',
+        // Ringing, not a music class (issue 42 item 6).
+        music: null,
       },
       after: null,
     });
